@@ -1,0 +1,179 @@
+/* Private declarations shared by the CDiffCore sources. Not installed. */
+#ifndef DFC_INTERNAL_H
+#define DFC_INTERNAL_H
+
+#include "dfc.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define DFC_LIKELY(x) __builtin_expect(!!(x), 1)
+#define DFC_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define DFC_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define DFC_LIKELY(x) (x)
+#define DFC_UNLIKELY(x) (x)
+#define DFC_PREFETCH(p) ((void)0)
+#endif
+
+/* ---- allocation ---------------------------------------------------------- */
+
+/* An allocator plus the number of successful allocations made through it. */
+typedef struct dfc_heap {
+    dfc_allocator allocator;
+    uint64_t allocation_count;
+} dfc_heap;
+
+void dfc__heap_init(dfc_heap *heap, const dfc_allocator *allocator);
+void *dfc__heap_allocate(dfc_heap *heap, size_t size);
+void dfc__heap_release(dfc_heap *heap, void *pointer);
+
+/* count * size without overflow; false when it would overflow. */
+static inline bool dfc__mul_size(size_t count, size_t size, size_t *out) {
+    if (size != 0 && count > SIZE_MAX / size) return false;
+    *out = count * size;
+    return true;
+}
+
+/* A scratch buffer whose contents are not kept when it grows. */
+typedef struct dfc_buffer {
+    void *data;
+    size_t capacity; /* bytes */
+} dfc_buffer;
+
+/* Grows `buffer` to at least count * size bytes (contents discarded on growth). */
+int dfc__buffer_reserve(dfc_heap *heap, dfc_buffer *buffer, size_t count, size_t size);
+void dfc__buffer_release(dfc_heap *heap, dfc_buffer *buffer);
+
+/* ---- identifier table slots --------------------------------------------- */
+
+/* One slot: value_plus_one == 0 marks an empty slot. */
+typedef struct dfc_slot {
+    uint64_t key;
+    uint32_t value_plus_one;
+    uint32_t reserved;
+} dfc_slot;
+
+/* Fibonacci hashing spreads sequential integer keys over the slots. */
+static inline size_t dfc__slot_home(uint64_t key, unsigned shift) {
+    return (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> shift);
+}
+
+/* Smallest power-of-two slot count keeping the load at or below 1/2 (min 16). */
+bool dfc__slot_capacity_for(size_t count, size_t *capacity, unsigned *shift);
+
+/* ---- context ------------------------------------------------------------- */
+
+enum {
+    DFC_BUF_SLOTS,
+    DFC_BUF_SLOTS_NEW,
+    DFC_BUF_OLD_TO_NEW,
+    DFC_BUF_NEW_TO_OLD,
+    DFC_BUF_DELETES,
+    DFC_BUF_INSERTS,
+    DFC_BUF_MOVE_FROM,
+    DFC_BUF_MOVE_TO,
+    DFC_BUF_SEQUENCE,
+    DFC_BUF_SEQUENCE_POSITION,
+    DFC_BUF_KEEP,
+    DFC_BUF_LIS_TAILS,
+    DFC_BUF_LIS_TAIL_VALUES,
+    DFC_BUF_LIS_PREVIOUS,
+    DFC_BUF_DUPLICATES,
+    DFC_BUF_COUNT
+};
+
+struct dfc_context {
+    dfc_heap heap;
+    dfc_buffer buffers[DFC_BUF_COUNT];
+    size_t duplicate_count;
+};
+
+/* Scratch array `which` with room for count elements of size bytes, or NULL
+ * with *status set. */
+void *dfc__context_scratch(dfc_context *context, int which, size_t count, size_t size, int *status);
+
+/* Appends a duplicate report, growing (and keeping) the list. */
+int dfc__context_add_duplicate(dfc_context *context, int side, int is_section, uint32_t first,
+                               uint32_t duplicate);
+
+/* Sorts the duplicate list by (side, is_section, duplicate). */
+void dfc__context_sort_duplicates(dfc_context *context);
+
+/* LIS over values[0..count) into keep[], using the context's scratch. */
+int dfc__lis(dfc_context *context, const uint32_t *values, size_t count, uint8_t *keep,
+             size_t *length);
+
+/* ---- identity ------------------------------------------------------------ */
+
+/* The two lists of a diff plus its match policy. */
+typedef struct dfc_identity {
+    const dfc_list *lists[2]; /* indexed by DFC_SIDE_* */
+    dfc_match match;
+} dfc_identity;
+
+/* Validates one list: keys present, offsets ascending when bytes are needed. */
+int dfc__check_list(const dfc_list *list, const dfc_match *match);
+int dfc__check_match(const dfc_match *match);
+
+/* True when element a of side sa and element b of side sb are the same identifier,
+ * given that their keys are equal. */
+static inline bool dfc__confirm(const dfc_identity *identity, int sa, uint32_t a, int sb,
+                                uint32_t b) {
+    switch (identity->match.kind) {
+    case DFC_MATCH_INJECTIVE:
+        return true;
+    case DFC_MATCH_BYTES: {
+        const dfc_list *la = identity->lists[sa];
+        const dfc_list *lb = identity->lists[sb];
+        uint64_t length_a = la->offsets[a + 1] - la->offsets[a];
+        uint64_t length_b = lb->offsets[b + 1] - lb->offsets[b];
+        if (length_a != length_b) return false;
+        if (length_a == 0) return true;
+        return memcmp((const unsigned char *)la->bytes + la->offsets[a],
+                      (const unsigned char *)lb->bytes + lb->offsets[b], (size_t)length_a) == 0;
+    }
+    default:
+        return identity->match.equal(identity->match.user_data, sa, a, sb, b) != 0;
+    }
+}
+
+/* Same identifier: equal keys and confirmed. */
+static inline bool dfc__same(const dfc_identity *identity, int sa, uint32_t a, int sb,
+                             uint32_t b) {
+    return identity->lists[sa]->keys[a] == identity->lists[sb]->keys[b] &&
+           dfc__confirm(identity, sa, a, sb, b);
+}
+
+/* A table over one list's indices, living in a context scratch buffer. */
+typedef struct dfc_scratch_table {
+    dfc_slot *slots;
+    size_t mask;
+    unsigned shift;
+    int side;       /* the list whose indices the table stores */
+    int is_section; /* reported with duplicates */
+} dfc_scratch_table;
+
+/* An empty table for up to `count` indices of `side`. */
+int dfc__scratch_table_init(dfc_context *context, int which, size_t count, int side,
+                            dfc_scratch_table *table);
+
+/* Adds an index without looking for an equal identifier. */
+void dfc__scratch_table_insert(dfc_scratch_table *table, uint64_t key, uint32_t index);
+
+/* Builds a table over indices [begin, end) of `side`. Equal identifiers after the
+ * first are not inserted; with report_duplicates each is added to the context's
+ * duplicate list. table->is_section must be set by the caller. */
+int dfc__scratch_table_build(dfc_context *context, int which, const dfc_identity *identity,
+                             int side, size_t begin, size_t end, bool report_duplicates,
+                             dfc_scratch_table *table);
+
+/* Index (in the table's side) of the identifier equal to element `query` of
+ * `query_side`, or DFC_NOT_FOUND. */
+int64_t dfc__scratch_table_find(const dfc_scratch_table *table, const dfc_identity *identity,
+                                int query_side, uint32_t query);
+
+void dfc__scratch_table_prefetch(const dfc_scratch_table *table, uint64_t key);
+
+#endif /* DFC_INTERNAL_H */

@@ -1,0 +1,421 @@
+/*
+ * dfc.h — the Diffable C core: identifier keys, identifier tables, longest
+ * increasing subsequence and list diffing over flat arrays.
+ *
+ * This is the only public header of CDiffCore. Every exported symbol starts
+ * with `dfc_`, every macro with `DFC_`. The core is plain C11, has no global
+ * mutable state and needs only libc and the xxhash.h header (XXH3 is compiled
+ * inline, so no -lxxhash is needed at link time).
+ *
+ * Overview
+ * --------
+ * Identifiers are reduced to 64-bit keys:
+ *   - byte identifiers (NFC UTF-8 strings, raw bytes): XXH3-64 of the bytes,
+ *     seed 0 being the canonical, cross-language seed (dfc_hash_bytes);
+ *   - 64-bit integers: the integer itself, which is injective;
+ *   - anything else: a host-language hash value.
+ * Hashed keys can collide, so a key match between two identifiers is only a
+ * candidate: the core confirms it by comparing the identifiers' bytes (when it
+ * was given them) or by asking the caller (dfc_match.equal). Two different
+ * identifiers are never matched.
+ *
+ * A dfc_context owns every scratch buffer and every output array. Create one,
+ * reuse it for many diffs (one per thread), free it at the end. After the
+ * buffers have grown to the largest input seen, a diff allocates nothing.
+ * Outputs (result structs) point into the context and stay valid until the
+ * next call that takes the same context, or until it is reset or freed.
+ *
+ * Complete example (flat lists of integer identifiers):
+ *
+ *     #include <dfc.h>
+ *     #include <stdio.h>
+ *
+ *     int main(void) {
+ *         uint64_t old_keys[] = {1, 2, 3, 4};
+ *         uint64_t new_keys[] = {2, 3, 4, 1, 5};
+ *         dfc_list old_list = { old_keys, 4, NULL, NULL };
+ *         dfc_list new_list = { new_keys, 5, NULL, NULL };
+ *         dfc_match match = { DFC_MATCH_INJECTIVE, NULL, NULL };
+ *         dfc_flat_result result;
+ *         dfc_context *ctx = dfc_context_create(NULL);
+ *         if (ctx == NULL) return 1;
+ *         int status = dfc_diff_flat(ctx, &old_list, &new_list, &match, 0, &result);
+ *         if (status != DFC_OK) {
+ *             fprintf(stderr, "diff failed: %s\n", dfc_status_string(status));
+ *         } else {
+ *             for (size_t i = 0; i < result.move_count; i++)   // prints "move 0 -> 3"
+ *                 printf("move %u -> %u\n", result.move_from[i], result.move_to[i]);
+ *             for (size_t i = 0; i < result.insert_count; i++) // prints "insert 4"
+ *                 printf("insert %u\n", result.inserts[i]);
+ *         }
+ *         dfc_context_free(ctx);
+ *         return status == DFC_OK ? 0 : 1;
+ *     }
+ *
+ * Complexity (n = old count, m = new count, L = items that moved or changed)
+ *
+ *     dfc_hash_bytes          O(total bytes)
+ *     dfc_idtable_build       O(n) expected
+ *     dfc_idtable_find        O(1) expected
+ *     dfc_lis                 O(m log m) time, O(m) memory
+ *     dfc_diff_flat           O(n + m) expected + O(L log L); O(n + m) when
+ *                             only a prefix/suffix differs and the caller
+ *                             vouches for uniqueness (DFC_DIFF_ASSUME_UNIQUE)
+ *
+ * Thread safety: functions touching a context or table must not run
+ * concurrently on the same object; distinct objects are independent. The
+ * pure functions (dfc_hash_*, dfc_status_string) are always thread-safe.
+ *
+ * Sizes: every count is limited to DFC_MAX_COUNT (INT32_MAX) elements; a
+ * larger count is rejected with DFC_ERR_TOO_LARGE before anything is
+ * allocated. Every pointer argument that may address `count` elements may be
+ * NULL only when that count is 0.
+ */
+#ifndef DFC_H
+#define DFC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__clang__)
+#define DFC_NONNULL _Nonnull
+#define DFC_NULLABLE _Nullable
+#else
+#define DFC_NONNULL
+#define DFC_NULLABLE
+#endif
+
+/** Largest element count any entry point accepts (indices are 32-bit). */
+#define DFC_MAX_COUNT ((size_t)INT32_MAX)
+
+/** Marks "no index" in the old<->new maps. */
+#define DFC_NOT_FOUND (-1)
+
+/*
+ * Status codes. The numbers are fixed forever: a retired code is never
+ * reused. 0 is success; every error is positive.
+ */
+enum {
+    DFC_OK = 0,
+    DFC_ERR_NULL_ARGUMENT = 1,   /**< a required pointer was NULL */
+    DFC_ERR_TOO_LARGE = 2,       /**< a count above DFC_MAX_COUNT, or size overflow */
+    DFC_ERR_OUT_OF_MEMORY = 3,   /**< the allocator returned NULL */
+    DFC_ERR_DUPLICATE = 4,       /**< an identifier occurs twice; see dfc_context_duplicates */
+    DFC_ERR_INVALID_ARGUMENT = 5, /**< an enum or flag value is out of range */
+    DFC_ERR_INCONSISTENT = 6,    /**< arrays disagree (e.g. section starts not ascending) */
+    DFC_ERR_UNKNOWN_IDENTIFIER = 7 /**< an index names no element of its list */
+};
+
+/**
+ * @brief A readable name for a status code ("DFC_ERR_DUPLICATE: ...").
+ * @return a static string; never NULL (unknown codes give a generic text).
+ * Complexity O(1). Thread-safe.
+ */
+const char *DFC_NONNULL dfc_status_string(int status);
+
+/* ------------------------------------------------------------------------ */
+/* Allocation                                                               */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * A caller-supplied allocator. `allocate` returns NULL on failure; `release`
+ * accepts NULL. Both receive `user_data`. Pass NULL wherever a
+ * `const dfc_allocator *` is taken to use malloc/free.
+ */
+typedef struct dfc_allocator {
+    void *DFC_NULLABLE (*DFC_NONNULL allocate)(void *DFC_NULLABLE user_data, size_t size);
+    void (*DFC_NONNULL release)(void *DFC_NULLABLE user_data, void *DFC_NULLABLE pointer);
+    void *DFC_NULLABLE user_data;
+} dfc_allocator;
+
+/* ------------------------------------------------------------------------ */
+/* Context                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/** Opaque reusable workspace; owns scratch memory and result arrays. */
+typedef struct dfc_context dfc_context;
+
+/**
+ * @brief Creates a context.
+ * @param allocator NULL for malloc/free; otherwise copied into the context.
+ * @return the context, or NULL when allocation fails.
+ * Complexity O(1). The caller owns the context and frees it with
+ * dfc_context_free.
+ */
+dfc_context *DFC_NULLABLE dfc_context_create(const dfc_allocator *DFC_NULLABLE allocator);
+
+/**
+ * @brief Frees a context and everything it owns. NULL is a no-op.
+ * Complexity O(1) (one release per buffer).
+ */
+void dfc_context_free(dfc_context *DFC_NULLABLE context);
+
+/**
+ * @brief Forgets the last result but keeps every buffer's capacity.
+ * Results previously returned become invalid. NULL is a no-op.
+ * Complexity O(1).
+ */
+void dfc_context_reset(dfc_context *DFC_NULLABLE context);
+
+/**
+ * @brief Releases every buffer (capacity goes back to zero).
+ * Results previously returned become invalid. NULL is a no-op.
+ * Complexity O(number of buffers).
+ */
+void dfc_context_shrink(dfc_context *DFC_NULLABLE context);
+
+/**
+ * @brief Grows the buffers so that a flat diff of `old_count` and
+ * `new_count` elements allocates nothing.
+ * @return DFC_OK; DFC_ERR_NULL_ARGUMENT; DFC_ERR_TOO_LARGE;
+ *         DFC_ERR_OUT_OF_MEMORY (capacity is then unchanged or larger).
+ * Complexity O(old_count + new_count) to allocate.
+ */
+int dfc_context_reserve(dfc_context *DFC_NULLABLE context, size_t old_count, size_t new_count);
+
+/**
+ * @brief Bytes currently held by the context (struct plus buffers).
+ * @return 0 for NULL. Complexity O(1).
+ */
+size_t dfc_context_sizeof(const dfc_context *DFC_NULLABLE context);
+
+/**
+ * @brief Number of allocations the context has made since it was created.
+ * Benchmarks and tests use it to prove that a warm context allocates
+ * nothing. @return 0 for NULL. Complexity O(1).
+ */
+uint64_t dfc_context_allocation_count(const dfc_context *DFC_NULLABLE context);
+
+/* ------------------------------------------------------------------------ */
+/* Keys                                                                     */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * @brief XXH3-64 of one byte string.
+ * @pre `bytes` may be NULL only if `length` is 0.
+ * @return the key (XXH3_64bits_withSeed). Complexity O(length). Thread-safe.
+ */
+uint64_t dfc_hash_one(const void *DFC_NULLABLE bytes, size_t length, uint64_t seed);
+
+/**
+ * @brief XXH3-64 keys of `count` byte identifiers held in one buffer.
+ * Identifier i is bytes[offsets[i] ..< offsets[i + 1]].
+ * @param offsets `count + 1` ascending offsets; may be NULL only if count is 0.
+ * @param keys    receives `count` keys; may be NULL only if count is 0.
+ * @return DFC_OK; DFC_ERR_NULL_ARGUMENT; DFC_ERR_TOO_LARGE (count);
+ *         DFC_ERR_INCONSISTENT (offsets not ascending; keys untouched).
+ * Complexity O(count + offsets[count]). Thread-safe; allocates nothing.
+ */
+int dfc_hash_bytes(const void *DFC_NULLABLE bytes, const uint64_t *DFC_NULLABLE offsets,
+                   size_t count, uint64_t seed, uint64_t *DFC_NULLABLE keys);
+
+/* ------------------------------------------------------------------------ */
+/* Lists and identity                                                       */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * An ordered list of identifiers given by their keys. When the identifiers
+ * are byte strings, `bytes` + `offsets` (count + 1 ascending offsets) let the
+ * core confirm key matches itself (DFC_MATCH_BYTES); otherwise both are NULL.
+ */
+typedef struct dfc_list {
+    const uint64_t *DFC_NULLABLE keys;
+    size_t count;
+    const void *DFC_NULLABLE bytes;
+    const uint64_t *DFC_NULLABLE offsets;
+} dfc_list;
+
+/** Which list an index refers to, in equality callbacks and reports. */
+enum { DFC_SIDE_OLD = 0, DFC_SIDE_NEW = 1 };
+
+/** How a key match is confirmed. */
+enum {
+    DFC_MATCH_INJECTIVE = 0, /**< keys are the identifiers (integers): no check */
+    DFC_MATCH_BYTES = 1,     /**< compare the lists' bytes */
+    DFC_MATCH_CALLBACK = 2   /**< ask dfc_match.equal */
+};
+
+/**
+ * Equality callback: nonzero when element `a_index` of list `a_side` equals
+ * element `b_index` of list `b_side` (sides are DFC_SIDE_OLD/NEW). Called only
+ * for elements whose keys are equal. Must not call back into the context.
+ */
+typedef int (*dfc_equal_fn)(void *DFC_NULLABLE user_data, int a_side, uint32_t a_index,
+                            int b_side, uint32_t b_index);
+
+/** The identity policy of one diff. */
+typedef struct dfc_match {
+    int kind;                          /**< DFC_MATCH_* */
+    dfc_equal_fn DFC_NULLABLE equal;   /**< required for DFC_MATCH_CALLBACK */
+    void *DFC_NULLABLE user_data;
+} dfc_match;
+
+/** One duplicate: element `duplicate` equals the earlier element `first`. */
+typedef struct dfc_duplicate {
+    int side;          /**< DFC_SIDE_OLD or DFC_SIDE_NEW */
+    int is_section;    /**< 1 for a section identifier (sectioned diffs) */
+    uint32_t first;    /**< index of the first occurrence */
+    uint32_t duplicate;/**< index of the later occurrence */
+} dfc_duplicate;
+
+/**
+ * @brief Every duplicate found by the last call that returned
+ * DFC_ERR_DUPLICATE, in the order they were found (ascending `duplicate`
+ * per list, old list first).
+ * @param count receives the number of entries (0 for NULL context).
+ * @return borrowed array valid until the next call on the context; NULL when
+ *         there is none. Complexity O(1).
+ */
+const dfc_duplicate *DFC_NULLABLE dfc_context_duplicates(const dfc_context *DFC_NULLABLE context,
+                                                          size_t *DFC_NULLABLE count);
+
+/* ------------------------------------------------------------------------ */
+/* Identifier table                                                         */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * Open-addressing table (linear probing, power-of-two slots, load <= 1/2)
+ * from 64-bit keys to 32-bit values. Several entries may share a key (hash
+ * collisions between different identifiers); dfc_idtable_find walks them.
+ */
+typedef struct dfc_idtable dfc_idtable;
+
+/**
+ * @brief Creates an empty table. @return NULL when allocation fails.
+ * Complexity O(1).
+ */
+dfc_idtable *DFC_NULLABLE dfc_idtable_create(const dfc_allocator *DFC_NULLABLE allocator);
+
+/** @brief Frees the table; NULL is a no-op. Complexity O(1). */
+void dfc_idtable_free(dfc_idtable *DFC_NULLABLE table);
+
+/** @brief Removes every entry, keeping capacity. Complexity O(capacity). */
+void dfc_idtable_clear(dfc_idtable *DFC_NULLABLE table);
+
+/**
+ * @brief Ensures `count` entries fit without growing.
+ * @return DFC_OK; DFC_ERR_NULL_ARGUMENT; DFC_ERR_TOO_LARGE;
+ *         DFC_ERR_OUT_OF_MEMORY (table unchanged). Complexity O(count).
+ */
+int dfc_idtable_reserve(dfc_idtable *DFC_NULLABLE table, size_t count);
+
+/**
+ * @brief Adds (key -> value). Does not look for an existing equal
+ * identifier: callers check with dfc_idtable_find first.
+ * @return DFC_OK; DFC_ERR_NULL_ARGUMENT; DFC_ERR_TOO_LARGE (more than
+ *         DFC_MAX_COUNT entries); DFC_ERR_OUT_OF_MEMORY (table unchanged).
+ * Complexity O(1) expected, amortized over growth.
+ */
+int dfc_idtable_insert(dfc_idtable *DFC_NULLABLE table, uint64_t key, uint32_t value);
+
+/**
+ * @brief Finds the entries with `key`, one per call.
+ * @param cursor start with 0; the call advances it. Pass it back unchanged to
+ *        get the next entry with the same key.
+ * @return the entry's value, or DFC_NOT_FOUND when no (further) entry has the
+ *         key (also for a NULL table or cursor).
+ * Complexity O(1) expected per call.
+ */
+int64_t dfc_idtable_find(const dfc_idtable *DFC_NULLABLE table, uint64_t key,
+                         size_t *DFC_NULLABLE cursor);
+
+/**
+ * @brief Removes the entry (key -> value) if present.
+ * @return 1 when removed, 0 when absent (or NULL table). Complexity O(1) expected.
+ */
+int dfc_idtable_remove(dfc_idtable *DFC_NULLABLE table, uint64_t key, uint32_t value);
+
+/**
+ * @brief Replaces the value of the entry (key -> old_value) by new_value.
+ * @return 1 when found and changed, 0 otherwise. Complexity O(1) expected.
+ */
+int dfc_idtable_update(dfc_idtable *DFC_NULLABLE table, uint64_t key, uint32_t old_value,
+                       uint32_t new_value);
+
+/** @brief Number of entries; 0 for NULL. Complexity O(1). */
+size_t dfc_idtable_count(const dfc_idtable *DFC_NULLABLE table);
+
+/** @brief Bytes held by the table; 0 for NULL. Complexity O(1). */
+size_t dfc_idtable_sizeof(const dfc_idtable *DFC_NULLABLE table);
+
+/* ------------------------------------------------------------------------ */
+/* Longest increasing subsequence                                           */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * @brief The LIS of `values` exactly as ALGORITHM.md specifies (patience
+ * sorting; the first tail greater than the value is replaced; the chain is
+ * walked back from the last tail).
+ * @param values distinct integers; NULL only if count is 0.
+ * @param keep   receives `count` flags: 1 when position j is on the LIS.
+ * @param length receives the LIS length (may be NULL).
+ * @return DFC_OK; DFC_ERR_NULL_ARGUMENT; DFC_ERR_TOO_LARGE;
+ *         DFC_ERR_OUT_OF_MEMORY (keep untouched).
+ * Complexity O(count log count) time, O(count) scratch in the context.
+ */
+int dfc_lis(dfc_context *DFC_NULLABLE context, const uint32_t *DFC_NULLABLE values, size_t count,
+            uint8_t *DFC_NULLABLE keep, size_t *DFC_NULLABLE length);
+
+/* ------------------------------------------------------------------------ */
+/* Flat diff                                                                */
+/* ------------------------------------------------------------------------ */
+
+/** dfc_diff_flat flag: the caller guarantees both lists hold unique identifiers. */
+#define DFC_DIFF_ASSUME_UNIQUE 1u
+
+/**
+ * The result of a flat diff; every array is owned by the context.
+ *   deletes      old indices not in the new list, ascending
+ *   inserts      new indices not in the old list, ascending
+ *   move_from/to matched elements off the LIS (old -> new), by ascending `to`;
+ *                their number is matched - LIS, the fewest possible
+ *   old_to_new   old_count entries, new index or DFC_NOT_FOUND
+ *   new_to_old   new_count entries, old index or DFC_NOT_FOUND
+ */
+typedef struct dfc_flat_result {
+    const uint32_t *DFC_NULLABLE deletes;
+    size_t delete_count;
+    const uint32_t *DFC_NULLABLE inserts;
+    size_t insert_count;
+    const uint32_t *DFC_NULLABLE move_from;
+    const uint32_t *DFC_NULLABLE move_to;
+    size_t move_count;
+    const int32_t *DFC_NULLABLE old_to_new;
+    const int32_t *DFC_NULLABLE new_to_old;
+    size_t old_count;
+    size_t new_count;
+    size_t matched;        /**< elements present in both lists */
+    size_t common_prefix;  /**< equal leading elements (trimmed before hashing) */
+    size_t common_suffix;  /**< equal trailing elements */
+} dfc_flat_result;
+
+/**
+ * @brief Diffs two flat lists of identifiers.
+ * Equal leading and trailing elements are matched without hashing; the rest
+ * is matched through an identifier table; moves are the matched elements
+ * off the LIS of old indices in new order, so their number is minimal.
+ * Without DFC_DIFF_ASSUME_UNIQUE every element of both lists is checked for
+ * duplicates.
+ * @param flags 0 or DFC_DIFF_ASSUME_UNIQUE.
+ * @return DFC_OK (result filled); DFC_ERR_NULL_ARGUMENT; DFC_ERR_TOO_LARGE;
+ *         DFC_ERR_INVALID_ARGUMENT (bad match kind, missing callback or
+ *         bytes, unknown flag); DFC_ERR_INCONSISTENT (offsets);
+ *         DFC_ERR_OUT_OF_MEMORY; DFC_ERR_DUPLICATE (see
+ *         dfc_context_duplicates). On error `result` is left untouched.
+ * Complexity O(n + m) expected plus O(k log k) for the k matched elements
+ * between the common prefix and suffix. Memory: about 24 bytes per element
+ * in the context, reused by the next call.
+ */
+int dfc_diff_flat(dfc_context *DFC_NULLABLE context, const dfc_list *DFC_NULLABLE old_list,
+                  const dfc_list *DFC_NULLABLE new_list, const dfc_match *DFC_NULLABLE match,
+                  unsigned flags, dfc_flat_result *DFC_NULLABLE result);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DFC_H */

@@ -1,0 +1,184 @@
+internal import CDiffCore
+
+/// Owns one C `dfc_context`: the reusable workspace of every diff.
+///
+/// Not `Sendable`: a context serves one thread at a time. Results borrowed
+/// from it are valid only inside the closure that receives them.
+final class DiffContext {
+    private let raw: OpaquePointer
+
+    /// Creates a context with the default allocator. Traps only when the
+    /// system cannot allocate a few hundred bytes.
+    /// - Complexity: O(1).
+    init() {
+        guard let context = dfc_context_create(nil) else {
+            fatalError("Diffable: out of memory creating a diff context")
+        }
+        raw = context
+    }
+
+    deinit { dfc_context_free(raw) }
+
+    /// Allocations made by the context so far (a warm context makes none per diff).
+    /// - Complexity: O(1).
+    var allocationCount: UInt64 { dfc_context_allocation_count(raw) }
+
+    /// Bytes held by the context.
+    /// - Complexity: O(1).
+    var byteCount: Int { dfc_context_sizeof(raw) }
+
+    /// How identifiers behind equal keys are confirmed to be equal.
+    enum Identity {
+        /// Keys are the identifiers themselves (integers): no confirmation.
+        case injective
+        /// Keys are hashes of byte strings; the core compares the bytes.
+        case bytes(old: ByteList, new: ByteList)
+    }
+
+    /// Identifiers as one byte buffer plus `count + 1` offsets.
+    struct ByteList {
+        var bytes: [UInt8]
+        var offsets: [UInt64]
+
+        /// Packs strings as UTF-8 (callers normalize first when they need to).
+        /// - Complexity: O(total UTF-8 length).
+        init<S: Sequence>(strings: S) where S.Element == String {
+            bytes = []
+            offsets = [0]
+            for string in strings {
+                bytes.append(contentsOf: string.utf8)
+                offsets.append(UInt64(bytes.count))
+            }
+        }
+
+        var count: Int { offsets.count - 1 }
+
+        /// XXH3-64 (seed 0) of every identifier.
+        /// - Complexity: O(total bytes).
+        func keys(seed: UInt64 = 0) -> [UInt64] {
+            [UInt64](unsafeUninitializedCapacity: count) { buffer, initialized in
+                let status = bytes.withUnsafeBytes { raw in
+                    offsets.withUnsafeBufferPointer { offsets in
+                        dfc_hash_bytes(raw.baseAddress, offsets.baseAddress, count, seed, buffer.baseAddress)
+                    }
+                }
+                precondition(status == Int32(DFC_OK), "Diffable: hashing failed: \(CoreError(status: status))")
+                initialized = count
+            }
+        }
+    }
+
+    /// A flat diff borrowed from the context (see `dfc_flat_result`).
+    struct FlatResultView {
+        let deletes: UnsafeBufferPointer<UInt32>
+        let inserts: UnsafeBufferPointer<UInt32>
+        let moveFrom: UnsafeBufferPointer<UInt32>
+        let moveTo: UnsafeBufferPointer<UInt32>
+        let oldToNew: UnsafeBufferPointer<Int32>
+        let newToOld: UnsafeBufferPointer<Int32>
+        let matched: Int
+        let commonPrefix: Int
+        let commonSuffix: Int
+    }
+
+    /// One duplicate identifier: `duplicate` repeats the element at `first`.
+    struct Duplicate: Equatable {
+        var isNewSide: Bool
+        var isSection: Bool
+        var first: Int
+        var duplicate: Int
+    }
+
+    /// The duplicates found by the last diff that threw `CoreError.duplicate`.
+    /// - Complexity: O(number of duplicates).
+    var duplicates: [Duplicate] {
+        var count = 0
+        guard let list = dfc_context_duplicates(raw, &count) else { return [] }
+        return (0..<count).map { index in
+            let entry = list[index]
+            return Duplicate(isNewSide: entry.side == Int32(DFC_SIDE_NEW), isSection: entry.is_section != 0,
+                             first: Int(entry.first), duplicate: Int(entry.duplicate))
+        }
+    }
+
+    /// Diffs two flat key lists and hands the borrowed result to `body`.
+    ///
+    /// - Parameter assumeUnique: the caller vouches that neither list has a
+    ///   duplicate, which lets a diff that only differs at the ends skip hashing.
+    /// - Throws: `CoreError` (`.duplicate` with details in ``duplicates``).
+    /// - Complexity: O(n + m) expected plus O(k log k) for the k elements
+    ///   matched between the common prefix and suffix.
+    func withFlatDiff<R>(
+        old: UnsafeBufferPointer<UInt64>, new: UnsafeBufferPointer<UInt64>, identity: Identity = .injective,
+        assumeUnique: Bool = false, _ body: (FlatResultView) throws -> R
+    ) throws -> R {
+        var oldList = dfc_list(keys: old.baseAddress, count: old.count, bytes: nil, offsets: nil)
+        var newList = dfc_list(keys: new.baseAddress, count: new.count, bytes: nil, offsets: nil)
+        var result = dfc_flat_result()
+        let flags: UInt32 = assumeUnique ? UInt32(DFC_DIFF_ASSUME_UNIQUE) : 0
+        let status: Int32
+        switch identity {
+        case .injective:
+            var match = dfc_match(kind: Int32(DFC_MATCH_INJECTIVE), equal: nil, user_data: nil)
+            status = dfc_diff_flat(raw, &oldList, &newList, &match, flags, &result)
+        case .bytes(let oldBytes, let newBytes):
+            precondition(oldBytes.count == old.count && newBytes.count == new.count,
+                         "Diffable: byte lists and key lists differ in length")
+            var match = dfc_match(kind: Int32(DFC_MATCH_BYTES), equal: nil, user_data: nil)
+            status = oldBytes.bytes.withUnsafeBytes { oldRaw in
+                oldBytes.offsets.withUnsafeBufferPointer { oldOffsets in
+                    newBytes.bytes.withUnsafeBytes { newRaw in
+                        newBytes.offsets.withUnsafeBufferPointer { newOffsets in
+                            oldList.bytes = oldRaw.baseAddress
+                            oldList.offsets = oldOffsets.baseAddress
+                            newList.bytes = newRaw.baseAddress
+                            newList.offsets = newOffsets.baseAddress
+                            return dfc_diff_flat(raw, &oldList, &newList, &match, flags, &result)
+                        }
+                    }
+                }
+            }
+        }
+        try CoreError.check(status)
+        func buffer<T>(_ pointer: UnsafePointer<T>?, _ count: Int) -> UnsafeBufferPointer<T> {
+            UnsafeBufferPointer(start: count == 0 ? nil : pointer, count: count)
+        }
+        let view = FlatResultView(
+            deletes: buffer(result.deletes, result.delete_count),
+            inserts: buffer(result.inserts, result.insert_count),
+            moveFrom: buffer(result.move_from, result.move_count),
+            moveTo: buffer(result.move_to, result.move_count),
+            oldToNew: buffer(result.old_to_new, result.old_count),
+            newToOld: buffer(result.new_to_old, result.new_count),
+            matched: result.matched, commonPrefix: result.common_prefix, commonSuffix: result.common_suffix)
+        return try body(view)
+    }
+
+    /// A flat diff copied out of the context.
+    struct FlatDiff: Equatable {
+        var deletes: [Int]
+        var inserts: [Int]
+        var moves: [Move]
+        var oldToNew: [Int?]
+        var newToOld: [Int?]
+        var matched: Int
+
+        struct Move: Equatable { var from: Int; var to: Int }
+    }
+
+    /// Diffs two flat key lists and copies the result out.
+    /// - Complexity: as ``withFlatDiff(old:new:identity:assumeUnique:_:)`` plus O(n + m) to copy.
+    func diffFlat(old: [UInt64], new: [UInt64], identity: Identity = .injective, assumeUnique: Bool = false) throws -> FlatDiff {
+        try old.withUnsafeBufferPointer { old in
+            try new.withUnsafeBufferPointer { new in
+                try withFlatDiff(old: old, new: new, identity: identity, assumeUnique: assumeUnique) { view in
+                    FlatDiff(
+                        deletes: view.deletes.map { Int($0) }, inserts: view.inserts.map { Int($0) },
+                        moves: zip(view.moveFrom, view.moveTo).map { FlatDiff.Move(from: Int($0), to: Int($1)) },
+                        oldToNew: view.oldToNew.map { $0 < 0 ? nil : Int($0) },
+                        newToOld: view.newToOld.map { $0 < 0 ? nil : Int($0) }, matched: view.matched)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,9 @@
+import ArgumentParser
+
+@main
+struct DiffableCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diffable",
+        abstract: "Diff snapshots of sections and items, benchmark the engine, check fixtures.",
+        subcommands: [])
+}

@@ -1,0 +1,620 @@
+/* C-only tests of CDiffCore: keys, tables, LIS, flat diffs, bad arguments,
+ * allocation failure. Prints "N passed, N failed". */
+#include "dfc.h"
+#include "harness.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+int harness_failures_in_test = 0;
+
+/* ---- deterministic random numbers (splitmix64) ---------------------------- */
+
+static uint64_t rng_state;
+static uint64_t rng_next(void) {
+    uint64_t z = (rng_state += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+static size_t rng_below(size_t bound) { return bound == 0 ? 0 : (size_t)(rng_next() % bound); }
+
+static void shuffle(uint64_t *values, size_t count) {
+    for (size_t i = count; i > 1; i--) {
+        size_t j = rng_below(i);
+        uint64_t t = values[i - 1];
+        values[i - 1] = values[j];
+        values[j] = t;
+    }
+}
+
+/* ---- references independent of the core ---------------------------------- */
+
+/* O(n^2) longest increasing subsequence length. */
+static size_t reference_lis_length(const uint32_t *values, size_t count) {
+    size_t *best = malloc((count ? count : 1) * sizeof(size_t));
+    size_t longest = 0;
+    for (size_t j = 0; j < count; j++) {
+        best[j] = 1;
+        for (size_t i = 0; i < j; i++)
+            if (values[i] < values[j] && best[i] + 1 > best[j]) best[j] = best[i] + 1;
+        if (best[j] > longest) longest = best[j];
+    }
+    free(best);
+    return longest;
+}
+
+/* Replays a flat result on `old` the way a list view does (deletes and move
+ * sources leave, inserts and move targets take their final slots, every
+ * other old element fills the remaining slots in old order) and checks that
+ * it gives `new`, and that moves are minimal. */
+static bool replay_matches(const uint64_t *old_keys, size_t n, const uint64_t *new_keys, size_t m,
+                           const dfc_flat_result *r) {
+    bool ok = true;
+    uint64_t *out = calloc(m ? m : 1, sizeof(uint64_t));
+    bool *filled = calloc(m ? m : 1, sizeof(bool));
+    bool *leaves = calloc(n ? n : 1, sizeof(bool));
+    for (size_t k = 0; k < r->delete_count; k++) leaves[r->deletes[k]] = true;
+    for (size_t k = 0; k < r->insert_count; k++) {
+        out[r->inserts[k]] = new_keys[r->inserts[k]];
+        filled[r->inserts[k]] = true;
+    }
+    for (size_t k = 0; k < r->move_count; k++) {
+        leaves[r->move_from[k]] = true;
+        if (filled[r->move_to[k]]) ok = false;
+        out[r->move_to[k]] = old_keys[r->move_from[k]];
+        filled[r->move_to[k]] = true;
+    }
+    size_t slot = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (leaves[i]) continue;
+        while (slot < m && filled[slot]) slot++;
+        if (slot >= m) { ok = false; break; }
+        out[slot] = old_keys[i];
+        filled[slot++] = true;
+    }
+    for (size_t j = 0; j < m; j++)
+        if (!filled[j] || out[j] != new_keys[j]) ok = false;
+    /* ascending orders */
+    for (size_t k = 1; k < r->delete_count; k++) if (r->deletes[k - 1] >= r->deletes[k]) ok = false;
+    for (size_t k = 1; k < r->insert_count; k++) if (r->inserts[k - 1] >= r->inserts[k]) ok = false;
+    for (size_t k = 1; k < r->move_count; k++) if (r->move_to[k - 1] >= r->move_to[k]) ok = false;
+    /* minimal moves: matched - LIS of old indices in new order */
+    uint32_t *sequence = malloc((m ? m : 1) * sizeof(uint32_t));
+    size_t matched = 0;
+    for (size_t j = 0; j < m; j++)
+        if (r->new_to_old[j] >= 0) sequence[matched++] = (uint32_t)r->new_to_old[j];
+    if (matched != r->matched) ok = false;
+    if (r->move_count != matched - reference_lis_length(sequence, matched)) ok = false;
+    free(sequence);
+    free(out);
+    free(filled);
+    free(leaves);
+    return ok;
+}
+
+/* ---- keys ---------------------------------------------------------------- */
+
+static void test_xxh3_known_answers(void) {
+    CHECK(dfc_hash_one("abc", 3, 0) == UINT64_C(0x78af5f94892f3950));
+    CHECK(dfc_hash_one("", 0, 0) == UINT64_C(0x2D06800538D394C2));
+    CHECK(dfc_hash_one(NULL, 0, 0) == UINT64_C(0x2D06800538D394C2));
+    CHECK(dfc_hash_one("abc", 3, 1) != dfc_hash_one("abc", 3, 0));
+    /* One buffer, many identifiers: each equals hashing it alone (every length class 0..300). */
+    static unsigned char bytes[300 * 301 / 2];
+    uint64_t offsets[302], keys[301];
+    size_t total = 0;
+    for (size_t length = 0; length <= 300; length++) {
+        offsets[length] = total;
+        for (size_t k = 0; k < length; k++) bytes[total + k] = (unsigned char)(length * 31 + k);
+        total += length;
+    }
+    offsets[301] = total;
+    CHECK_EQ_INT(dfc_hash_bytes(bytes, offsets, 301, 0, keys), DFC_OK);
+    for (size_t length = 0; length <= 300; length++)
+        CHECK(keys[length] == dfc_hash_one(bytes + offsets[length], length, 0));
+}
+
+static void test_hash_bytes_arguments(void) {
+    uint64_t offsets[3] = {0, 2, 1}, keys[2] = {7, 7};
+    CHECK_EQ_INT(dfc_hash_bytes("ab", offsets, 2, 0, keys), DFC_ERR_INCONSISTENT);
+    CHECK(keys[0] == 7 && keys[1] == 7);
+    CHECK_EQ_INT(dfc_hash_bytes(NULL, NULL, 0, 0, NULL), DFC_OK);
+    CHECK_EQ_INT(dfc_hash_bytes("ab", NULL, 2, 0, keys), DFC_ERR_NULL_ARGUMENT);
+    CHECK_EQ_INT(dfc_hash_bytes("ab", offsets, 2, 0, NULL), DFC_ERR_NULL_ARGUMENT);
+    uint64_t good[3] = {0, 1, 2};
+    CHECK_EQ_INT(dfc_hash_bytes(NULL, good, 2, 0, keys), DFC_ERR_NULL_ARGUMENT);
+    CHECK_EQ_INT(dfc_hash_bytes("ab", good, DFC_MAX_COUNT + 1, 0, keys), DFC_ERR_TOO_LARGE);
+}
+
+/* ---- identifier table ------------------------------------------------------ */
+
+static void test_idtable_against_model(void) {
+    rng_state = 11;
+    dfc_idtable *table = dfc_idtable_create(NULL);
+    CHECK(table != NULL);
+    enum { OPS = 20000, KEYS = 64 };
+    /* model: for each key 0..KEYS-1 (masked to force collisions) a set of values */
+    static int present[KEYS][512];
+    memset(present, 0, sizeof(present));
+    size_t model_count = 0;
+    for (int op = 0; op < OPS; op++) {
+        uint64_t key = rng_below(KEYS) << 40; /* few distinct keys: long shared chains */
+        uint32_t value = (uint32_t)rng_below(512);
+        int *slot = &present[key >> 40][value];
+        switch (rng_below(3)) {
+        case 0:
+            if (!*slot) {
+                CHECK_EQ_INT(dfc_idtable_insert(table, key, value), DFC_OK);
+                *slot = 1;
+                model_count++;
+            }
+            break;
+        case 1:
+            CHECK_EQ_INT(dfc_idtable_remove(table, key, value), *slot);
+            if (*slot) model_count--;
+            *slot = 0;
+            break;
+        default: {
+            /* every value found under key is in the model, and all of them are found */
+            size_t cursor = 0, found = 0, expected = 0;
+            int64_t v;
+            while ((v = dfc_idtable_find(table, key, &cursor)) != DFC_NOT_FOUND) {
+                CHECK(v >= 0 && v < 512 && present[key >> 40][v]);
+                found++;
+            }
+            for (int k = 0; k < 512; k++) expected += (size_t)present[key >> 40][k];
+            CHECK_EQ_INT(found, expected);
+        }
+        }
+        CHECK_EQ_INT(dfc_idtable_count(table), model_count);
+    }
+    /* update moves a value */
+    dfc_idtable_clear(table);
+    CHECK_EQ_INT(dfc_idtable_count(table), 0);
+    CHECK_EQ_INT(dfc_idtable_insert(table, 5, 1), DFC_OK);
+    CHECK_EQ_INT(dfc_idtable_update(table, 5, 1, 9), 1);
+    CHECK_EQ_INT(dfc_idtable_update(table, 5, 1, 9), 0);
+    size_t cursor = 0;
+    CHECK_EQ_INT(dfc_idtable_find(table, 5, &cursor), 9);
+    CHECK(dfc_idtable_sizeof(table) > 0);
+    dfc_idtable_free(table);
+    dfc_idtable_free(NULL);
+    CHECK_EQ_INT(dfc_idtable_insert(NULL, 1, 1), DFC_ERR_NULL_ARGUMENT);
+    CHECK_EQ_INT(dfc_idtable_find(NULL, 1, &cursor), DFC_NOT_FOUND);
+    CHECK_EQ_INT(dfc_idtable_remove(NULL, 1, 1), 0);
+    CHECK_EQ_INT(dfc_idtable_reserve(NULL, 1), DFC_ERR_NULL_ARGUMENT);
+}
+
+static void test_idtable_large(void) {
+    dfc_idtable *table = dfc_idtable_create(NULL);
+    enum { N = 100000 };
+    CHECK_EQ_INT(dfc_idtable_reserve(table, N), DFC_OK);
+    for (uint32_t i = 0; i < N; i++) CHECK_EQ_INT(dfc_idtable_insert(table, (uint64_t)i * 7919, i), DFC_OK);
+    for (uint32_t i = 0; i < N; i += 97) {
+        size_t cursor = 0;
+        CHECK_EQ_INT(dfc_idtable_find(table, (uint64_t)i * 7919, &cursor), i);
+        CHECK_EQ_INT(dfc_idtable_find(table, (uint64_t)i * 7919, &cursor), DFC_NOT_FOUND);
+    }
+    for (uint32_t i = 0; i < N; i += 2) CHECK_EQ_INT(dfc_idtable_remove(table, (uint64_t)i * 7919, i), 1);
+    CHECK_EQ_INT(dfc_idtable_count(table), N / 2);
+    for (uint32_t i = 0; i < N; i++) {
+        size_t cursor = 0;
+        CHECK_EQ_INT(dfc_idtable_find(table, (uint64_t)i * 7919, &cursor), i % 2 ? (int64_t)i : DFC_NOT_FOUND);
+    }
+    CHECK_EQ_INT(dfc_idtable_reserve(table, DFC_MAX_COUNT + 1), DFC_ERR_TOO_LARGE);
+    dfc_idtable_free(table);
+}
+
+/* ---- LIS -------------------------------------------------------------------- */
+
+static void check_lis(dfc_context *ctx, const uint32_t *values, size_t count, const uint8_t *expected) {
+    uint8_t keep[16];
+    size_t length = 99;
+    CHECK_EQ_INT(dfc_lis(ctx, values, count, keep, &length), DFC_OK);
+    size_t expected_length = 0;
+    for (size_t j = 0; j < count; j++) {
+        CHECK_EQ_INT(keep[j], expected[j]);
+        expected_length += expected[j];
+    }
+    CHECK_EQ_INT(length, expected_length);
+}
+
+static void test_lis_tie_breaks(void) {
+    dfc_context *ctx = dfc_context_create(NULL);
+    /* Worked by hand from ALGORITHM.md's pseudo-code. */
+    check_lis(ctx, (const uint32_t[]){2, 1}, 2, (const uint8_t[]){0, 1});
+    check_lis(ctx, (const uint32_t[]){2, 1, 0}, 3, (const uint8_t[]){0, 0, 1}); /* abc -> cba keeps a */
+    check_lis(ctx, (const uint32_t[]){1, 3, 2}, 3, (const uint8_t[]){1, 0, 1});
+    check_lis(ctx, (const uint32_t[]){3, 1, 2}, 3, (const uint8_t[]){0, 1, 1});
+    check_lis(ctx, (const uint32_t[]){1, 2, 3, 0}, 4, (const uint8_t[]){1, 1, 1, 0}); /* move one to the front */
+    check_lis(ctx, (const uint32_t[]){3, 0, 1, 2}, 4, (const uint8_t[]){0, 1, 1, 1});
+    check_lis(ctx, (const uint32_t[]){2, 3, 0, 1}, 4, (const uint8_t[]){0, 0, 1, 1}); /* later run wins the tie */
+    check_lis(ctx, (const uint32_t[]){4, 5, 0, 1, 2, 3}, 6, (const uint8_t[]){0, 0, 1, 1, 1, 1});
+    check_lis(ctx, (const uint32_t[]){0, 4, 1, 5, 2, 6}, 6, (const uint8_t[]){1, 0, 1, 0, 1, 1});
+    check_lis(ctx, NULL, 0, (const uint8_t[]){0});
+    /* random: length equals the quadratic reference and the kept values increase */
+    rng_state = 3;
+    for (int round = 0; round < 300; round++) {
+        size_t count = rng_below(200);
+        uint64_t values64[200];
+        uint32_t values[200];
+        uint8_t keep[200];
+        for (size_t j = 0; j < count; j++) values64[j] = j * 3;
+        shuffle(values64, count);
+        for (size_t j = 0; j < count; j++) values[j] = (uint32_t)values64[j];
+        size_t length = 0;
+        CHECK_EQ_INT(dfc_lis(ctx, values, count, keep, &length), DFC_OK);
+        CHECK_EQ_INT(length, reference_lis_length(values, count));
+        uint32_t last = 0;
+        bool first = true;
+        size_t kept = 0;
+        for (size_t j = 0; j < count; j++) {
+            if (!keep[j]) continue;
+            CHECK(first || values[j] > last);
+            last = values[j];
+            first = false;
+            kept++;
+        }
+        CHECK_EQ_INT(kept, length);
+    }
+    uint8_t keep[1];
+    CHECK_EQ_INT(dfc_lis(NULL, (const uint32_t[]){1}, 1, keep, NULL), DFC_ERR_NULL_ARGUMENT);
+    CHECK_EQ_INT(dfc_lis(ctx, NULL, 1, keep, NULL), DFC_ERR_NULL_ARGUMENT);
+    CHECK_EQ_INT(dfc_lis(ctx, (const uint32_t[]){1}, 1, NULL, NULL), DFC_ERR_NULL_ARGUMENT);
+    CHECK_EQ_INT(dfc_lis(ctx, (const uint32_t[]){1}, DFC_MAX_COUNT + 1, keep, NULL), DFC_ERR_TOO_LARGE);
+    dfc_context_free(ctx);
+}
+
+/* ---- flat diff -------------------------------------------------------------- */
+
+static const dfc_match injective = {DFC_MATCH_INJECTIVE, NULL, NULL};
+
+static int diff_keys(dfc_context *ctx, const uint64_t *a, size_t n, const uint64_t *b, size_t m,
+                     unsigned flags, dfc_flat_result *r) {
+    dfc_list old_list = {a, n, NULL, NULL}, new_list = {b, m, NULL, NULL};
+    return dfc_diff_flat(ctx, &old_list, &new_list, &injective, flags, r);
+}
+
+static void test_flat_known_answers(void) {
+    dfc_context *ctx = dfc_context_create(NULL);
+    dfc_flat_result r;
+    /* header example */
+    uint64_t a[] = {1, 2, 3, 4}, b[] = {2, 3, 4, 1, 5};
+    CHECK_EQ_INT(diff_keys(ctx, a, 4, b, 5, 0, &r), DFC_OK);
+    CHECK_EQ_INT(r.move_count, 1);
+    CHECK_EQ_INT(r.move_from[0], 0);
+    CHECK_EQ_INT(r.move_to[0], 3);
+    CHECK_EQ_INT(r.insert_count, 1);
+    CHECK_EQ_INT(r.inserts[0], 4);
+    CHECK_EQ_INT(r.delete_count, 0);
+    CHECK(replay_matches(a, 4, b, 5, &r));
+    /* abc -> cba: c and b move (b to its own index: still a move), a stays */
+    uint64_t c[] = {1, 2, 3}, d[] = {3, 2, 1};
+    CHECK_EQ_INT(diff_keys(ctx, c, 3, d, 3, 0, &r), DFC_OK);
+    CHECK_EQ_INT(r.move_count, 2);
+    CHECK_EQ_INT(r.move_from[0], 2);
+    CHECK_EQ_INT(r.move_to[0], 0);
+    CHECK_EQ_INT(r.move_from[1], 1);
+    CHECK_EQ_INT(r.move_to[1], 1);
+    /* identical lists: all prefix, nothing to do */
+    CHECK_EQ_INT(diff_keys(ctx, c, 3, c, 3, 0, &r), DFC_OK);
+    CHECK_EQ_INT(r.move_count + r.insert_count + r.delete_count, 0);
+    CHECK_EQ_INT(r.common_prefix, 3);
+    /* empty to something and back */
+    CHECK_EQ_INT(diff_keys(ctx, NULL, 0, c, 3, 0, &r), DFC_OK);
+    CHECK_EQ_INT(r.insert_count, 3);
+    CHECK_EQ_INT(diff_keys(ctx, c, 3, NULL, 0, 0, &r), DFC_OK);
+    CHECK_EQ_INT(r.delete_count, 3);
+    CHECK_EQ_INT(diff_keys(ctx, NULL, 0, NULL, 0, 0, &r), DFC_OK);
+    CHECK_EQ_INT(r.matched, 0);
+    /* first moved to the end of a long list is one move */
+    enum { N = 5000 };
+    static uint64_t x[N], y[N];
+    for (size_t i = 0; i < N; i++) x[i] = i, y[i] = (i + 1) % N;
+    CHECK_EQ_INT(diff_keys(ctx, x, N, y, N, 0, &r), DFC_OK);
+    CHECK_EQ_INT(r.move_count, 1);
+    CHECK_EQ_INT(r.move_from[0], 0);
+    CHECK_EQ_INT(r.move_to[0], N - 1);
+    dfc_context_free(ctx);
+}
+
+static void random_pair(uint64_t *a, size_t *n, uint64_t *b, size_t *m, size_t max) {
+    size_t count = rng_below(max + 1);
+    for (size_t i = 0; i < count; i++) a[i] = i * 2 + 1;
+    shuffle(a, count);
+    *n = count;
+    /* new: keep a random subset, add fresh ids, then perturb by a few random moves or a shuffle */
+    size_t k = 0;
+    for (size_t i = 0; i < count; i++) if (rng_below(10) < 8) b[k++] = a[i];
+    size_t fresh = rng_below(max / 4 + 1);
+    for (size_t i = 0; i < fresh && k < max; i++) b[k++] = (count + i) * 2 + 2;
+    int style = (int)rng_below(3);
+    if (style == 0) shuffle(b, k);
+    else {
+        size_t swaps = rng_below(k / 3 + 1);
+        for (size_t s = 0; s < swaps && k > 1; s++) {
+            size_t i = rng_below(k), j = rng_below(k);
+            uint64_t t = b[i];
+            b[i] = b[j];
+            b[j] = t;
+        }
+    }
+    *m = k;
+}
+
+static void test_flat_random_replay(void) {
+    dfc_context *ctx = dfc_context_create(NULL);
+    rng_state = 42;
+    enum { MAX = 120 };
+    uint64_t a[MAX], b[MAX];
+    for (int round = 0; round < 3000; round++) {
+        size_t n, m;
+        random_pair(a, &n, b, &m, MAX);
+        dfc_flat_result r, r_unique;
+        CHECK_EQ_INT(diff_keys(ctx, a, n, b, m, 0, &r), DFC_OK);
+        if (!replay_matches(a, n, b, m, &r)) {
+            fprintf(stderr, "  replay failed in round %d (seed 42)\n", round);
+            harness_failures_in_test++;
+            break;
+        }
+        /* the trusted path gives the same answer */
+        size_t moves = r.move_count;
+        CHECK_EQ_INT(diff_keys(ctx, a, n, b, m, DFC_DIFF_ASSUME_UNIQUE, &r_unique), DFC_OK);
+        CHECK_EQ_INT(r_unique.move_count, moves);
+        CHECK(replay_matches(a, n, b, m, &r_unique));
+    }
+    dfc_context_free(ctx);
+}
+
+/* Byte identifiers whose keys are forced to collide: matching must use the bytes. */
+static void test_forced_collisions(void) {
+    dfc_context *ctx = dfc_context_create(NULL);
+    rng_state = 99;
+    enum { MAX = 80 };
+    uint64_t a[MAX], b[MAX];
+    for (int round = 0; round < 500; round++) {
+        size_t n, m;
+        random_pair(a, &n, b, &m, MAX);
+        /* identifiers as 8-byte strings; keys masked to 2 bits */
+        unsigned char old_bytes[MAX * 8], new_bytes[MAX * 8];
+        uint64_t old_offsets[MAX + 1], new_offsets[MAX + 1], old_keys[MAX], new_keys[MAX];
+        for (size_t i = 0; i <= n; i++) old_offsets[i] = i * 8;
+        for (size_t i = 0; i <= m; i++) new_offsets[i] = i * 8;
+        for (size_t i = 0; i < n; i++) { memcpy(old_bytes + i * 8, &a[i], 8); old_keys[i] = a[i] & 3; }
+        for (size_t i = 0; i < m; i++) { memcpy(new_bytes + i * 8, &b[i], 8); new_keys[i] = b[i] & 3; }
+        dfc_list old_list = {old_keys, n, old_bytes, old_offsets}, new_list = {new_keys, m, new_bytes, new_offsets};
+        dfc_match bytes = {DFC_MATCH_BYTES, NULL, NULL};
+        dfc_flat_result r;
+        CHECK_EQ_INT(dfc_diff_flat(ctx, &old_list, &new_list, &bytes, 0, &r), DFC_OK);
+        CHECK(replay_matches(a, n, b, m, &r));
+        size_t moves = r.move_count, deletes = r.delete_count;
+        CHECK_EQ_INT(diff_keys(ctx, a, n, b, m, 0, &r), DFC_OK);
+        CHECK_EQ_INT(r.move_count, moves);
+        CHECK_EQ_INT(r.delete_count, deletes);
+    }
+    dfc_context_free(ctx);
+}
+
+/* Equality through a callback: identifiers equal when their values are equal mod 1000. */
+static int equal_mod_1000(void *user, int a_side, uint32_t a, int b_side, uint32_t b) {
+    const uint64_t *const *lists = user;
+    return lists[a_side][a] % 1000 == lists[b_side][b] % 1000;
+}
+
+static void test_callback_identity(void) {
+    dfc_context *ctx = dfc_context_create(NULL);
+    uint64_t a[] = {1001, 2002, 3003}, b[] = {3, 1, 4};
+    uint64_t ka[] = {7, 7, 7}, kb[] = {7, 7, 7}; /* one key for all: only the callback decides */
+    const uint64_t *lists[2] = {a, b};
+    dfc_list old_list = {ka, 3, NULL, NULL}, new_list = {kb, 3, NULL, NULL};
+    dfc_match callback = {DFC_MATCH_CALLBACK, equal_mod_1000, lists};
+    dfc_flat_result r;
+    CHECK_EQ_INT(dfc_diff_flat(ctx, &old_list, &new_list, &callback, 0, &r), DFC_OK);
+    CHECK_EQ_INT(r.delete_count, 1); /* 2002 */
+    CHECK_EQ_INT(r.deletes[0], 1);
+    CHECK_EQ_INT(r.insert_count, 1); /* 4 */
+    CHECK_EQ_INT(r.inserts[0], 2);
+    CHECK_EQ_INT(r.new_to_old[0], 2);
+    CHECK_EQ_INT(r.new_to_old[1], 0);
+    CHECK_EQ_INT(r.move_count, 1);
+    dfc_match missing = {DFC_MATCH_CALLBACK, NULL, NULL};
+    CHECK_EQ_INT(dfc_diff_flat(ctx, &old_list, &new_list, &missing, 0, &r), DFC_ERR_INVALID_ARGUMENT);
+    dfc_context_free(ctx);
+}
+
+static void test_duplicates_reported(void) {
+    dfc_context *ctx = dfc_context_create(NULL);
+    dfc_flat_result r;
+    memset(&r, 0xAB, sizeof(r));
+    dfc_flat_result untouched = r;
+    size_t count = 0;
+    const dfc_duplicate *d;
+    /* old has 5 twice and 7 three times */
+    uint64_t a[] = {5, 7, 5, 7, 1, 7}, b[] = {1, 2};
+    CHECK_EQ_INT(diff_keys(ctx, a, 6, b, 2, 0, &r), DFC_ERR_DUPLICATE);
+    CHECK(memcmp(&r, &untouched, sizeof(r)) == 0);
+    d = dfc_context_duplicates(ctx, &count);
+    CHECK_EQ_INT(count, 3);
+    if (count == 3) {
+        CHECK(d[0].side == DFC_SIDE_OLD && d[0].first == 0 && d[0].duplicate == 2);
+        CHECK(d[1].side == DFC_SIDE_OLD && d[1].first == 1 && d[1].duplicate == 3);
+        CHECK(d[2].side == DFC_SIDE_OLD && d[2].first == 1 && d[2].duplicate == 5);
+    }
+    /* new duplicates: in the common prefix, in the suffix, among inserts */
+    uint64_t c[] = {1, 2, 3}, e[] = {1, 9, 1, 9, 3, 3};
+    CHECK_EQ_INT(diff_keys(ctx, c, 3, e, 6, 0, &r), DFC_ERR_DUPLICATE);
+    d = dfc_context_duplicates(ctx, &count);
+    CHECK_EQ_INT(count, 3);
+    if (count == 3) {
+        CHECK(d[0].side == DFC_SIDE_NEW && d[0].first == 0 && d[0].duplicate == 2);
+        CHECK(d[1].side == DFC_SIDE_NEW && d[1].first == 1 && d[1].duplicate == 3);
+        CHECK(d[2].side == DFC_SIDE_NEW && d[2].first == 4 && d[2].duplicate == 5);
+    }
+    /* both lists: old reported, new too */
+    uint64_t f[] = {4, 4}, g[] = {6, 6};
+    CHECK_EQ_INT(diff_keys(ctx, f, 2, g, 2, 0, &r), DFC_ERR_DUPLICATE);
+    d = dfc_context_duplicates(ctx, &count);
+    CHECK_EQ_INT(count, 2);
+    if (count == 2) CHECK(d[0].side == DFC_SIDE_OLD && d[1].side == DFC_SIDE_NEW);
+    /* a clean diff clears the list */
+    CHECK_EQ_INT(diff_keys(ctx, c, 3, c, 3, 0, &r), DFC_OK);
+    CHECK(dfc_context_duplicates(ctx, &count) == NULL && count == 0);
+    dfc_context_free(ctx);
+}
+
+static void test_bad_arguments(void) {
+    dfc_context *ctx = dfc_context_create(NULL);
+    dfc_flat_result r;
+    uint64_t k[] = {1, 2};
+    dfc_list good = {k, 2, NULL, NULL}, null_keys = {NULL, 2, NULL, NULL}, empty = {NULL, 0, NULL, NULL};
+    dfc_list huge = {k, DFC_MAX_COUNT + 1, NULL, NULL};
+    dfc_match bad_kind = {7, NULL, NULL}, bytes = {DFC_MATCH_BYTES, NULL, NULL};
+    CHECK_EQ_INT(dfc_diff_flat(NULL, &good, &good, &injective, 0, &r), DFC_ERR_NULL_ARGUMENT);
+    CHECK_EQ_INT(dfc_diff_flat(ctx, NULL, &good, &injective, 0, &r), DFC_ERR_NULL_ARGUMENT);
+    CHECK_EQ_INT(dfc_diff_flat(ctx, &good, NULL, &injective, 0, &r), DFC_ERR_NULL_ARGUMENT);
+    CHECK_EQ_INT(dfc_diff_flat(ctx, &good, &good, NULL, 0, &r), DFC_ERR_NULL_ARGUMENT);
+    CHECK_EQ_INT(dfc_diff_flat(ctx, &good, &good, &injective, 0, NULL), DFC_ERR_NULL_ARGUMENT);
+    CHECK_EQ_INT(dfc_diff_flat(ctx, &null_keys, &good, &injective, 0, &r), DFC_ERR_NULL_ARGUMENT);
+    CHECK_EQ_INT(dfc_diff_flat(ctx, &empty, &empty, &injective, 0, &r), DFC_OK);
+    CHECK_EQ_INT(dfc_diff_flat(ctx, &huge, &good, &injective, 0, &r), DFC_ERR_TOO_LARGE);
+    CHECK_EQ_INT(dfc_diff_flat(ctx, &good, &huge, &injective, 0, &r), DFC_ERR_TOO_LARGE);
+    CHECK_EQ_INT(dfc_diff_flat(ctx, &good, &good, &bad_kind, 0, &r), DFC_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_INT(dfc_diff_flat(ctx, &good, &good, &injective, 8, &r), DFC_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_INT(dfc_diff_flat(ctx, &good, &good, &bytes, 0, &r), DFC_ERR_INVALID_ARGUMENT);
+    uint64_t backwards[] = {0, 3, 1};
+    dfc_list bad_offsets = {k, 2, "abc", backwards};
+    CHECK_EQ_INT(dfc_diff_flat(ctx, &bad_offsets, &good, &bytes, 0, &r), DFC_ERR_INCONSISTENT);
+    CHECK_EQ_INT(dfc_context_reserve(NULL, 1, 1), DFC_ERR_NULL_ARGUMENT);
+    CHECK_EQ_INT(dfc_context_reserve(ctx, DFC_MAX_COUNT + 1, 1), DFC_ERR_TOO_LARGE);
+    CHECK(dfc_context_sizeof(NULL) == 0);
+    CHECK(dfc_context_allocation_count(NULL) == 0);
+    dfc_context_free(NULL);
+    dfc_context_reset(NULL);
+    dfc_context_shrink(NULL);
+    /* every status has a distinct readable name */
+    for (int s = DFC_OK; s <= DFC_ERR_UNKNOWN_IDENTIFIER; s++) {
+        CHECK(strncmp(dfc_status_string(s), "DFC_", 4) == 0);
+        for (int t = DFC_OK; t < s; t++) CHECK(strcmp(dfc_status_string(s), dfc_status_string(t)) != 0);
+    }
+    CHECK(strstr(dfc_status_string(-5), "UNKNOWN") != NULL);
+    dfc_context_free(ctx);
+}
+
+/* ---- memory ----------------------------------------------------------------- */
+
+static void test_warm_context_allocates_nothing(void) {
+    dfc_context *ctx = dfc_context_create(NULL);
+    enum { N = 20000 };
+    static uint64_t a[N], b[N];
+    rng_state = 5;
+    for (size_t i = 0; i < N; i++) a[i] = b[i] = i;
+    shuffle(b, N);
+    dfc_flat_result r;
+    CHECK_EQ_INT(dfc_context_reserve(ctx, N, N), DFC_OK);
+    uint64_t before = dfc_context_allocation_count(ctx);
+    for (int round = 0; round < 3; round++) CHECK_EQ_INT(diff_keys(ctx, a, N, b, N, 0, &r), DFC_OK);
+    CHECK_EQ_INT(dfc_context_allocation_count(ctx), before);
+    CHECK(dfc_context_sizeof(ctx) > N * 16);
+    dfc_context_reset(ctx);
+    CHECK_EQ_INT(diff_keys(ctx, a, N, b, N, 0, &r), DFC_OK);
+    CHECK_EQ_INT(dfc_context_allocation_count(ctx), before);
+    dfc_context_shrink(ctx);
+    CHECK(dfc_context_sizeof(ctx) < 1024);
+    dfc_context_free(ctx);
+}
+
+/* An allocator that fails the k-th allocation and counts live blocks. */
+typedef struct failing_allocator {
+    long fail_at;
+    long calls;
+    long live;
+} failing_allocator;
+
+static void *failing_allocate(void *user, size_t size) {
+    failing_allocator *state = user;
+    if (++state->calls == state->fail_at) return NULL;
+    state->live++;
+    return malloc(size);
+}
+
+static void failing_release(void *user, void *pointer) {
+    failing_allocator *state = user;
+    if (pointer != NULL) state->live--;
+    free(pointer);
+}
+
+static void test_allocation_failure_every_k(void) {
+    uint64_t a[64], b[64];
+    for (size_t i = 0; i < 64; i++) a[i] = i, b[i] = 63 - i;
+    a[0] = 5, a[5] = 0; /* break the prefix so the table runs */
+    for (long fail_at = 1; fail_at < 40; fail_at++) {
+        failing_allocator state = {fail_at, 0, 0};
+        dfc_allocator allocator = {failing_allocate, failing_release, &state};
+        dfc_context *ctx = dfc_context_create(&allocator);
+        if (ctx == NULL) {
+            CHECK_EQ_INT(state.live, 0);
+            continue;
+        }
+        dfc_flat_result r;
+        memset(&r, 0x5A, sizeof(r));
+        dfc_flat_result untouched = r;
+        int status = diff_keys(ctx, a, 64, b, 64, 0, &r);
+        CHECK(status == DFC_OK || status == DFC_ERR_OUT_OF_MEMORY);
+        if (status != DFC_OK) CHECK(memcmp(&r, &untouched, sizeof(r)) == 0);
+        /* a failed call leaves the context usable */
+        state.fail_at = -1;
+        CHECK_EQ_INT(diff_keys(ctx, a, 64, b, 64, 0, &r), DFC_OK);
+        CHECK(replay_matches(a, 64, b, 64, &r));
+        dfc_context_free(ctx);
+        CHECK_EQ_INT(state.live, 0);
+
+        state = (failing_allocator){fail_at, 0, 0};
+        dfc_idtable *table = dfc_idtable_create(&allocator);
+        if (table != NULL) {
+            int failed = 0;
+            for (uint32_t i = 0; i < 200; i++) {
+                int s = dfc_idtable_insert(table, i, i);
+                if (s == DFC_ERR_OUT_OF_MEMORY) failed = 1;
+                else CHECK_EQ_INT(s, DFC_OK);
+            }
+            (void)failed;
+            dfc_idtable_free(table);
+        }
+        CHECK_EQ_INT(state.live, 0);
+    }
+}
+
+int main(void) {
+    const harness_test tests[] = {
+        {"xxh3_known_answers", test_xxh3_known_answers},
+        {"hash_bytes_arguments", test_hash_bytes_arguments},
+        {"idtable_against_model", test_idtable_against_model},
+        {"idtable_large", test_idtable_large},
+        {"lis_tie_breaks", test_lis_tie_breaks},
+        {"flat_known_answers", test_flat_known_answers},
+        {"flat_random_replay", test_flat_random_replay},
+        {"forced_collisions", test_forced_collisions},
+        {"callback_identity", test_callback_identity},
+        {"duplicates_reported", test_duplicates_reported},
+        {"bad_arguments", test_bad_arguments},
+        {"warm_context_allocates_nothing", test_warm_context_allocates_nothing},
+        {"allocation_failure_every_k", test_allocation_failure_every_k},
+    };
+    int passed = 0, failed = 0;
+    for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+        harness_failures_in_test = 0;
+        tests[i].run();
+        if (harness_failures_in_test == 0) {
+            passed++;
+            printf("ok   %s\n", tests[i].name);
+        } else {
+            failed++;
+            printf("FAIL %s (%d checks)\n", tests[i].name, harness_failures_in_test);
+        }
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}

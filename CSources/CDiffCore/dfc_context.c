@@ -1,10 +1,28 @@
 /* The allocator hooks, scratch buffers and the reusable context. */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* madvise */
+#endif
 #include "dfc_internal.h"
 
 #include <stdlib.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+enum { DFC_HUGE_PAGE = 2 * 1024 * 1024 };
 
 static void *dfc__default_allocate(void *user_data, size_t size) {
     (void)user_data;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    /* Identifier tables are probed at random: on 2 MiB pages a 1M-element diff
+     * takes a handful of TLB misses instead of one per probe. */
+    if (size >= 4 * (size_t)DFC_HUGE_PAGE && size <= SIZE_MAX - DFC_HUGE_PAGE) {
+        size_t rounded = (size + DFC_HUGE_PAGE - 1) / DFC_HUGE_PAGE * DFC_HUGE_PAGE;
+        void *pointer = aligned_alloc(DFC_HUGE_PAGE, rounded);
+        if (pointer != NULL) (void)madvise(pointer, rounded, MADV_HUGEPAGE);
+        return pointer;
+    }
+#endif
     return malloc(size);
 }
 
@@ -118,8 +136,8 @@ int dfc_context_reserve(dfc_context *context, size_t old_count, size_t new_count
     if (!dfc__slot_capacity_for(new_count, &new_slots, &shift)) return DFC_ERR_TOO_LARGE;
     int status = DFC_OK;
     const struct { int which; size_t count; size_t size; } plan[] = {
-        {DFC_BUF_SLOTS, slots, sizeof(dfc_slot)},
-        {DFC_BUF_SLOTS_NEW, new_slots, sizeof(dfc_slot)},
+        {DFC_BUF_SLOTS, slots, sizeof(uint64_t)},
+        {DFC_BUF_SLOTS_NEW, new_slots, sizeof(uint64_t)},
         {DFC_BUF_OLD_TO_NEW, old_count, sizeof(int32_t)},
         {DFC_BUF_NEW_TO_OLD, new_count, sizeof(int32_t)},
         {DFC_BUF_DELETES, old_count, sizeof(uint32_t)},

@@ -1,5 +1,15 @@
-/* The flat diff: trim, match through an identifier table, LIS for minimal moves. */
+/* The flat diff: trim, match identifiers, LIS for minimal moves. */
 #include "dfc_internal.h"
+
+enum { DFC_LOOKUP_PREFETCH = 16 };
+
+/* The part of the lists left after trimming, and the maps being filled. */
+typedef struct dfc_flat_work {
+    dfc_context *context;
+    const dfc_identity *identity;
+    size_t prefix, old_end, new_end;
+    int32_t *old_to_new, *new_to_old;
+} dfc_flat_work;
 
 /* Checks every element of `side` for duplicates with a table of its own. */
 static int dfc__report_duplicates(dfc_context *context, const dfc_identity *identity, int side,
@@ -7,6 +17,131 @@ static int dfc__report_duplicates(dfc_context *context, const dfc_identity *iden
     dfc_scratch_table table = {0};
     return dfc__scratch_table_build(context, which, identity, side, 0,
                                     identity->lists[side]->count, true, &table);
+}
+
+/* Untrusted input: every old element goes in the table so a duplicate anywhere is
+ * seen; a new element matching an old one already taken is a new-side duplicate. */
+static int dfc__match_validated(dfc_flat_work *w) {
+    dfc_context *context = w->context;
+    const dfc_identity *identity = w->identity;
+    const size_t n = identity->lists[DFC_SIDE_OLD]->count;
+    dfc_scratch_table table = {0};
+    int status = dfc__scratch_table_build(context, DFC_BUF_SLOTS, identity, DFC_SIDE_OLD, 0, n, true, &table);
+    if (status != DFC_OK) return status;
+    if (context->duplicate_count > 0) {
+        /* With duplicates in the old list the matching cannot find every new
+         * duplicate, so the new list gets its own full check. */
+        return dfc__report_duplicates(context, identity, DFC_SIDE_NEW, DFC_BUF_SLOTS_NEW);
+    }
+    const uint64_t *new_keys = identity->lists[DFC_SIDE_NEW]->keys;
+    size_t expected = w->prefix; /* the old element after the last match: usually the next match */
+    for (size_t j = w->prefix; j < w->new_end; j++) {
+        int64_t i;
+        if (expected < n && dfc__same(identity, DFC_SIDE_OLD, (uint32_t)expected, DFC_SIDE_NEW, (uint32_t)j)) {
+            i = (int64_t)expected;
+        } else {
+            if (j + DFC_LOOKUP_PREFETCH < w->new_end)
+                dfc__scratch_table_prefetch(&table, new_keys[j + DFC_LOOKUP_PREFETCH]);
+            i = dfc__scratch_table_find(&table, identity, DFC_SIDE_NEW, (uint32_t)j);
+        }
+        if (i != DFC_NOT_FOUND) expected = (size_t)i + 1;
+        if (i == DFC_NOT_FOUND) {
+            w->new_to_old[j] = DFC_NOT_FOUND;
+        } else if (w->old_to_new[i] == DFC_NOT_FOUND) {
+            w->old_to_new[i] = (int32_t)j;
+            w->new_to_old[j] = (int32_t)i;
+        } else {
+            status = dfc__context_add_duplicate(context, DFC_SIDE_NEW, 0, (uint32_t)w->old_to_new[i], (uint32_t)j);
+            if (status != DFC_OK) return status;
+            w->new_to_old[j] = DFC_NOT_FOUND;
+        }
+    }
+    return DFC_OK;
+}
+
+/* Trusted (unique) input. Most of a typical new list follows the old order, so a
+ * first pass walks both lists side by side, matching each new element against the
+ * next few old ones; only what that pass leaves (moved, inserted, deleted
+ * elements) goes through a table, which is then small. Identifiers are unique, so
+ * whichever way an element is matched, the match is the same. */
+static int dfc__match_trusted(dfc_flat_work *w) {
+    enum { WINDOW = 4, PROBATION = 256, STUCK = 8, RESYNC_REACH = 512 };
+    const dfc_identity *identity = w->identity;
+    int status = DFC_OK;
+    uint32_t *pending = dfc__context_scratch(w->context, DFC_BUF_SEQUENCE_POSITION,
+                                             w->new_end - w->prefix, sizeof(uint32_t), &status);
+    if (pending == NULL) return status;
+    size_t pending_count = 0, cursor = w->prefix, hits = 0, misses_in_a_row = 0;
+    for (size_t j = w->prefix; j < w->new_end; j++) {
+        size_t seen = j - w->prefix;
+        /* Give up on following when it mostly fails (shuffles): every element then takes the table. */
+        if (seen >= PROBATION && hits * 2 < seen) {
+            w->new_to_old[j] = DFC_NOT_FOUND;
+            pending[pending_count++] = (uint32_t)j;
+            continue;
+        }
+        /* Usually new[j] is one of the next few old elements; after a run of misses
+         * the cursor may sit before a long stretch of removed elements, so look further. */
+        size_t reach = misses_in_a_row >= STUCK ? RESYNC_REACH : WINDOW;
+        size_t found = SIZE_MAX;
+        for (size_t k = cursor; k < cursor + reach && k < w->old_end; k++) {
+            if (dfc__same(identity, DFC_SIDE_OLD, (uint32_t)k, DFC_SIDE_NEW, (uint32_t)j)) {
+                found = k;
+                break;
+            }
+        }
+        if (found != SIZE_MAX) {
+            w->old_to_new[found] = (int32_t)j;
+            w->new_to_old[j] = (int32_t)found;
+            cursor = found + 1;
+            hits++;
+            misses_in_a_row = 0;
+        } else {
+            w->new_to_old[j] = DFC_NOT_FOUND;
+            pending[pending_count++] = (uint32_t)j;
+            misses_in_a_row = misses_in_a_row >= STUCK ? 0 : misses_in_a_row + 1;
+        }
+    }
+    if (pending_count == 0) return DFC_OK;
+    size_t unmatched_old = 0;
+    for (size_t i = w->prefix; i < w->old_end; i++) unmatched_old += w->old_to_new[i] == DFC_NOT_FOUND;
+    if (unmatched_old == 0) return DFC_OK; /* every pending element is an insert */
+    dfc_scratch_table table = {0};
+    status = dfc__scratch_table_init(w->context, DFC_BUF_SLOTS, unmatched_old, DFC_SIDE_OLD, &table);
+    if (status != DFC_OK) return status;
+    const uint64_t *old_keys = identity->lists[DFC_SIDE_OLD]->keys;
+    const uint64_t *new_keys = identity->lists[DFC_SIDE_NEW]->keys;
+    for (size_t i = w->prefix; i < w->old_end; i++)
+        if (w->old_to_new[i] == DFC_NOT_FOUND) dfc__scratch_table_insert(&table, old_keys[i], (uint32_t)i);
+    for (size_t k = 0; k < pending_count; k++) {
+        if (k + DFC_LOOKUP_PREFETCH < pending_count)
+            dfc__scratch_table_prefetch(&table, new_keys[pending[k + DFC_LOOKUP_PREFETCH]]);
+        int64_t i = dfc__scratch_table_find(&table, identity, DFC_SIDE_NEW, pending[k]);
+        if (i != DFC_NOT_FOUND) {
+            w->old_to_new[i] = (int32_t)pending[k];
+            w->new_to_old[pending[k]] = (int32_t)i;
+        }
+    }
+    return DFC_OK;
+}
+
+/* Reports equal new elements that are both inserts (absent from the old list). */
+static int dfc__check_insert_duplicates(dfc_flat_work *w, const uint32_t *inserts, size_t insert_count) {
+    if (insert_count < 2) return DFC_OK;
+    dfc_scratch_table table = {0};
+    int status = dfc__scratch_table_init(w->context, DFC_BUF_SLOTS_NEW, insert_count, DFC_SIDE_NEW, &table);
+    if (status != DFC_OK) return status;
+    const uint64_t *new_keys = w->identity->lists[DFC_SIDE_NEW]->keys;
+    for (size_t k = 0; k < insert_count; k++) {
+        int64_t earlier = dfc__scratch_table_find(&table, w->identity, DFC_SIDE_NEW, inserts[k]);
+        if (earlier == DFC_NOT_FOUND) {
+            dfc__scratch_table_insert(&table, new_keys[inserts[k]], inserts[k]);
+        } else if ((status = dfc__context_add_duplicate(w->context, DFC_SIDE_NEW, 0, (uint32_t)earlier,
+                                                        inserts[k])) != DFC_OK) {
+            return status;
+        }
+    }
+    return DFC_OK;
 }
 
 int dfc_diff_flat(dfc_context *context, const dfc_list *old_list, const dfc_list *new_list,
@@ -45,82 +180,38 @@ int dfc_diff_flat(dfc_context *context, const dfc_list *old_list, const dfc_list
         new_to_old[new_end + k] = (int32_t)(old_end + k);
     }
 
-    /* Validation puts every old element in the table so that a duplicate anywhere is seen. */
-    dfc_scratch_table old_table = {0};
-    status = dfc__scratch_table_build(context, DFC_BUF_SLOTS, &identity, DFC_SIDE_OLD,
-                                      validate ? 0 : prefix, validate ? n : old_end, validate,
-                                      &old_table);
+    dfc_flat_work work = {context, &identity, prefix, old_end, new_end, old_to_new, new_to_old};
+    status = validate ? dfc__match_validated(&work) : dfc__match_trusted(&work);
     if (status != DFC_OK) return status;
-    if (context->duplicate_count > 0) {
-        /* With duplicates in the old list the matching below cannot find every new
-         * duplicate, so the new list gets its own full check. */
-        status = dfc__report_duplicates(context, &identity, DFC_SIDE_NEW, DFC_BUF_SLOTS_NEW);
-        dfc__context_sort_duplicates(context);
-        return status == DFC_OK ? DFC_ERR_DUPLICATE : status;
-    }
 
-    /* New elements found in no old element go in a second table, to catch duplicates among them. */
-    dfc_scratch_table unmatched_table = {0};
-    if (validate) {
-        status = dfc__scratch_table_init(context, DFC_BUF_SLOTS_NEW, new_end - prefix,
-                                         DFC_SIDE_NEW, &unmatched_table);
-        if (status != DFC_OK) return status;
-    }
-
-    enum { PREFETCH = 16 };
-    const uint64_t *new_keys = new_list->keys;
+    /* Outputs, sized exactly. Only the untrimmed middle holds deletes, inserts and moves. */
+    size_t delete_count = 0, insert_count = 0;
+    for (size_t i = prefix; i < old_end; i++) delete_count += old_to_new[i] == DFC_NOT_FOUND;
+    for (size_t j = prefix; j < new_end; j++) insert_count += new_to_old[j] == DFC_NOT_FOUND;
+    const size_t sequence_count = (new_end - prefix) - insert_count;
+    uint32_t *deletes = dfc__context_scratch(context, DFC_BUF_DELETES, delete_count, sizeof(uint32_t), &status);
+    uint32_t *inserts = deletes ? dfc__context_scratch(context, DFC_BUF_INSERTS, insert_count, sizeof(uint32_t), &status) : NULL;
+    uint32_t *sequence = inserts ? dfc__context_scratch(context, DFC_BUF_SEQUENCE, sequence_count, sizeof(uint32_t), &status) : NULL;
+    uint32_t *positions = sequence ? dfc__context_scratch(context, DFC_BUF_SEQUENCE_POSITION, sequence_count, sizeof(uint32_t), &status) : NULL;
+    uint8_t *keep = positions ? dfc__context_scratch(context, DFC_BUF_KEEP, sequence_count, sizeof(uint8_t), &status) : NULL;
+    if (keep == NULL) return status;
+    size_t d = 0, s = 0, k = 0;
+    for (size_t i = prefix; i < old_end; i++)
+        if (old_to_new[i] == DFC_NOT_FOUND) deletes[d++] = (uint32_t)i;
     for (size_t j = prefix; j < new_end; j++) {
-        if (j + PREFETCH < new_end) dfc__scratch_table_prefetch(&old_table, new_keys[j + PREFETCH]);
-        int64_t i = dfc__scratch_table_find(&old_table, &identity, DFC_SIDE_NEW, (uint32_t)j);
-        if (i != DFC_NOT_FOUND && old_to_new[i] != DFC_NOT_FOUND) {
-            /* Only reachable when validating: two new elements equal one old element. */
-            status = dfc__context_add_duplicate(context, DFC_SIDE_NEW, 0, (uint32_t)old_to_new[i],
-                                                (uint32_t)j);
-            if (status != DFC_OK) return status;
-            new_to_old[j] = DFC_NOT_FOUND;
-            continue;
-        }
-        if (i != DFC_NOT_FOUND) {
-            old_to_new[i] = (int32_t)j;
-            new_to_old[j] = (int32_t)i;
-            continue;
-        }
-        new_to_old[j] = DFC_NOT_FOUND;
-        if (validate) {
-            int64_t earlier = dfc__scratch_table_find(&unmatched_table, &identity, DFC_SIDE_NEW, (uint32_t)j);
-            if (earlier != DFC_NOT_FOUND) {
-                status = dfc__context_add_duplicate(context, DFC_SIDE_NEW, 0, (uint32_t)earlier, (uint32_t)j);
-                if (status != DFC_OK) return status;
-                continue;
-            }
-            dfc__scratch_table_insert(&unmatched_table, new_keys[j], (uint32_t)j);
+        if (new_to_old[j] == DFC_NOT_FOUND) {
+            inserts[k++] = (uint32_t)j;
+        } else {
+            sequence[s] = (uint32_t)new_to_old[j];
+            positions[s++] = (uint32_t)j;
         }
     }
+    if (validate && (status = dfc__check_insert_duplicates(&work, inserts, insert_count)) != DFC_OK) return status;
     if (context->duplicate_count > 0) {
         dfc__context_sort_duplicates(context);
         return DFC_ERR_DUPLICATE;
     }
 
-    /* Outputs. Only the untrimmed middle can hold deletes, inserts and moves. */
-    const size_t middle_old = old_end - prefix, middle_new = new_end - prefix;
-    uint32_t *deletes = dfc__context_scratch(context, DFC_BUF_DELETES, middle_old, sizeof(uint32_t), &status);
-    uint32_t *inserts = deletes ? dfc__context_scratch(context, DFC_BUF_INSERTS, middle_new, sizeof(uint32_t), &status) : NULL;
-    uint32_t *sequence = inserts ? dfc__context_scratch(context, DFC_BUF_SEQUENCE, middle_new, sizeof(uint32_t), &status) : NULL;
-    uint32_t *positions = sequence ? dfc__context_scratch(context, DFC_BUF_SEQUENCE_POSITION, middle_new, sizeof(uint32_t), &status) : NULL;
-    uint8_t *keep = positions ? dfc__context_scratch(context, DFC_BUF_KEEP, middle_new, sizeof(uint8_t), &status) : NULL;
-    if (keep == NULL) return status;
-
-    size_t delete_count = 0, insert_count = 0, sequence_count = 0;
-    for (size_t i = prefix; i < old_end; i++)
-        if (old_to_new[i] == DFC_NOT_FOUND) deletes[delete_count++] = (uint32_t)i;
-    for (size_t j = prefix; j < new_end; j++) {
-        if (new_to_old[j] == DFC_NOT_FOUND) {
-            inserts[insert_count++] = (uint32_t)j;
-        } else {
-            sequence[sequence_count] = (uint32_t)new_to_old[j];
-            positions[sequence_count++] = (uint32_t)j;
-        }
-    }
     size_t kept = 0;
     if ((status = dfc__lis(context, sequence, sequence_count, keep, &kept)) != DFC_OK) return status;
     const size_t move_count = sequence_count - kept;
@@ -128,10 +219,10 @@ int dfc_diff_flat(dfc_context *context, const dfc_list *old_list, const dfc_list
     uint32_t *move_to = move_from ? dfc__context_scratch(context, DFC_BUF_MOVE_TO, move_count, sizeof(uint32_t), &status) : NULL;
     if (move_to == NULL) return status;
     size_t moves = 0;
-    for (size_t k = 0; k < sequence_count; k++) {
-        if (!keep[k]) {
-            move_from[moves] = sequence[k];
-            move_to[moves++] = positions[k];
+    for (size_t t = 0; t < sequence_count; t++) {
+        if (!keep[t]) {
+            move_from[moves] = sequence[t];
+            move_to[moves++] = positions[t];
         }
     }
 

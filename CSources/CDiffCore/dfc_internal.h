@@ -146,14 +146,20 @@ static inline bool dfc__same(const dfc_identity *identity, int sa, uint32_t a, i
            dfc__confirm(identity, sa, a, sb, b);
 }
 
-/* A table over one list's indices, living in a context scratch buffer. */
+/* A table over one list's indices, living in a context scratch buffer. A slot
+ * packs the low 32 bits of the key (a fingerprint) above index + 1, so it is
+ * 8 bytes; 0 marks an empty slot. The full key is confirmed against the list. */
 typedef struct dfc_scratch_table {
-    dfc_slot *slots;
+    uint64_t *slots;
     size_t mask;
     unsigned shift;
     int side;       /* the list whose indices the table stores */
     int is_section; /* reported with duplicates */
 } dfc_scratch_table;
+
+static inline uint64_t dfc__pack_slot(uint64_t key, uint32_t index) {
+    return (key << 32) | ((uint64_t)index + 1);
+}
 
 /* An empty table for up to `count` indices of `side`. */
 int dfc__scratch_table_init(dfc_context *context, int which, size_t count, int side,
@@ -171,9 +177,27 @@ int dfc__scratch_table_build(dfc_context *context, int which, const dfc_identity
 
 /* Index (in the table's side) of the identifier equal to element `query` of
  * `query_side`, or DFC_NOT_FOUND. */
-int64_t dfc__scratch_table_find(const dfc_scratch_table *table, const dfc_identity *identity,
-                                int query_side, uint32_t query);
+static inline int64_t dfc__scratch_table_find(const dfc_scratch_table *table,
+                                              const dfc_identity *identity, int query_side,
+                                              uint32_t query) {
+    const uint64_t key = identity->lists[query_side]->keys[query];
+    const uint64_t *table_keys = identity->lists[table->side]->keys;
+    const uint64_t fingerprint = key << 32;
+    size_t position = dfc__slot_home(key, table->shift);
+    uint64_t slot;
+    while ((slot = table->slots[position]) != 0) {
+        if ((slot & UINT64_C(0xFFFFFFFF00000000)) == fingerprint) {
+            uint32_t index = (uint32_t)(slot & 0xFFFFFFFFu) - 1;
+            if (table_keys[index] == key && dfc__confirm(identity, table->side, index, query_side, query))
+                return index;
+        }
+        position = (position + 1) & table->mask;
+    }
+    return DFC_NOT_FOUND;
+}
 
-void dfc__scratch_table_prefetch(const dfc_scratch_table *table, uint64_t key);
+static inline void dfc__scratch_table_prefetch(const dfc_scratch_table *table, uint64_t key) {
+    DFC_PREFETCH(&table->slots[dfc__slot_home(key, table->shift)]);
+}
 
 #endif /* DFC_INTERNAL_H */

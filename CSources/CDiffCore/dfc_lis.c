@@ -1,6 +1,40 @@
 /* Longest increasing subsequence, exactly as ALGORITHM.md specifies. */
 #include "dfc_internal.h"
 
+/* First k in [0, count) with tails[k] > value, given tails strictly increasing and
+ * tails[count - 1] > value. Old indices in new order are nearly sorted, so
+ * tails[k] grows almost linearly with k: start at the interpolated place and
+ * gallop outwards, which touches O(log distance) entries instead of O(log count)
+ * cold ones. The answer is the same as a plain binary search's. */
+static size_t dfc__first_greater(const uint32_t *tails, size_t count, uint32_t value) {
+    size_t guess = (size_t)(((uint64_t)value * count) / ((uint64_t)tails[count - 1] + 1));
+    if (guess >= count) guess = count - 1;
+    size_t low, high; /* the answer lies in [low, high] */
+    if (tails[guess] > value) {
+        high = guess;
+        size_t step = 1;
+        while (step <= high && tails[high - step] > value) {
+            high -= step;
+            step *= 2;
+        }
+        low = step <= high ? high - step + 1 : 0;
+    } else {
+        low = guess + 1;
+        size_t step = 1;
+        while (low + step < count && tails[low + step - 1] <= value) {
+            low += step;
+            step *= 2;
+        }
+        high = low + step - 1 < count ? low + step - 1 : count - 1;
+    }
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        if (tails[middle] > value) high = middle;
+        else low = middle + 1;
+    }
+    return low;
+}
+
 int dfc__lis(dfc_context *context, const uint32_t *values, size_t count, uint8_t *keep,
              size_t *length) {
     int status = DFC_OK;
@@ -12,27 +46,27 @@ int dfc__lis(dfc_context *context, const uint32_t *values, size_t count, uint8_t
         tail_values ? dfc__context_scratch(context, DFC_BUF_LIS_PREVIOUS, count, sizeof(int32_t), &status)
                     : NULL;
     if (previous == NULL && count > 0) return status;
-    size_t tail_count = 0;
+    size_t tail_count = 0, last_k = 0;
     for (size_t j = 0; j < count; j++) {
         uint32_t value = values[j];
         size_t k;
         if (tail_count == 0 || tail_values[tail_count - 1] < value) {
             /* Nearly sorted input takes this branch: the binary search would land here too. */
             k = tail_count;
+        } else if (last_k + 1 < tail_count && tail_values[last_k] < value &&
+                   tail_values[last_k + 1] > value) {
+            /* A run continuing right after the previous element's place (with larger
+             * outliers further right) is found without searching; the search would give
+             * the same k, since it is the only place with a smaller left and larger right. */
+            k = last_k + 1;
         } else {
-            /* first k with tail_values[k] > value */
-            size_t low = 0, high = tail_count;
-            while (low < high) {
-                size_t middle = low + (high - low) / 2;
-                if (tail_values[middle] > value) high = middle;
-                else low = middle + 1;
-            }
-            k = low;
+            k = dfc__first_greater(tail_values, tail_count, value);
         }
         previous[j] = k > 0 ? (int32_t)tails[k - 1] : -1;
         tails[k] = (uint32_t)j;
         tail_values[k] = value;
         if (k == tail_count) tail_count++;
+        last_k = k;
     }
     memset(keep, 0, count);
     if (tail_count > 0) {

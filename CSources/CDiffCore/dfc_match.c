@@ -33,9 +33,9 @@ int dfc__scratch_table_init(dfc_context *context, int which, size_t count, int s
     size_t capacity;
     unsigned shift;
     if (!dfc__slot_capacity_for(count, &capacity, &shift)) return DFC_ERR_TOO_LARGE;
-    dfc_slot *slots = dfc__context_scratch(context, which, capacity, sizeof(dfc_slot), &status);
+    uint64_t *slots = dfc__context_scratch(context, which, capacity, sizeof(uint64_t), &status);
     if (slots == NULL) return status;
-    memset(slots, 0, capacity * sizeof(dfc_slot));
+    memset(slots, 0, capacity * sizeof(uint64_t));
     table->slots = slots;
     table->mask = capacity - 1;
     table->shift = shift;
@@ -45,9 +45,8 @@ int dfc__scratch_table_init(dfc_context *context, int which, size_t count, int s
 
 void dfc__scratch_table_insert(dfc_scratch_table *table, uint64_t key, uint32_t index) {
     size_t position = dfc__slot_home(key, table->shift);
-    while (table->slots[position].value_plus_one != 0) position = (position + 1) & table->mask;
-    table->slots[position].key = key;
-    table->slots[position].value_plus_one = index + 1;
+    while (table->slots[position] != 0) position = (position + 1) & table->mask;
+    table->slots[position] = dfc__pack_slot(key, index);
 }
 
 int dfc__scratch_table_build(dfc_context *context, int which, const dfc_identity *identity,
@@ -55,51 +54,35 @@ int dfc__scratch_table_build(dfc_context *context, int which, const dfc_identity
                              dfc_scratch_table *table) {
     int status = dfc__scratch_table_init(context, which, end - begin, side, table);
     if (status != DFC_OK) return status;
-    dfc_slot *slots = table->slots;
+    uint64_t *slots = table->slots;
     const size_t mask = table->mask;
     const unsigned shift = table->shift;
     const uint64_t *keys = identity->lists[side]->keys;
     for (size_t i = begin; i < end; i++) {
         if (i + DFC_PREFETCH_DISTANCE < end)
             DFC_PREFETCH(&slots[dfc__slot_home(keys[i + DFC_PREFETCH_DISTANCE], shift)]);
-        uint64_t key = keys[i];
+        const uint64_t key = keys[i], fingerprint = key << 32;
         size_t position = dfc__slot_home(key, shift);
-        bool duplicate = false;
-        while (slots[position].value_plus_one != 0) {
-            if (slots[position].key == key &&
-                dfc__confirm(identity, side, slots[position].value_plus_one - 1, side, (uint32_t)i)) {
-                duplicate = true;
-                break;
+        uint64_t slot;
+        int64_t earlier = DFC_NOT_FOUND;
+        while ((slot = slots[position]) != 0) {
+            if ((slot & UINT64_C(0xFFFFFFFF00000000)) == fingerprint) {
+                uint32_t index = (uint32_t)(slot & 0xFFFFFFFFu) - 1;
+                if (keys[index] == key && dfc__confirm(identity, side, index, side, (uint32_t)i)) {
+                    earlier = index;
+                    break;
+                }
             }
             position = (position + 1) & mask;
         }
-        if (duplicate) {
+        if (earlier != DFC_NOT_FOUND) {
             if (!report_duplicates) continue;
-            status = dfc__context_add_duplicate(context, side, table->is_section,
-                                                slots[position].value_plus_one - 1, (uint32_t)i);
+            status = dfc__context_add_duplicate(context, side, table->is_section, (uint32_t)earlier,
+                                                (uint32_t)i);
             if (status != DFC_OK) return status;
             continue;
         }
-        slots[position].key = key;
-        slots[position].value_plus_one = (uint32_t)i + 1;
+        slots[position] = dfc__pack_slot(key, (uint32_t)i);
     }
     return DFC_OK;
-}
-
-int64_t dfc__scratch_table_find(const dfc_scratch_table *table, const dfc_identity *identity,
-                                int query_side, uint32_t query) {
-    uint64_t key = identity->lists[query_side]->keys[query];
-    size_t position = dfc__slot_home(key, table->shift);
-    while (table->slots[position].value_plus_one != 0) {
-        const dfc_slot *slot = &table->slots[position];
-        if (slot->key == key &&
-            dfc__confirm(identity, table->side, slot->value_plus_one - 1, query_side, query))
-            return (int64_t)slot->value_plus_one - 1;
-        position = (position + 1) & table->mask;
-    }
-    return DFC_NOT_FOUND;
-}
-
-void dfc__scratch_table_prefetch(const dfc_scratch_table *table, uint64_t key) {
-    DFC_PREFETCH(&table->slots[dfc__slot_home(key, table->shift)]);
 }

@@ -32,8 +32,25 @@ static void shuffle(uint64_t *values, size_t count) {
 
 /* ---- references independent of the core ---------------------------------- */
 
-/* O(n^2) longest increasing subsequence length. */
+/* Longest increasing subsequence length: the O(n^2) recurrence for small inputs,
+ * a length-only patience count (no back pointers) for large ones. */
 static size_t reference_lis_length(const uint32_t *values, size_t count) {
+    if (count > 2000) {
+        uint32_t *tops = malloc(count * sizeof(uint32_t));
+        size_t piles = 0;
+        for (size_t j = 0; j < count; j++) {
+            size_t lo = 0, hi = piles;
+            while (lo < hi) {
+                size_t mid = (lo + hi) / 2;
+                if (tops[mid] < values[j]) lo = mid + 1;
+                else hi = mid;
+            }
+            tops[lo] = values[j];
+            if (lo == piles) piles++;
+        }
+        free(tops);
+        return piles;
+    }
     size_t *best = malloc((count ? count : 1) * sizeof(size_t));
     size_t longest = 0;
     for (size_t j = 0; j < count; j++) {
@@ -93,6 +110,28 @@ static bool replay_matches(const uint64_t *old_keys, size_t n, const uint64_t *n
     free(filled);
     free(leaves);
     return ok;
+}
+
+/* ALGORITHM.md's LIS pseudo-code, line by line (plain binary search). */
+static void spec_lis(const uint32_t *s, size_t m, uint8_t *keep) {
+    size_t *tails = malloc((m ? m : 1) * sizeof(size_t));
+    long *prev = malloc((m ? m : 1) * sizeof(long));
+    size_t len = 0;
+    for (size_t j = 0; j < m; j++) {
+        size_t lo = 0, hi = len;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (s[tails[mid]] > s[j]) hi = mid;
+            else lo = mid + 1;
+        }
+        prev[j] = lo > 0 ? (long)tails[lo - 1] : -1;
+        tails[lo] = j;
+        if (lo == len) len++;
+    }
+    memset(keep, 0, m);
+    for (long j = len ? (long)tails[len - 1] : -1; j != -1; j = prev[j]) keep[j] = 1;
+    free(tails);
+    free(prev);
 }
 
 /* ---- keys ---------------------------------------------------------------- */
@@ -260,6 +299,31 @@ static void test_lis_tie_breaks(void) {
         }
         CHECK_EQ_INT(kept, length);
     }
+    /* exactly the spec's positions, on nearly sorted and on shuffled inputs up to 5,000 */
+    for (int round = 0; round < 200; round++) {
+        size_t count = rng_below(5000);
+        uint64_t *values64 = malloc((count + 1) * sizeof(uint64_t));
+        uint32_t *values = malloc((count + 1) * sizeof(uint32_t));
+        uint8_t *expected = malloc(count + 1), *actual = malloc(count + 1);
+        for (size_t j = 0; j < count; j++) values64[j] = j * (1 + rng_below(3));
+        if (round % 3 == 0) shuffle(values64, count);
+        else
+            for (size_t k = 0; k < count / 10 + 1 && count > 1; k++) {
+                size_t i = rng_below(count), j = rng_below(count);
+                uint64_t t = values64[i];
+                values64[i] = values64[j];
+                values64[j] = t;
+            }
+        /* make the values distinct: the spec takes distinct integers */
+        for (size_t j = 0; j < count; j++) values[j] = (uint32_t)(values64[j] * 5000 + j % 5000);
+        spec_lis(values, count, expected);
+        CHECK_EQ_INT(dfc_lis(ctx, values, count, actual, NULL), DFC_OK);
+        CHECK(memcmp(expected, actual, count) == 0);
+        free(values64);
+        free(values);
+        free(expected);
+        free(actual);
+    }
     uint8_t keep[1];
     CHECK_EQ_INT(dfc_lis(NULL, (const uint32_t[]){1}, 1, keep, NULL), DFC_ERR_NULL_ARGUMENT);
     CHECK_EQ_INT(dfc_lis(ctx, NULL, 1, keep, NULL), DFC_ERR_NULL_ARGUMENT);
@@ -367,6 +431,48 @@ static void test_flat_random_replay(void) {
         CHECK(replay_matches(a, n, b, m, &r_unique));
     }
     dfc_context_free(ctx);
+}
+
+/* Large lists with long removed stretches, inserted runs and scattered moves: the
+ * trusted path (run following) and the validated path (full table) must agree
+ * exactly, and replay. */
+static void test_flat_large_modes_agree(void) {
+    dfc_context *ctx = dfc_context_create(NULL), *ctx2 = dfc_context_create(NULL);
+    rng_state = 777;
+    enum { N = 30000 };
+    uint64_t *a = malloc(N * sizeof(uint64_t)), *b = malloc(2 * N * sizeof(uint64_t));
+    for (int round = 0; round < 24; round++) {
+        for (size_t i = 0; i < N; i++) a[i] = i;
+        size_t m = 0;
+        size_t churn = 1 + rng_below(30); /* percent */
+        for (size_t i = 0; i < N; i++) {
+            if (rng_below(1000) < 2) i += rng_below(round % 2 ? 2000 : 40); /* removed stretch */
+            if (i >= N) break;
+            if (rng_below(100) < churn / 2) b[m++] = N + i; /* inserted */
+            if (rng_below(100) >= churn / 2) b[m++] = a[i];
+        }
+        for (size_t k = 0; k < m * churn / 200; k++) { /* scattered moves */
+            size_t i = rng_below(m), j = rng_below(m);
+            uint64_t t = b[i];
+            b[i] = b[j];
+            b[j] = t;
+        }
+        if (round % 6 == 5) shuffle(b, m);
+        dfc_flat_result r1, r2;
+        CHECK_EQ_INT(diff_keys(ctx, a, N, b, m, 0, &r1), DFC_OK);
+        CHECK_EQ_INT(diff_keys(ctx2, a, N, b, m, DFC_DIFF_ASSUME_UNIQUE, &r2), DFC_OK);
+        CHECK(replay_matches(a, N, b, m, &r2));
+        CHECK_EQ_INT(r1.move_count, r2.move_count);
+        CHECK_EQ_INT(r1.delete_count, r2.delete_count);
+        CHECK_EQ_INT(r1.insert_count, r2.insert_count);
+        CHECK(r1.move_count == r2.move_count && memcmp(r1.move_from, r2.move_from, r1.move_count * 4) == 0 &&
+              memcmp(r1.move_to, r2.move_to, r1.move_count * 4) == 0);
+        CHECK(memcmp(r1.old_to_new, r2.old_to_new, N * 4) == 0);
+    }
+    free(a);
+    free(b);
+    dfc_context_free(ctx);
+    dfc_context_free(ctx2);
 }
 
 /* Byte identifiers whose keys are forced to collide: matching must use the bytes. */
@@ -596,6 +702,7 @@ int main(void) {
         {"lis_tie_breaks", test_lis_tie_breaks},
         {"flat_known_answers", test_flat_known_answers},
         {"flat_random_replay", test_flat_random_replay},
+        {"flat_large_modes_agree", test_flat_large_modes_agree},
         {"forced_collisions", test_forced_collisions},
         {"callback_identity", test_callback_identity},
         {"duplicates_reported", test_duplicates_reported},

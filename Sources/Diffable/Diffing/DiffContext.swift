@@ -4,13 +4,13 @@ internal import CDiffCore
 ///
 /// Not `Sendable`: a context serves one thread at a time. Results borrowed
 /// from it are valid only inside the closure that receives them.
-final class DiffContext {
+package final class DiffContext {
     private let raw: OpaquePointer
 
     /// Creates a context with the default allocator. Traps only when the
     /// system cannot allocate a few hundred bytes.
     /// - Complexity: O(1).
-    init() {
+    package init() {
         guard let context = dfc_context_create(nil) else {
             fatalError("Diffable: out of memory creating a diff context")
         }
@@ -21,14 +21,14 @@ final class DiffContext {
 
     /// Allocations made by the context so far (a warm context makes none per diff).
     /// - Complexity: O(1).
-    var allocationCount: UInt64 { dfc_context_allocation_count(raw) }
+    package var allocationCount: UInt64 { dfc_context_allocation_count(raw) }
 
     /// Bytes held by the context.
     /// - Complexity: O(1).
-    var byteCount: Int { dfc_context_sizeof(raw) }
+    package var byteCount: Int { dfc_context_sizeof(raw) }
 
     /// How identifiers behind equal keys are confirmed to be equal.
-    enum Identity {
+    package enum Identity {
         /// Keys are the identifiers themselves (integers): no confirmation.
         case injective
         /// Keys are hashes of byte strings; the core compares the bytes.
@@ -36,13 +36,13 @@ final class DiffContext {
     }
 
     /// Identifiers as one byte buffer plus `count + 1` offsets.
-    struct ByteList {
-        var bytes: [UInt8]
-        var offsets: [UInt64]
+    package struct ByteList {
+        package var bytes: [UInt8]
+        package var offsets: [UInt64]
 
         /// Packs strings as UTF-8 (callers normalize first when they need to).
         /// - Complexity: O(total UTF-8 length).
-        init<S: Sequence>(strings: S) where S.Element == String {
+        package init<S: Sequence>(strings: S) where S.Element == String {
             bytes = []
             offsets = [0]
             for string in strings {
@@ -51,11 +51,11 @@ final class DiffContext {
             }
         }
 
-        var count: Int { offsets.count - 1 }
+        package var count: Int { offsets.count - 1 }
 
         /// XXH3-64 (seed 0) of every identifier.
         /// - Complexity: O(total bytes).
-        func keys(seed: UInt64 = 0) -> [UInt64] {
+        package func keys(seed: UInt64 = 0) -> [UInt64] {
             [UInt64](unsafeUninitializedCapacity: count) { buffer, initialized in
                 let status = bytes.withUnsafeBytes { raw in
                     offsets.withUnsafeBufferPointer { offsets in
@@ -69,16 +69,16 @@ final class DiffContext {
     }
 
     /// A flat diff borrowed from the context (see `dfc_flat_result`).
-    struct FlatResultView {
-        let deletes: UnsafeBufferPointer<UInt32>
-        let inserts: UnsafeBufferPointer<UInt32>
-        let moveFrom: UnsafeBufferPointer<UInt32>
-        let moveTo: UnsafeBufferPointer<UInt32>
-        let oldToNew: UnsafeBufferPointer<Int32>
-        let newToOld: UnsafeBufferPointer<Int32>
-        let matched: Int
-        let commonPrefix: Int
-        let commonSuffix: Int
+    package struct FlatResultView {
+        package let deletes: UnsafeBufferPointer<UInt32>
+        package let inserts: UnsafeBufferPointer<UInt32>
+        package let moveFrom: UnsafeBufferPointer<UInt32>
+        package let moveTo: UnsafeBufferPointer<UInt32>
+        package let oldToNew: UnsafeBufferPointer<Int32>
+        package let newToOld: UnsafeBufferPointer<Int32>
+        package let matched: Int
+        package let commonPrefix: Int
+        package let commonSuffix: Int
     }
 
     /// One duplicate identifier: `duplicate` repeats the element at `first`.
@@ -108,7 +108,7 @@ final class DiffContext {
     /// - Throws: `CoreError` (`.duplicate` with details in ``duplicates``).
     /// - Complexity: O(n + m) expected plus O(k log k) for the k elements
     ///   matched between the common prefix and suffix.
-    func withFlatDiff<R>(
+    package func withFlatDiff<R>(
         old: UnsafeBufferPointer<UInt64>, new: UnsafeBufferPointer<UInt64>, identity: Identity = .injective,
         assumeUnique: Bool = false, _ body: (FlatResultView) throws -> R
     ) throws -> R {

@@ -1,0 +1,152 @@
+/// A reusable engine for diffing flat lists of unique identifiers, for hot paths.
+///
+/// It wraps one C diff context: scratch memory grows to the largest input seen
+/// and is reused, so once warm a diff allocates only its result arrays. Use one
+/// `ListDiffer` per thread; it is deliberately not `Sendable`.
+///
+/// ```swift
+/// let differ = ListDiffer()
+/// let change = try differ.difference(from: [1, 2, 3, 4], to: [2, 3, 4, 1, 5])
+/// // change.moves == [.init(from: 0, to: 3)], change.inserts == [4]
+/// ```
+public final class ListDiffer {
+    let context = DiffContext()
+
+    /// Creates a differ with an empty workspace.
+    /// - Complexity: O(1).
+    public init() {}
+
+    /// Bytes of scratch memory the differ holds.
+    /// - Complexity: O(1).
+    public var workspaceByteCount: Int { context.byteCount }
+
+    /// Allocations the workspace has made since creation (constant once warm).
+    /// - Complexity: O(1).
+    public var workspaceAllocationCount: UInt64 { context.allocationCount }
+
+    /// Diffs two lists of integer identifiers (the integers are the keys: no hashing).
+    ///
+    /// - Parameter assumeUnique: pass `true` only when you know neither list has
+    ///   a duplicate; a diff that changes only the ends then skips hashing entirely.
+    /// - Throws: ``ListDifferenceError`` naming every duplicate and its positions.
+    /// - Complexity: O(*n* + *m*) expected plus O(*k* log *k*), *k* being the
+    ///   elements matched between the common prefix and suffix.
+    public func difference<T: FixedWidthInteger>(
+        from old: [T], to new: [T], assumeUnique: Bool = false
+    ) throws(ListDifferenceError) -> ListDifference {
+        let oldKeys = old.map { UInt64(truncatingIfNeeded: $0) }
+        let newKeys = new.map { UInt64(truncatingIfNeeded: $0) }
+        return try difference(fromKeys: oldKeys, toKeys: newKeys, identity: .injective, assumeUnique: assumeUnique) {
+            side, index in "\(side == .old ? old[index] : new[index])"
+        }
+    }
+
+    /// Diffs two lists of string identifiers. Strings are compared as Swift
+    /// does (canonical equivalence): keys are XXH3-64 of their NFC UTF-8.
+    ///
+    /// - Throws: ``ListDifferenceError`` naming every duplicate and its positions.
+    /// - Complexity: O(total UTF-8 length) to key, then as the integer variant.
+    public func difference(from old: [String], to new: [String], assumeUnique: Bool = false)
+        throws(ListDifferenceError) -> ListDifference
+    {
+        let oldBytes = DiffContext.ByteList(strings: old.lazy.map(CanonicalString.nfc))
+        let newBytes = DiffContext.ByteList(strings: new.lazy.map(CanonicalString.nfc))
+        return try difference(
+            fromKeys: oldBytes.keys(), toKeys: newBytes.keys(), identity: .bytes(old: oldBytes, new: newBytes),
+            assumeUnique: assumeUnique
+        ) { side, index in (side == .old ? old[index] : new[index]).debugDescription }
+    }
+
+    /// Diffs two lists given as precomputed 64-bit keys that are the identifiers
+    /// themselves (injective), e.g. database row ids.
+    /// - Complexity: as ``difference(from:to:assumeUnique:)-(([T],[T],_))``.
+    public func difference(fromKeys old: [UInt64], toKeys new: [UInt64], assumeUnique: Bool = false)
+        throws(ListDifferenceError) -> ListDifference
+    {
+        try difference(fromKeys: old, toKeys: new, identity: .injective, assumeUnique: assumeUnique) {
+            side, index in "\(side == .old ? old[index] : new[index])"
+        }
+    }
+
+    func difference(
+        fromKeys old: [UInt64], toKeys new: [UInt64], identity: DiffContext.Identity, assumeUnique: Bool,
+        describe: (ListDifferenceError.Side, Int) -> String
+    ) throws(ListDifferenceError) -> ListDifference {
+        do {
+            return try old.withUnsafeBufferPointer { old in
+                try new.withUnsafeBufferPointer { new in
+                    try context.withFlatDiff(old: old, new: new, identity: identity, assumeUnique: assumeUnique) {
+                        ListDifference($0)
+                    }
+                }
+            }
+        } catch let error as CoreError where error == .duplicate {
+            throw ListDifferenceError(duplicates: context.duplicates.map {
+                let side: ListDifferenceError.Side = $0.isNewSide ? .new : .old
+                return .init(side: side, identifier: describe(side, $0.first), firstIndex: $0.first, duplicateIndex: $0.duplicate)
+            })
+        } catch {
+            preconditionFailure("Diffable: the diff engine failed: \(error)")
+        }
+    }
+}
+
+/// The difference between two flat lists, in the index spaces a list view expects.
+public struct ListDifference: Equatable, Sendable {
+    /// One element that moved: `from` is its old index, `to` its new index.
+    public struct Move: Equatable, Hashable, Sendable {
+        public var from: Int
+        public var to: Int
+        public init(from: Int, to: Int) {
+            self.from = from
+            self.to = to
+        }
+    }
+
+    /// Old indices of removed elements, ascending.
+    public var deletes: [Int]
+    /// New indices of added elements, ascending.
+    public var inserts: [Int]
+    /// Elements off the longest increasing subsequence, by ascending `to`:
+    /// the fewest moves that turn the old order into the new one.
+    public var moves: [Move]
+    /// Number of elements present in both lists.
+    public var matched: Int
+    /// Equal elements at the front and at the back (matched without hashing).
+    public var commonPrefix: Int
+    public var commonSuffix: Int
+
+    /// `true` when the lists are equal.
+    public var isEmpty: Bool { deletes.isEmpty && inserts.isEmpty && moves.isEmpty }
+
+    init(_ view: DiffContext.FlatResultView) {
+        deletes = view.deletes.map { Int($0) }
+        inserts = view.inserts.map { Int($0) }
+        moves = zip(view.moveFrom, view.moveTo).map { Move(from: Int($0), to: Int($1)) }
+        matched = view.matched
+        commonPrefix = view.commonPrefix
+        commonSuffix = view.commonSuffix
+    }
+}
+
+/// Raised when a list given to ``ListDiffer`` repeats an identifier.
+public struct ListDifferenceError: Error, Equatable, CustomStringConvertible {
+    public enum Side: String, Sendable { case old, new }
+
+    /// One repeated identifier: it stands at `firstIndex` and again at `duplicateIndex`.
+    public struct Duplicate: Equatable, Sendable {
+        public var side: Side
+        public var identifier: String
+        public var firstIndex: Int
+        public var duplicateIndex: Int
+    }
+
+    /// Every duplicate, old list first, by ascending `duplicateIndex`.
+    public var duplicates: [Duplicate]
+
+    public var description: String {
+        "identifiers are not unique: " + duplicates.map {
+            "\($0.identifier) at \($0.side) indices \($0.firstIndex) and \($0.duplicateIndex)"
+        }.joined(separator: "; ")
+    }
+}

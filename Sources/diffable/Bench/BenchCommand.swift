@@ -1,0 +1,73 @@
+import ArgumentParser
+import Diffable
+import Foundation
+
+/// `diffable bench`: the C core against a plain-Swift baseline and Swift's
+/// `difference(from:)` on the same inputs, in one process.
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Benchmark the flat diff engine on the PERFORMANCE.md scenarios.",
+        discussion: """
+            Every row runs the same input through three engines: the C core (keys precomputed for
+            Int; for strings the time includes XXH3 hashing of both lists), a plain-Swift
+            Dictionary + LIS implementation of the same algorithm, and Swift's
+            difference(from:).inferringMoves() where it finishes in reasonable time. Times are
+            medians of --runs runs after a warm-up; ratios are what carries across machines.
+            Progress goes to stderr, the table (or --json) to stdout.
+            """)
+
+    @Option(help: "Comma-separated list sizes.")
+    var sizes: String = "1000,10000,100000,1000000"
+
+    @Option(help: "Comma-separated scenarios: \(BenchScenario.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var scenarios: String = BenchScenario.allCases.map(\.rawValue).joined(separator: ",")
+
+    @Option(help: "Comma-separated key types: int, string.")
+    var keys: String = "int,string"
+
+    @Option(help: "Timed runs per measurement (median reported).")
+    var runs: Int = 5
+
+    @Option(help: "Skip Swift's difference(from:) above this size (default: a per-scenario limit).")
+    var swiftLimit: Int?
+
+    @Option(help: "Random seed for the inputs.")
+    var seed: UInt64 = 1
+
+    @Flag(help: "Print JSON rows instead of a table.")
+    var json = false
+
+    func run() throws {
+        let sizeList = try parseList(sizes, name: "size") { Int($0).flatMap { $0 > 0 ? $0 : nil } }
+        let scenarioList = try parseList(scenarios, name: "scenario") { BenchScenario(rawValue: $0) }
+        let keyList = try parseList(keys, name: "key type") { BenchKeyKind(rawValue: $0) }
+        var rows: [BenchRow] = []
+        for size in sizeList {
+            for scenario in scenarioList {
+                for key in keyList {
+                    FileHandle.standardError.write(Data("bench: \(scenario.rawValue) \(key.rawValue) n=\(size)\n".utf8))
+                    rows.append(try BenchRow.measure(
+                        scenario: scenario, key: key, count: size, runs: runs, seed: seed,
+                        swiftLimit: swiftLimit ?? scenario.swiftDifferenceLimit))
+                }
+            }
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(rows), as: UTF8.self))
+        } else {
+            print(BenchRow.table(rows))
+            if let peak = Measure.peakResidentBytes() { print("peak RSS of this run: \(peak / 1_048_576) MB") }
+        }
+    }
+
+    private func parseList<T>(_ text: String, name: String, _ parse: (String) -> T?) throws -> [T] {
+        try text.split(separator: ",").map { part in
+            let word = part.trimmingCharacters(in: .whitespaces)
+            guard let value = parse(word) else { throw ValidationError("unknown \(name) '\(word)'") }
+            return value
+        }
+    }
+}

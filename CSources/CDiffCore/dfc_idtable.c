@@ -32,6 +32,23 @@ dfc_idtable *dfc_idtable_create(const dfc_allocator *allocator) {
     return table;
 }
 
+dfc_idtable *dfc_idtable_copy(const dfc_idtable *table, const dfc_allocator *allocator) {
+    if (table == NULL) return NULL;
+    dfc_idtable *copy = dfc_idtable_create(allocator);
+    if (copy == NULL || table->capacity == 0) return copy;
+    size_t bytes = table->capacity * sizeof(dfc_slot);
+    copy->slots = dfc__heap_allocate(&copy->heap, bytes);
+    if (copy->slots == NULL) {
+        dfc_idtable_free(copy);
+        return NULL;
+    }
+    memcpy(copy->slots, table->slots, bytes);
+    copy->capacity = table->capacity;
+    copy->shift = table->shift;
+    copy->count = table->count;
+    return copy;
+}
+
 void dfc_idtable_free(dfc_idtable *table) {
     if (table == NULL) return;
     dfc_heap heap = table->heap;

@@ -5,5 +5,5 @@ struct DiffableCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diffable",
         abstract: "Diff snapshots of sections and items, benchmark the engine, check fixtures.",
-        subcommands: [BenchCommand.self])
+        subcommands: [DemoCommand.self, BenchCommand.self])
 }

@@ -290,6 +290,14 @@ typedef struct dfc_idtable dfc_idtable;
  */
 dfc_idtable *DFC_NULLABLE dfc_idtable_create(const dfc_allocator *DFC_NULLABLE allocator);
 
+/**
+ * @brief A copy of `table` (same entries, same capacity) made with `allocator`
+ * (NULL: malloc/free). @return NULL for a NULL table or when allocation fails.
+ * Complexity O(capacity).
+ */
+dfc_idtable *DFC_NULLABLE dfc_idtable_copy(const dfc_idtable *DFC_NULLABLE table,
+                                           const dfc_allocator *DFC_NULLABLE allocator);
+
 /** @brief Frees the table; NULL is a no-op. Complexity O(1). */
 void dfc_idtable_free(dfc_idtable *DFC_NULLABLE table);
 

@@ -1,0 +1,25 @@
+// swift-tools-version: 6.1
+// Regression benchmarks (package-benchmark). A separate package so that
+// `swift test` at the root never builds the benchmark toolchain.
+//   cd Benchmarks && swift package --disable-sandbox benchmark
+import PackageDescription
+
+let package = Package(
+    name: "DiffableBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "Diffable", path: ".."),
+        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "DiffBenchmarks",
+            dependencies: [
+                .product(name: "Diffable", package: "Diffable"),
+                .product(name: "Benchmark", package: "package-benchmark"),
+            ],
+            path: "Benchmarks/DiffBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        )
+    ]
+)

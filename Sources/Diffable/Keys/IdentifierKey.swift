@@ -1,0 +1,84 @@
+internal import CDiffCore
+import Foundation
+
+/// How identifiers of one type become 64-bit keys. Chosen once per type, so the
+/// per-identifier work is a switch, not a dynamic cast.
+///
+/// - Integers (all fixed widths) are their own key: injective, never confirmed.
+/// - Strings: XXH3-64 (seed 0) of the NFC UTF-8 bytes, the cross-language key.
+/// - UUIDs and byte arrays: XXH3-64 of their bytes.
+/// - Every other `Hashable`: its `hashValue` (per process).
+/// Hashed keys may collide, so matches on them are confirmed with `==`.
+enum KeyStrategy: Equatable {
+    case int64, int32, int16, int8, uint64, uint32, uint16, uint8
+    case string, uuid, bytes, hashValue
+
+    static func of<T>(_ type: T.Type) -> KeyStrategy {
+        switch ObjectIdentifier(type) {
+        case ObjectIdentifier(Int.self), ObjectIdentifier(Int64.self): .int64
+        case ObjectIdentifier(Int32.self): .int32
+        case ObjectIdentifier(Int16.self): .int16
+        case ObjectIdentifier(Int8.self): .int8
+        case ObjectIdentifier(UInt.self), ObjectIdentifier(UInt64.self): .uint64
+        case ObjectIdentifier(UInt32.self): .uint32
+        case ObjectIdentifier(UInt16.self): .uint16
+        case ObjectIdentifier(UInt8.self): .uint8
+        case ObjectIdentifier(String.self): .string
+        case ObjectIdentifier(UUID.self): .uuid
+        case ObjectIdentifier([UInt8].self): .bytes
+        default: .hashValue
+        }
+    }
+
+    /// Whether equal keys imply equal identifiers.
+    var isInjective: Bool {
+        switch self {
+        case .int64, .int32, .int16, .int8, .uint64, .uint32, .uint16, .uint8: true
+        case .string, .uuid, .bytes, .hashValue: false
+        }
+    }
+
+    /// The key of `value`, whose type must be the one this strategy was made for.
+    /// - Complexity: O(1) for integers and hash values; O(length) for strings and bytes.
+    @inline(__always)
+    func key<T: Hashable>(_ value: T) -> UInt64 {
+        switch self {
+        case .int64: UInt64(bitPattern: Self.reinterpret(value, as: Int64.self))
+        case .int32: UInt64(UInt32(bitPattern: Self.reinterpret(value, as: Int32.self)))
+        case .int16: UInt64(UInt16(bitPattern: Self.reinterpret(value, as: Int16.self)))
+        case .int8: UInt64(UInt8(bitPattern: Self.reinterpret(value, as: Int8.self)))
+        case .uint64: Self.reinterpret(value, as: UInt64.self)
+        case .uint32: UInt64(Self.reinterpret(value, as: UInt32.self))
+        case .uint16: UInt64(Self.reinterpret(value, as: UInt16.self))
+        case .uint8: UInt64(Self.reinterpret(value, as: UInt8.self))
+        case .string: IdentifierKey.string(Self.reinterpret(value, as: String.self))
+        case .uuid:
+            withUnsafeBytes(of: Self.reinterpret(value, as: UUID.self).uuid) { IdentifierKey.bytes($0) }
+        case .bytes: Self.reinterpret(value, as: [UInt8].self).withUnsafeBytes { IdentifierKey.bytes($0) }
+        case .hashValue: UInt64(bitPattern: Int64(value.hashValue))
+        }
+    }
+
+    /// Reads `value` as `U`; valid only when `T` is `U` (checked by the strategy choice).
+    @inline(__always)
+    private static func reinterpret<T, U>(_ value: T, as _: U.Type) -> U {
+        withUnsafePointer(to: value) { $0.withMemoryRebound(to: U.self, capacity: 1) { $0.pointee } }
+    }
+}
+
+/// The canonical keys shared with C and Python (FIXTURES.md `keys`).
+public enum IdentifierKey {
+    /// XXH3-64 (seed 0) of the string's NFC UTF-8: canonically equivalent
+    /// strings (`"caf\u{E9}"`, `"cafe\u{301}"`) get one key, as Swift's `==` demands.
+    /// - Complexity: O(length); ASCII skips normalization.
+    public static func string(_ string: String) -> UInt64 {
+        var canonical = CanonicalString.nfc(string)
+        return canonical.withUTF8 { dfc_hash_one($0.baseAddress, $0.count, 0) }
+    }
+
+    /// XXH3-64 (seed 0) of raw bytes.
+    /// - Complexity: O(count).
+    public static func bytes(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        dfc_hash_one(bytes.baseAddress, bytes.count, 0)
+    }
+}

@@ -1,0 +1,69 @@
+internal import CDiffCore
+
+/// Owns a C `dfc_idtable`: 64-bit key → 32-bit slot, several slots per key allowed
+/// (hash collisions). Callers confirm candidates; see ``find(_:where:)``.
+final class IdentifierTable {
+    private let raw: OpaquePointer
+
+    /// - Complexity: O(1).
+    init() {
+        guard let table = dfc_idtable_create(nil) else { fatalError("Diffable: out of memory creating a table") }
+        raw = table
+    }
+
+    private init(raw: OpaquePointer) { self.raw = raw }
+
+    deinit { dfc_idtable_free(raw) }
+
+    /// An independent copy (copy-on-write support).
+    /// - Complexity: O(capacity).
+    func copy() -> IdentifierTable {
+        guard let copy = dfc_idtable_copy(raw, nil) else { fatalError("Diffable: out of memory copying a table") }
+        return IdentifierTable(raw: copy)
+    }
+
+    var count: Int { dfc_idtable_count(raw) }
+
+    /// Bytes held by the table.
+    var byteCount: Int { dfc_idtable_sizeof(raw) }
+
+    /// - Complexity: O(count) when it grows.
+    func reserve(_ count: Int) {
+        let status = dfc_idtable_reserve(raw, count)
+        precondition(status == Int32(DFC_OK), "Diffable: identifier table: \(CoreError(status: status))")
+    }
+
+    /// - Complexity: O(1) expected, amortized.
+    @inline(__always)
+    func insert(key: UInt64, slot: Int32) {
+        let status = dfc_idtable_insert(raw, key, UInt32(bitPattern: slot))
+        precondition(status == Int32(DFC_OK), "Diffable: identifier table: \(CoreError(status: status))")
+    }
+
+    /// The first slot under `key` accepted by `isMatch`, or nil.
+    /// - Complexity: O(1) expected (plus one `isMatch` call per colliding entry).
+    @inline(__always)
+    func find(_ key: UInt64, where isMatch: (Int32) -> Bool) -> Int32? {
+        var cursor = 0
+        while true {
+            let found = dfc_idtable_find(raw, key, &cursor)
+            if found < 0 { return nil }
+            if isMatch(Int32(truncatingIfNeeded: found)) { return Int32(truncatingIfNeeded: found) }
+        }
+    }
+
+    /// - Complexity: O(1) expected.
+    func remove(key: UInt64, slot: Int32) {
+        let removed = dfc_idtable_remove(raw, key, UInt32(bitPattern: slot))
+        assert(removed == 1, "Diffable: identifier table lost an entry")
+    }
+
+    /// - Complexity: O(1) expected.
+    func update(key: UInt64, from oldSlot: Int32, to newSlot: Int32) {
+        let updated = dfc_idtable_update(raw, key, UInt32(bitPattern: oldSlot), UInt32(bitPattern: newSlot))
+        assert(updated == 1, "Diffable: identifier table lost an entry")
+    }
+
+    /// - Complexity: O(capacity).
+    func removeAll() { dfc_idtable_clear(raw) }
+}

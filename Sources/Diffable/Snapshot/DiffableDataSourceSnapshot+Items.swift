@@ -1,0 +1,195 @@
+extension DiffableDataSourceSnapshot {
+    // MARK: Appending and inserting
+
+    /// Appends items to a section (nil: the last section). Items already in the
+    /// snapshot are moved here, as in UIKit (reported through ``DiffableDiagnostics``).
+    ///
+    /// Traps when no section is given and there are none, when the section is
+    /// unknown, or when `identifiers` repeats an identifier; ``tryAppendItems(_:toSection:)``
+    /// throws instead.
+    /// - Complexity: O(k) amortized when appending to the end of a section with new
+    ///   identifiers; O(k + size of each section touched) when existing items move.
+    public mutating func appendItems(_ identifiers: [ItemIdentifierType], toSection sectionIdentifier: SectionIdentifierType? = nil) {
+        trapping { try $0.tryAppendItems(identifiers, toSection: sectionIdentifier) }
+    }
+
+    /// ``appendItems(_:toSection:)`` that throws instead of trapping; on error nothing changes.
+    /// - Complexity: as ``appendItems(_:toSection:)``.
+    public mutating func tryAppendItems(
+        _ identifiers: [ItemIdentifierType], toSection sectionIdentifier: SectionIdentifierType? = nil
+    ) throws(SnapshotError) {
+        let section: Int32
+        if let sectionIdentifier {
+            guard let slot = storage.sectionSlot(sectionIdentifier) else {
+                throw .unknownSection(String(reflecting: sectionIdentifier))
+            }
+            section = slot
+        } else {
+            guard let last = storage.sectionOrder.last else { throw .noSections }
+            section = last
+        }
+        makeUnique()
+        try place(identifiers, operation: "appendItems(_:toSection:)") { storage in
+            (section, storage.sectionItems[Int(section)].count)
+        }
+    }
+
+    /// Inserts items just before `beforeIdentifier`, in its section. Existing items are moved.
+    /// Traps when the anchor is unknown or among `identifiers`, or on repeated identifiers.
+    /// - Complexity: O(k + size of each section touched).
+    public mutating func insertItems(_ identifiers: [ItemIdentifierType], beforeItem beforeIdentifier: ItemIdentifierType) {
+        trapping { try $0.tryInsertItems(identifiers, beforeItem: beforeIdentifier) }
+    }
+
+    /// Inserts items just after `afterIdentifier`, in its section. Existing items are moved.
+    /// Traps when the anchor is unknown or among `identifiers`, or on repeated identifiers.
+    /// - Complexity: O(k + size of each section touched).
+    public mutating func insertItems(_ identifiers: [ItemIdentifierType], afterItem afterIdentifier: ItemIdentifierType) {
+        trapping { try $0.tryInsertItems(identifiers, afterItem: afterIdentifier) }
+    }
+
+    /// ``insertItems(_:beforeItem:)`` that throws instead of trapping; on error nothing changes.
+    public mutating func tryInsertItems(_ identifiers: [ItemIdentifierType], beforeItem beforeIdentifier: ItemIdentifierType) throws(SnapshotError) {
+        try insertItems(identifiers, anchor: beforeIdentifier, after: false, operation: "insertItems(_:beforeItem:)")
+    }
+
+    /// ``insertItems(_:afterItem:)`` that throws instead of trapping; on error nothing changes.
+    public mutating func tryInsertItems(_ identifiers: [ItemIdentifierType], afterItem afterIdentifier: ItemIdentifierType) throws(SnapshotError) {
+        try insertItems(identifiers, anchor: afterIdentifier, after: true, operation: "insertItems(_:afterItem:)")
+    }
+
+    private mutating func insertItems(
+        _ identifiers: [ItemIdentifierType], anchor: ItemIdentifierType, after: Bool, operation: String
+    ) throws(SnapshotError) {
+        guard let anchorSlot = storage.itemSlot(anchor) else { throw .unknownItems([String(reflecting: anchor)]) }
+        if identifiers.contains(anchor) { throw .anchorIsMoved(String(reflecting: anchor)) }
+        makeUnique()
+        try place(identifiers, operation: operation) { storage in
+            // Evaluated after existing items were detached, so the anchor's index is current.
+            let index = Int(storage.itemIndex[Int(anchorSlot)]) + (after ? 1 : 0)
+            return (storage.itemSection[Int(anchorSlot)], index)
+        }
+    }
+
+    /// Puts `identifiers` (new or existing) at one place, in call order.
+    /// `destination` runs after existing items have been detached.
+    private mutating func place(
+        _ identifiers: [ItemIdentifierType], operation: String,
+        destination: (SnapshotStorage<SectionIdentifierType, ItemIdentifierType>) -> (section: Int32, index: Int)
+    ) throws(SnapshotError) {
+        let storage = self.storage
+        let firstNew = Int32(storage.itemCount)
+        var slots: [Int32] = []
+        slots.reserveCapacity(identifiers.count)
+        var existing: [Int32] = []
+        storage.reserveItems(identifiers.count)
+        for identifier in identifiers {
+            let key = storage.itemKey(identifier)
+            if let slot = storage.itemSlot(identifier, key: key) {
+                if slot >= firstNew {  // a new identifier given twice in this call
+                    storage.discardUnattachedItems(from: firstNew)
+                    throw .duplicateItems(Self.duplicates(in: identifiers))
+                }
+                existing.append(slot)
+                slots.append(slot)
+            } else {
+                slots.append(storage.addUnattachedItem(identifier, key: key))
+            }
+        }
+        if !existing.isEmpty {
+            if Set(existing).count != existing.count {
+                storage.discardUnattachedItems(from: firstNew)
+                throw .duplicateItems(Self.duplicates(in: identifiers))
+            }
+            DiffableDiagnostics.report(.init(
+                kind: .identifierAlreadyExists, operation: operation,
+                identifiers: existing.map { String(reflecting: storage.itemIDs[Int($0)]) }))
+            storage.detachItems(existing)
+        }
+        let (section, index) = destination(storage)
+        storage.attachItems(slots, toSection: section, at: index)
+        checkInvariants()
+    }
+
+    /// Every identifier that occurs more than once in `identifiers`, with its argument positions.
+    static func duplicates<T: Hashable>(in identifiers: [T]) -> [SnapshotError.Duplicate] {
+        var positions: [T: [Int]] = [:]
+        var order: [T] = []
+        for (index, identifier) in identifiers.enumerated() {
+            if positions[identifier] == nil { order.append(identifier) }
+            positions[identifier, default: []].append(index)
+        }
+        return order.compactMap { identifier in
+            let at = positions[identifier]!
+            return at.count > 1 ? .init(identifier: String(reflecting: identifier), positions: at.map { [$0] }) : nil
+        }
+    }
+
+    // MARK: Deleting
+
+    /// Deletes items; identifiers not in the snapshot are ignored (as in UIKit).
+    /// - Complexity: O(k + size of each section touched).
+    public mutating func deleteItems(_ identifiers: [ItemIdentifierType]) {
+        var slots: [Int32] = []
+        var seen = Set<Int32>()
+        for identifier in identifiers {
+            if let slot = storage.itemSlot(identifier), seen.insert(slot).inserted { slots.append(slot) }
+        }
+        guard !slots.isEmpty else { return }
+        makeUnique()
+        storage.removeItems(slots)
+        storage.prunePending()
+        checkInvariants()
+    }
+
+    /// Deletes every item **and every section**, as UIKit does.
+    /// - Complexity: O(n + s).
+    public mutating func deleteAllItems() {
+        if isKnownUniquelyReferenced(&storage) { storage.removeAll() } else { storage = SnapshotStorage() }
+    }
+
+    // MARK: Moving
+
+    /// Moves an item just before another. Traps when either is unknown or they are the same.
+    /// - Complexity: O(size of the sections touched).
+    public mutating func moveItem(_ identifier: ItemIdentifierType, beforeItem toIdentifier: ItemIdentifierType) {
+        trapping { try $0.tryMoveItem(identifier, beforeItem: toIdentifier) }
+    }
+
+    /// Moves an item just after another. Traps when either is unknown or they are the same.
+    /// - Complexity: O(size of the sections touched).
+    public mutating func moveItem(_ identifier: ItemIdentifierType, afterItem toIdentifier: ItemIdentifierType) {
+        trapping { try $0.tryMoveItem(identifier, afterItem: toIdentifier) }
+    }
+
+    /// ``moveItem(_:beforeItem:)`` that throws instead of trapping; on error nothing changes.
+    public mutating func tryMoveItem(_ identifier: ItemIdentifierType, beforeItem toIdentifier: ItemIdentifierType) throws(SnapshotError) {
+        try moveItem(identifier, anchor: toIdentifier, after: false)
+    }
+
+    /// ``moveItem(_:afterItem:)`` that throws instead of trapping; on error nothing changes.
+    public mutating func tryMoveItem(_ identifier: ItemIdentifierType, afterItem toIdentifier: ItemIdentifierType) throws(SnapshotError) {
+        try moveItem(identifier, anchor: toIdentifier, after: true)
+    }
+
+    private mutating func moveItem(_ identifier: ItemIdentifierType, anchor: ItemIdentifierType, after: Bool) throws(SnapshotError) {
+        let unknown = [identifier, anchor].filter { storage.itemSlot($0) == nil }
+        if !unknown.isEmpty { throw .unknownItems(unknown.map { String(reflecting: $0) }) }
+        if identifier == anchor { throw .anchorIsMoved(String(reflecting: anchor)) }
+        makeUnique()
+        let slot = storage.itemSlot(identifier)!, anchorSlot = storage.itemSlot(anchor)!
+        storage.detachItems([slot])
+        let index = Int(storage.itemIndex[Int(anchorSlot)]) + (after ? 1 : 0)
+        storage.attachItems([slot], toSection: storage.itemSection[Int(anchorSlot)], at: index)
+        checkInvariants()
+    }
+
+    /// Runs a throwing mutation and traps with its error's text (Apple raises an exception there).
+    mutating func trapping(_ body: (inout Self) throws -> Void) {
+        do {
+            try body(&self)
+        } catch {
+            fatalError("Diffable: \(error)")
+        }
+    }
+}

@@ -1,0 +1,78 @@
+extension DiffableDataSourceSnapshot {
+    /// Items to reload (new cells) when this snapshot is applied, in request order.
+    /// They belong to this snapshot only: a data source's `snapshot()` has none.
+    /// - Complexity: O(1).
+    public var reloadedItemIdentifiers: [ItemIdentifierType] { storage.reloadedItems }
+
+    /// Items to reconfigure (existing cells updated in place) when applied, in request order.
+    /// - Complexity: O(1).
+    public var reconfiguredItemIdentifiers: [ItemIdentifierType] { storage.reconfiguredItems }
+
+    /// Sections to reload when applied, in request order.
+    /// - Complexity: O(1).
+    public var reloadedSectionIdentifiers: [SectionIdentifierType] { storage.reloadedSections }
+
+    /// Marks items for reloading. Traps when one is not in the snapshot.
+    /// - Complexity: O(k) expected.
+    public mutating func reloadItems(_ identifiers: [ItemIdentifierType]) {
+        trapping { try $0.tryReloadItems(identifiers) }
+    }
+
+    /// Marks items for reconfiguring. Traps when one is not in the snapshot.
+    /// - Complexity: O(k) expected.
+    public mutating func reconfigureItems(_ identifiers: [ItemIdentifierType]) {
+        trapping { try $0.tryReconfigureItems(identifiers) }
+    }
+
+    /// Marks sections for reloading. Traps when one is not in the snapshot.
+    /// - Complexity: O(k) expected.
+    public mutating func reloadSections(_ identifiers: [SectionIdentifierType]) {
+        trapping { try $0.tryReloadSections(identifiers) }
+    }
+
+    /// ``reloadItems(_:)`` that throws instead of trapping; on error nothing changes.
+    public mutating func tryReloadItems(_ identifiers: [ItemIdentifierType]) throws(SnapshotError) {
+        let unknown = identifiers.filter { storage.itemSlot($0) == nil }
+        if !unknown.isEmpty { throw .unknownItems(unknown.map { String(reflecting: $0) }) }
+        makeUnique()
+        for identifier in identifiers where storage.reloadedItemSet.insert(identifier).inserted {
+            storage.reloadedItems.append(identifier)
+        }
+    }
+
+    /// ``reconfigureItems(_:)`` that throws instead of trapping; on error nothing changes.
+    public mutating func tryReconfigureItems(_ identifiers: [ItemIdentifierType]) throws(SnapshotError) {
+        let unknown = identifiers.filter { storage.itemSlot($0) == nil }
+        if !unknown.isEmpty { throw .unknownItems(unknown.map { String(reflecting: $0) }) }
+        makeUnique()
+        for identifier in identifiers where storage.reconfiguredItemSet.insert(identifier).inserted {
+            storage.reconfiguredItems.append(identifier)
+        }
+    }
+
+    /// ``reloadSections(_:)`` that throws instead of trapping; on error nothing changes.
+    public mutating func tryReloadSections(_ identifiers: [SectionIdentifierType]) throws(SnapshotError) {
+        let unknown = identifiers.filter { storage.sectionSlot($0) == nil }
+        if !unknown.isEmpty { throw .unknownSections(unknown.map { String(reflecting: $0) }) }
+        makeUnique()
+        for identifier in identifiers where storage.reloadedSectionSet.insert(identifier).inserted {
+            storage.reloadedSections.append(identifier)
+        }
+    }
+
+    /// This snapshot without pending reload/reconfigure requests (what a data source keeps).
+    /// - Complexity: O(1), or O(n + s) when the storage is shared and has requests.
+    public func withoutPendingUpdates() -> Self {
+        guard !storage.reloadedItems.isEmpty || !storage.reconfiguredItems.isEmpty || !storage.reloadedSections.isEmpty
+        else { return self }
+        var copy = self
+        copy.makeUnique()
+        copy.storage.reloadedItems = []
+        copy.storage.reloadedItemSet = []
+        copy.storage.reconfiguredItems = []
+        copy.storage.reconfiguredItemSet = []
+        copy.storage.reloadedSections = []
+        copy.storage.reloadedSectionSet = []
+        return copy
+    }
+}

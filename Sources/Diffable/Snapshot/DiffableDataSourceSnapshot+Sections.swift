@@ -1,0 +1,106 @@
+extension DiffableDataSourceSnapshot {
+    /// Appends sections at the end. Traps when one already exists or `identifiers` repeats one;
+    /// ``tryAppendSections(_:)`` throws instead.
+    /// - Complexity: O(k) amortized.
+    public mutating func appendSections(_ identifiers: [SectionIdentifierType]) {
+        trapping { try $0.tryAppendSections(identifiers) }
+    }
+
+    /// ``appendSections(_:)`` that throws instead of trapping; on error nothing changes.
+    public mutating func tryAppendSections(_ identifiers: [SectionIdentifierType]) throws(SnapshotError) {
+        try insertSections(identifiers, at: { $0.sectionCount })
+    }
+
+    /// Inserts sections before `toIdentifier`. Traps when the anchor is unknown, a section
+    /// already exists, or `identifiers` repeats one.
+    /// - Complexity: O(s + k).
+    public mutating func insertSections(_ identifiers: [SectionIdentifierType], beforeSection toIdentifier: SectionIdentifierType) {
+        trapping { try $0.tryInsertSections(identifiers, beforeSection: toIdentifier) }
+    }
+
+    /// Inserts sections after `toIdentifier`. Traps as ``insertSections(_:beforeSection:)``.
+    /// - Complexity: O(s + k).
+    public mutating func insertSections(_ identifiers: [SectionIdentifierType], afterSection toIdentifier: SectionIdentifierType) {
+        trapping { try $0.tryInsertSections(identifiers, afterSection: toIdentifier) }
+    }
+
+    /// ``insertSections(_:beforeSection:)`` that throws instead of trapping.
+    public mutating func tryInsertSections(_ identifiers: [SectionIdentifierType], beforeSection toIdentifier: SectionIdentifierType) throws(SnapshotError) {
+        let anchor = try existingSection(toIdentifier)
+        try insertSections(identifiers, at: { Int($0.sectionPosition[Int(anchor)]) })
+    }
+
+    /// ``insertSections(_:afterSection:)`` that throws instead of trapping.
+    public mutating func tryInsertSections(_ identifiers: [SectionIdentifierType], afterSection toIdentifier: SectionIdentifierType) throws(SnapshotError) {
+        let anchor = try existingSection(toIdentifier)
+        try insertSections(identifiers, at: { Int($0.sectionPosition[Int(anchor)]) + 1 })
+    }
+
+    private mutating func insertSections(
+        _ identifiers: [SectionIdentifierType],
+        at position: (SnapshotStorage<SectionIdentifierType, ItemIdentifierType>) -> Int
+    ) throws(SnapshotError) {
+        let duplicates = Self.duplicates(in: identifiers)
+        if !duplicates.isEmpty { throw .duplicateSections(duplicates) }
+        let keys = identifiers.map(storage.sectionKey)
+        let existing = zip(identifiers, keys).filter { storage.sectionSlot($0, key: $1) != nil }.map(\.0)
+        if !existing.isEmpty { throw .sectionsAlreadyExist(existing.map { String(reflecting: $0) }) }
+        makeUnique()
+        storage.insertSections(identifiers, keys: keys, at: position(storage))
+        checkInvariants()
+    }
+
+    /// Deletes sections with all their items; unknown identifiers are ignored.
+    /// - Complexity: O(s + items of the deleted sections).
+    public mutating func deleteSections(_ identifiers: [SectionIdentifierType]) {
+        var slots: [Int32] = []
+        var seen = Set<Int32>()
+        for identifier in identifiers {
+            if let slot = storage.sectionSlot(identifier), seen.insert(slot).inserted { slots.append(slot) }
+        }
+        guard !slots.isEmpty else { return }
+        makeUnique()
+        storage.removeSections(slots)
+        storage.prunePending()
+        checkInvariants()
+    }
+
+    /// Moves a section just before another. Traps when either is unknown or they are the same.
+    /// - Complexity: O(s).
+    public mutating func moveSection(_ identifier: SectionIdentifierType, beforeSection toIdentifier: SectionIdentifierType) {
+        trapping { try $0.tryMoveSection(identifier, beforeSection: toIdentifier) }
+    }
+
+    /// Moves a section just after another. Traps when either is unknown or they are the same.
+    /// - Complexity: O(s).
+    public mutating func moveSection(_ identifier: SectionIdentifierType, afterSection toIdentifier: SectionIdentifierType) {
+        trapping { try $0.tryMoveSection(identifier, afterSection: toIdentifier) }
+    }
+
+    /// ``moveSection(_:beforeSection:)`` that throws instead of trapping.
+    public mutating func tryMoveSection(_ identifier: SectionIdentifierType, beforeSection toIdentifier: SectionIdentifierType) throws(SnapshotError) {
+        try moveSection(identifier, anchor: toIdentifier, after: false)
+    }
+
+    /// ``moveSection(_:afterSection:)`` that throws instead of trapping.
+    public mutating func tryMoveSection(_ identifier: SectionIdentifierType, afterSection toIdentifier: SectionIdentifierType) throws(SnapshotError) {
+        try moveSection(identifier, anchor: toIdentifier, after: true)
+    }
+
+    private mutating func moveSection(_ identifier: SectionIdentifierType, anchor: SectionIdentifierType, after: Bool) throws(SnapshotError) {
+        let unknown = [identifier, anchor].filter { storage.sectionSlot($0) == nil }
+        if !unknown.isEmpty { throw .unknownSections(unknown.map { String(reflecting: $0) }) }
+        if identifier == anchor { throw .anchorIsMoved(String(reflecting: anchor)) }
+        makeUnique()
+        let slot = storage.sectionSlot(identifier)!, anchorSlot = storage.sectionSlot(anchor)!
+        var position = Int(storage.sectionPosition[Int(anchorSlot)]) + (after ? 1 : 0)
+        if storage.sectionPosition[Int(slot)] < storage.sectionPosition[Int(anchorSlot)] { position -= 1 }
+        storage.moveSection(slot, to: position)
+        checkInvariants()
+    }
+
+    private func existingSection(_ identifier: SectionIdentifierType) throws(SnapshotError) -> Int32 {
+        guard let slot = storage.sectionSlot(identifier) else { throw .unknownSection(String(reflecting: identifier)) }
+        return slot
+    }
+}

@@ -1,0 +1,108 @@
+/// Why a snapshot operation or ``DiffableDataSourceSnapshot/init(validating:)`` rejected its input.
+///
+/// Identifiers are carried as their `String(reflecting:)` text so the error is
+/// `Sendable` whatever the identifier types are. A rejected operation leaves the
+/// snapshot exactly as it was.
+public enum SnapshotError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// One identifier that occurs more than once, with every position it occurs at:
+    /// `[section]` for section identifiers, `[section, item]` for item identifiers
+    /// (for identifiers passed to one call, `[argument index]`).
+    public struct Duplicate: Equatable, Sendable, CustomStringConvertible {
+        public var identifier: String
+        public var positions: [[Int]]
+
+        public var description: String {
+            "\(identifier) at " + positions.map { "[" + $0.map(String.init).joined(separator: ", ") + "]" }
+                .joined(separator: ", ")
+        }
+    }
+
+    /// Section identifiers repeated within the input (every one, first occurrence order).
+    case duplicateSections([Duplicate])
+    /// Item identifiers repeated within the input (every one, first occurrence order).
+    case duplicateItems([Duplicate])
+    /// Sections to add that the snapshot already has.
+    case sectionsAlreadyExist([String])
+    /// A section the operation names is not in the snapshot.
+    case unknownSection(String)
+    /// Items the operation names are not in the snapshot.
+    case unknownItems([String])
+    /// Sections the operation names are not in the snapshot.
+    case unknownSections([String])
+    /// Items were appended with no section given and the snapshot has no sections.
+    case noSections
+    /// An identifier was to be placed relative to itself (or to one of the identifiers being moved).
+    case anchorIsMoved(String)
+
+    public var description: String {
+        switch self {
+        case .duplicateSections(let duplicates):
+            "section identifiers are not unique: " + duplicates.map(\.description).joined(separator: "; ")
+        case .duplicateItems(let duplicates):
+            "item identifiers are not unique: " + duplicates.map(\.description).joined(separator: "; ")
+        case .sectionsAlreadyExist(let identifiers):
+            "sections already exist in the snapshot: " + identifiers.joined(separator: ", ")
+        case .unknownSection(let identifier):
+            "section \(identifier) is not in the snapshot"
+        case .unknownItems(let identifiers):
+            "items are not in the snapshot: " + identifiers.joined(separator: ", ")
+        case .unknownSections(let identifiers):
+            "sections are not in the snapshot: " + identifiers.joined(separator: ", ")
+        case .noSections:
+            "there are no sections to append items to: append a section first"
+        case .anchorIsMoved(let identifier):
+            "\(identifier) cannot be placed relative to itself"
+        }
+    }
+}
+
+/// Reports events that Apple's diffable data source only logs, such as appending
+/// an identifier that already exists (Apple: `BUG_IN_CLIENT_OF_DIFFABLE_DATA_SOURCE__IDENTIFIER_ALREADY_EXISTS`;
+/// the item is moved into place, as in UIKit).
+public enum DiffableDiagnostics {
+    /// One reported event.
+    public struct Event: Sendable, Equatable, CustomStringConvertible {
+        public enum Kind: String, Sendable { case identifierAlreadyExists }
+        public var kind: Kind
+        /// The operation, e.g. `appendItems(_:toSection:)`.
+        public var operation: String
+        /// The identifiers involved, as `String(reflecting:)` text.
+        public var identifiers: [String]
+
+        public var description: String {
+            "\(kind.rawValue) in \(operation): \(identifiers.joined(separator: ", ")) moved into place"
+        }
+    }
+
+    private static let lock = DiagnosticsLock()
+
+    /// Called for every event, on the thread that caused it. `nil` (the default) ignores events.
+    /// - Complexity: O(1).
+    public static var handler: (@Sendable (Event) -> Void)? {
+        get { lock.withLock { lock.handler } }
+        set { lock.withLock { lock.handler = newValue } }
+    }
+
+    static func report(_ event: @autoclosure () -> Event) {
+        if let handler { handler(event()) }
+    }
+}
+
+/// A pthread-backed lock (TSan understands it, unlike futex-based locks on Linux).
+private final class DiagnosticsLock: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+    var handler: (@Sendable (DiffableDiagnostics.Event) -> Void)?
+    init() { pthread_mutex_init(&mutex, nil) }
+    deinit { pthread_mutex_destroy(&mutex) }
+    func withLock<R>(_ body: () -> R) -> R {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return body()
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,348 @@
+/// The copy-on-write storage of ``DiffableDataSourceSnapshot``.
+///
+/// Items and sections live in *slots*: flat arrays indexed by a slot number that
+/// does not change when other items move, so the identifier tables (key → slot,
+/// in C) never need rebuilding. Each section keeps the slots of its items in
+/// order; each item knows its section slot and its index in that section. A
+/// deleted item slot is refilled by the last slot (swap-remove), so item arrays
+/// stay dense; section slots go to a free list.
+///
+/// Flat positions (`indexOfItem`) come from per-section start offsets, rebuilt
+/// lazily in O(s) after a change of any section's size.
+final class SnapshotStorage<S: Hashable, I: Hashable> {
+    let itemStrategy = KeyStrategy.of(I.self)
+    let sectionStrategy = KeyStrategy.of(S.self)
+
+    // Items, by slot.
+    var itemIDs: ContiguousArray<I> = []
+    var itemKeys: ContiguousArray<UInt64> = []
+    var itemSection: ContiguousArray<Int32> = []
+    var itemIndex: ContiguousArray<Int32> = []
+    let itemTable: IdentifierTable
+
+    // Sections, by slot (a free slot has a nil identifier and position -1).
+    var sectionIDs: ContiguousArray<S?> = []
+    var sectionKeys: ContiguousArray<UInt64> = []
+    var sectionItems: ContiguousArray<ContiguousArray<Int32>> = []
+    var sectionPosition: ContiguousArray<Int32> = []
+    var freeSectionSlots: [Int32] = []
+    let sectionTable: IdentifierTable
+    /// Section slots in display order.
+    var sectionOrder: ContiguousArray<Int32> = []
+
+    // Pending refreshes of this snapshot only.
+    var reloadedItems: [I] = []
+    var reloadedItemSet: Set<I> = []
+    var reconfiguredItems: [I] = []
+    var reconfiguredItemSet: Set<I> = []
+    var reloadedSections: [S] = []
+    var reloadedSectionSet: Set<S> = []
+
+    /// Flat start of each displayed section (count + 1 entries), nil when stale.
+    private var sectionStartsCache: ContiguousArray<Int>?
+
+    init() {
+        itemTable = IdentifierTable()
+        sectionTable = IdentifierTable()
+    }
+
+    private init(copying other: SnapshotStorage) {
+        itemIDs = other.itemIDs
+        itemKeys = other.itemKeys
+        itemSection = other.itemSection
+        itemIndex = other.itemIndex
+        itemTable = other.itemTable.copy()
+        sectionIDs = other.sectionIDs
+        sectionKeys = other.sectionKeys
+        sectionItems = other.sectionItems
+        sectionPosition = other.sectionPosition
+        freeSectionSlots = other.freeSectionSlots
+        sectionTable = other.sectionTable.copy()
+        sectionOrder = other.sectionOrder
+        reloadedItems = other.reloadedItems
+        reloadedItemSet = other.reloadedItemSet
+        reconfiguredItems = other.reconfiguredItems
+        reconfiguredItemSet = other.reconfiguredItemSet
+        reloadedSections = other.reloadedSections
+        reloadedSectionSet = other.reloadedSectionSet
+        sectionStartsCache = other.sectionStartsCache
+    }
+
+    /// - Complexity: O(n + s) (array copies share buffers until written; tables are copied).
+    func copy() -> SnapshotStorage { SnapshotStorage(copying: self) }
+
+    var itemCount: Int { itemIDs.count }
+    var sectionCount: Int { sectionOrder.count }
+
+    // MARK: Lookups
+
+    @inline(__always)
+    func itemKey(_ id: I) -> UInt64 { itemStrategy.key(id) }
+
+    @inline(__always)
+    func sectionKey(_ id: S) -> UInt64 { sectionStrategy.key(id) }
+
+    /// - Complexity: O(1) expected.
+    func itemSlot(_ id: I, key: UInt64) -> Int32? {
+        if itemStrategy.isInjective { return itemTable.find(key) { _ in true } }
+        return itemTable.find(key) { itemIDs[Int($0)] == id }
+    }
+
+    func itemSlot(_ id: I) -> Int32? { itemSlot(id, key: itemKey(id)) }
+
+    /// - Complexity: O(1) expected.
+    func sectionSlot(_ id: S, key: UInt64) -> Int32? {
+        if sectionStrategy.isInjective { return sectionTable.find(key) { _ in true } }
+        return sectionTable.find(key) { sectionIDs[Int($0)] == id }
+    }
+
+    func sectionSlot(_ id: S) -> Int32? { sectionSlot(id, key: sectionKey(id)) }
+
+    /// Flat start offsets of the displayed sections.
+    /// - Complexity: O(1), or O(s) after a change of section sizes.
+    var sectionStarts: ContiguousArray<Int> {
+        if let cached = sectionStartsCache { return cached }
+        var starts = ContiguousArray<Int>()
+        starts.reserveCapacity(sectionOrder.count + 1)
+        var total = 0
+        for slot in sectionOrder {
+            starts.append(total)
+            total += sectionItems[Int(slot)].count
+        }
+        starts.append(total)
+        sectionStartsCache = starts
+        return starts
+    }
+
+    /// - Complexity: O(1) expected (amortized over section-size changes).
+    func flatIndex(ofItemSlot slot: Int32) -> Int {
+        let section = Int(sectionPosition[Int(itemSection[Int(slot)])])
+        return sectionStarts[section] + Int(itemIndex[Int(slot)])
+    }
+
+    // MARK: Sections
+
+    /// Inserts new sections (not yet present) at display position `position`.
+    /// - Complexity: O(s + k).
+    func insertSections(_ ids: [S], keys: [UInt64], at position: Int) {
+        var slots = ContiguousArray<Int32>()
+        slots.reserveCapacity(ids.count)
+        for (id, key) in zip(ids, keys) {
+            let slot: Int32
+            if let free = freeSectionSlots.popLast() {
+                slot = free
+                sectionIDs[Int(slot)] = id
+                sectionKeys[Int(slot)] = key
+                sectionItems[Int(slot)] = []
+            } else {
+                slot = Int32(sectionIDs.count)
+                sectionIDs.append(id)
+                sectionKeys.append(key)
+                sectionItems.append([])
+                sectionPosition.append(-1)
+            }
+            sectionTable.insert(key: key, slot: slot)
+            slots.append(slot)
+        }
+        sectionOrder.insert(contentsOf: slots, at: position)
+        renumberSections(from: position)
+    }
+
+    /// Removes displayed sections and all their items.
+    /// - Complexity: O(s + items of the removed sections + moved-slot fix-ups).
+    func removeSections(_ slots: [Int32]) {
+        var itemSlots: [Int32] = []
+        for slot in slots { itemSlots.append(contentsOf: sectionItems[Int(slot)]) }
+        removeItemSlotsFromArrays(itemSlots)
+        let removing = Set(slots)
+        for slot in slots {
+            sectionTable.remove(key: sectionKeys[Int(slot)], slot: slot)
+            sectionIDs[Int(slot)] = nil
+            sectionItems[Int(slot)] = []
+            sectionPosition[Int(slot)] = -1
+            freeSectionSlots.append(slot)
+        }
+        sectionOrder.removeAll { removing.contains($0) }
+        renumberSections(from: 0)
+    }
+
+    /// Moves a displayed section to display position `position` (counted after its removal).
+    /// - Complexity: O(s).
+    func moveSection(_ slot: Int32, to position: Int) {
+        let current = Int(sectionPosition[Int(slot)])
+        sectionOrder.remove(at: current)
+        sectionOrder.insert(slot, at: position)
+        renumberSections(from: min(current, position))
+    }
+
+    private func renumberSections(from position: Int) {
+        for index in position..<sectionOrder.count { sectionPosition[Int(sectionOrder[index])] = Int32(index) }
+        sectionStartsCache = nil
+    }
+
+    // MARK: Items
+
+    /// Room for `count` more items without regrowing arrays or the table.
+    /// - Complexity: O(n) when it grows, amortized away.
+    func reserveItems(_ count: Int) {
+        let total = itemIDs.count + count
+        itemTable.reserve(total)
+        if itemIDs.capacity < total {
+            let target = Swift.max(total, itemIDs.capacity * 2)
+            itemIDs.reserveCapacity(target)
+            itemKeys.reserveCapacity(target)
+            itemSection.reserveCapacity(target)
+            itemIndex.reserveCapacity(target)
+        }
+    }
+
+    /// A slot for a new item that belongs to no section yet (see ``attachItems(_:toSection:at:)``).
+    /// - Complexity: O(1) expected, amortized.
+    @inline(__always)
+    func addUnattachedItem(_ id: I, key: UInt64) -> Int32 {
+        let slot = Int32(itemIDs.count)
+        itemIDs.append(id)
+        itemKeys.append(key)
+        itemSection.append(-1)
+        itemIndex.append(-1)
+        itemTable.insert(key: key, slot: slot)
+        return slot
+    }
+
+    /// Undoes ``addUnattachedItem(_:key:)`` for every slot from `first` on.
+    /// - Complexity: O(number of slots discarded).
+    func discardUnattachedItems(from first: Int32) {
+        for slot in first..<Int32(itemIDs.count) { itemTable.remove(key: itemKeys[Int(slot)], slot: slot) }
+        let keep = Int(first)
+        itemIDs.removeSubrange(keep...)
+        itemKeys.removeSubrange(keep...)
+        itemSection.removeSubrange(keep...)
+        itemIndex.removeSubrange(keep...)
+    }
+
+    /// Puts detached or unattached item slots into a section at `index`, in order.
+    /// - Complexity: O(k + size of the section).
+    func attachItems(_ slots: [Int32], toSection section: Int32, at index: Int) {
+        for slot in slots { itemSection[Int(slot)] = section }
+        if index == sectionItems[Int(section)].count {
+            sectionItems[Int(section)].append(contentsOf: slots)
+        } else {
+            sectionItems[Int(section)].insert(contentsOf: slots, at: index)
+        }
+        renumberItems(inSection: section, from: index)
+    }
+
+    /// Takes item slots out of their sections (they stay in the table and arrays).
+    /// - Complexity: O(k + sizes of the sections involved).
+    func detachItems(_ slots: [Int32]) {
+        var bySection: [Int32: Set<Int32>] = [:]
+        for slot in slots { bySection[itemSection[Int(slot)], default: []].insert(slot) }
+        for (section, detached) in bySection {
+            let first = detached.lazy.map { Int(self.itemIndex[Int($0)]) }.min() ?? 0
+            sectionItems[Int(section)].removeAll { detached.contains($0) }
+            renumberItems(inSection: section, from: first)
+        }
+    }
+
+    /// Deletes items entirely.
+    /// - Complexity: O(k + sizes of the sections involved).
+    func removeItems(_ slots: [Int32]) {
+        detachItems(slots)
+        removeItemSlotsFromArrays(slots)
+    }
+
+    private func renumberItems(inSection section: Int32, from index: Int) {
+        let slots = sectionItems[Int(section)]
+        for position in index..<slots.count { itemIndex[Int(slots[position])] = Int32(position) }
+        sectionStartsCache = nil
+    }
+
+    /// Frees item slots (already out of their sections' lists, or in sections being
+    /// removed) by moving the last slot into each hole.
+    private func removeItemSlotsFromArrays(_ slots: [Int32]) {
+        for slot in slots { itemTable.remove(key: itemKeys[Int(slot)], slot: slot) }
+        // Descending order: the last slot is never one still waiting for removal.
+        for slot in slots.sorted(by: >) {
+            let hole = Int(slot), last = itemIDs.count - 1
+            if hole != last {
+                itemIDs.swapAt(hole, last)
+                itemKeys.swapAt(hole, last)
+                itemSection[hole] = itemSection[last]
+                itemIndex[hole] = itemIndex[last]
+                itemTable.update(key: itemKeys[hole], from: Int32(last), to: slot)
+                let section = Int(itemSection[hole])
+                let position = Int(itemIndex[hole])
+                if position < sectionItems[section].count && sectionItems[section][position] == Int32(last) {
+                    sectionItems[section][position] = slot
+                }
+            }
+            itemIDs.removeLast()
+            itemKeys.removeLast()
+            itemSection.removeLast()
+            itemIndex.removeLast()
+        }
+        sectionStartsCache = nil
+    }
+
+    /// Forgets pending refreshes of items that no longer exist.
+    func prunePending() {
+        if !reloadedItems.isEmpty {
+            reloadedItems.removeAll { itemSlot($0) == nil }
+            reloadedItemSet = Set(reloadedItems)
+        }
+        if !reconfiguredItems.isEmpty {
+            reconfiguredItems.removeAll { itemSlot($0) == nil }
+            reconfiguredItemSet = Set(reconfiguredItems)
+        }
+        if !reloadedSections.isEmpty {
+            reloadedSections.removeAll { sectionSlot($0) == nil }
+            reloadedSectionSet = Set(reloadedSections)
+        }
+    }
+
+    /// Removes every item and section.
+    /// - Complexity: O(n + s).
+    func removeAll() {
+        itemIDs.removeAll()
+        itemKeys.removeAll()
+        itemSection.removeAll()
+        itemIndex.removeAll()
+        itemTable.removeAll()
+        sectionIDs.removeAll()
+        sectionKeys.removeAll()
+        sectionItems.removeAll()
+        sectionPosition.removeAll()
+        freeSectionSlots.removeAll()
+        sectionTable.removeAll()
+        sectionOrder.removeAll()
+        reloadedItems.removeAll()
+        reloadedItemSet.removeAll()
+        reconfiguredItems.removeAll()
+        reconfiguredItemSet.removeAll()
+        reloadedSections.removeAll()
+        reloadedSectionSet.removeAll()
+        sectionStartsCache = nil
+    }
+
+    #if DIFFABLE_INTERNAL_CHECKS
+    /// Verifies every cross-reference between slots, sections and tables.
+    /// - Complexity: O(n + s).
+    func checkInvariants() {
+        precondition(itemIDs.count == itemKeys.count && itemKeys.count == itemSection.count && itemSection.count == itemIndex.count)
+        precondition(itemTable.count == itemIDs.count, "item table count \(itemTable.count) != \(itemIDs.count)")
+        var seen = 0
+        for (position, section) in sectionOrder.enumerated() {
+            precondition(sectionPosition[Int(section)] == Int32(position))
+            precondition(sectionIDs[Int(section)] != nil)
+            for (index, slot) in sectionItems[Int(section)].enumerated() {
+                precondition(itemSection[Int(slot)] == section && itemIndex[Int(slot)] == Int32(index))
+                precondition(itemSlot(itemIDs[Int(slot)]) == slot)
+                seen += 1
+            }
+            precondition(sectionSlot(sectionIDs[Int(section)]!) == section)
+        }
+        precondition(seen == itemIDs.count, "\(seen) items in sections, \(itemIDs.count) slots")
+        precondition(sectionTable.count == sectionOrder.count)
+    }
+    #endif
+}

@@ -108,6 +108,43 @@ int dfc_idtable_insert(dfc_idtable *table, uint64_t key, uint32_t value) {
     return DFC_OK;
 }
 
+int dfc_idtable_insert_batch(dfc_idtable *table, const uint64_t *keys, size_t count,
+                             uint32_t first_value, uint8_t *conflicts, size_t *inserted) {
+    if (table == NULL) return DFC_ERR_NULL_ARGUMENT;
+    if (count == 0) {
+        if (inserted != NULL) *inserted = 0;
+        return DFC_OK;
+    }
+    if (keys == NULL || conflicts == NULL) return DFC_ERR_NULL_ARGUMENT;
+    if (count > DFC_MAX_COUNT - table->count || (uint64_t)first_value + count > DFC_MAX_COUNT)
+        return DFC_ERR_TOO_LARGE;
+    int status = dfc_idtable_reserve(table, table->count + count);
+    if (status != DFC_OK) return status;
+    enum { PREFETCH = 16 };
+    const size_t mask = table->capacity - 1;
+    uint32_t next = first_value;
+    for (size_t i = 0; i < count; i++) {
+        if (i + PREFETCH < count) DFC_PREFETCH(&table->slots[dfc__slot_home(keys[i + PREFETCH], table->shift)]);
+        size_t position = dfc__slot_home(keys[i], table->shift);
+        bool taken = false;
+        while (table->slots[position].value_plus_one != 0) {
+            if (table->slots[position].key == keys[i]) {
+                taken = true;
+                break;
+            }
+            position = (position + 1) & mask;
+        }
+        conflicts[i] = taken ? 1 : 0;
+        if (taken) continue;
+        table->slots[position].key = keys[i];
+        table->slots[position].value_plus_one = next + 1;
+        next++;
+        table->count++;
+    }
+    if (inserted != NULL) *inserted = next - first_value;
+    return DFC_OK;
+}
+
 int64_t dfc_idtable_find(const dfc_idtable *table, uint64_t key, size_t *cursor) {
     if (table == NULL || cursor == NULL || table->count == 0) return DFC_NOT_FOUND;
     size_t mask = table->capacity - 1;

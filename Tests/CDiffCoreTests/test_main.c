@@ -227,6 +227,39 @@ static void test_idtable_against_model(void) {
     CHECK_EQ_INT(dfc_idtable_reserve(NULL, 1), DFC_ERR_NULL_ARGUMENT);
 }
 
+static void test_idtable_batch_and_copy(void) {
+    dfc_idtable *table = dfc_idtable_create(NULL);
+    CHECK_EQ_INT(dfc_idtable_insert(table, 50, 7), DFC_OK);
+    uint64_t keys[] = {10, 50, 20, 10, 30};
+    uint8_t conflicts[5];
+    size_t inserted = 0;
+    CHECK_EQ_INT(dfc_idtable_insert_batch(table, keys, 5, 100, conflicts, &inserted), DFC_OK);
+    CHECK_EQ_INT(inserted, 3);
+    const uint8_t expected[] = {0, 1, 0, 1, 0};
+    CHECK(memcmp(conflicts, expected, 5) == 0);
+    size_t cursor = 0;
+    CHECK_EQ_INT(dfc_idtable_find(table, 10, &cursor), 100);
+    cursor = 0;
+    CHECK_EQ_INT(dfc_idtable_find(table, 20, &cursor), 101);
+    cursor = 0;
+    CHECK_EQ_INT(dfc_idtable_find(table, 30, &cursor), 102);
+    CHECK_EQ_INT(dfc_idtable_count(table), 4);
+    dfc_idtable *copy = dfc_idtable_copy(table, NULL);
+    CHECK_EQ_INT(dfc_idtable_remove(table, 30, 102), 1);
+    cursor = 0;
+    CHECK_EQ_INT(dfc_idtable_find(copy, 30, &cursor), 102);
+    CHECK_EQ_INT(dfc_idtable_count(copy), 4);
+    CHECK(dfc_idtable_copy(NULL, NULL) == NULL);
+    CHECK_EQ_INT(dfc_idtable_insert_batch(NULL, keys, 5, 0, conflicts, NULL), DFC_ERR_NULL_ARGUMENT);
+    CHECK_EQ_INT(dfc_idtable_insert_batch(table, NULL, 5, 0, conflicts, NULL), DFC_ERR_NULL_ARGUMENT);
+    CHECK_EQ_INT(dfc_idtable_insert_batch(table, keys, 5, 0, NULL, NULL), DFC_ERR_NULL_ARGUMENT);
+    CHECK_EQ_INT(dfc_idtable_insert_batch(table, keys, 5, (uint32_t)DFC_MAX_COUNT - 2, conflicts, NULL), DFC_ERR_TOO_LARGE);
+    CHECK_EQ_INT(dfc_idtable_insert_batch(table, NULL, 0, 0, NULL, &inserted), DFC_OK);
+    CHECK_EQ_INT(inserted, 0);
+    dfc_idtable_free(table);
+    dfc_idtable_free(copy);
+}
+
 static void test_idtable_large(void) {
     dfc_idtable *table = dfc_idtable_create(NULL);
     enum { N = 100000 };
@@ -699,6 +732,7 @@ int main(void) {
         {"hash_bytes_arguments", test_hash_bytes_arguments},
         {"idtable_against_model", test_idtable_against_model},
         {"idtable_large", test_idtable_large},
+        {"idtable_batch_and_copy", test_idtable_batch_and_copy},
         {"lis_tie_breaks", test_lis_tie_breaks},
         {"flat_known_answers", test_flat_known_answers},
         {"flat_random_replay", test_flat_random_replay},

@@ -321,6 +321,23 @@ int dfc_idtable_reserve(dfc_idtable *DFC_NULLABLE table, size_t count);
 int dfc_idtable_insert(dfc_idtable *DFC_NULLABLE table, uint64_t key, uint32_t value);
 
 /**
+ * @brief Inserts many new entries at once: keys[i] -> the next value from
+ * `first_value` on, for every key that has no entry in the table and does not
+ * repeat an earlier key of the batch. A key that does is not inserted; its
+ * `conflicts[i]` is set to 1 (otherwise 0) so the caller can decide (an existing
+ * identifier, a repeat, or a hash collision to confirm and insert itself).
+ * Values are consecutive over the inserted keys, in batch order.
+ * @param conflicts `count` flags; may be NULL only if count is 0.
+ * @param inserted  receives the number of entries inserted (may be NULL).
+ * @return DFC_OK; DFC_ERR_NULL_ARGUMENT; DFC_ERR_TOO_LARGE (table or values
+ *         would pass DFC_MAX_COUNT); DFC_ERR_OUT_OF_MEMORY (table unchanged).
+ * Complexity O(count) expected; probes are prefetched.
+ */
+int dfc_idtable_insert_batch(dfc_idtable *DFC_NULLABLE table, const uint64_t *DFC_NULLABLE keys,
+                             size_t count, uint32_t first_value, uint8_t *DFC_NULLABLE conflicts,
+                             size_t *DFC_NULLABLE inserted);
+
+/**
  * @brief Finds the entries with `key`, one per call.
  * @param cursor start with 0; the call advances it. Pass it back unchanged to
  *        get the next entry with the same key.

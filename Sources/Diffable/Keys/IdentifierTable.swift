@@ -40,6 +40,21 @@ final class IdentifierTable {
         precondition(status == Int32(DFC_OK), "Diffable: identifier table: \(CoreError(status: status))")
     }
 
+    /// Inserts `keys[i]` → consecutive slots from `firstSlot` for every key not yet in the
+    /// table (nor earlier in `keys`); marks the others in `conflicts` (1) for the caller to resolve.
+    /// - Returns: the number of keys inserted.
+    /// - Complexity: O(k) expected, probes prefetched.
+    func insertBatch(_ keys: [UInt64], firstSlot: Int32, conflicts: inout [UInt8]) -> Int {
+        var inserted = 0
+        let status = keys.withUnsafeBufferPointer { keys in
+            conflicts.withUnsafeMutableBufferPointer { conflicts in
+                dfc_idtable_insert_batch(raw, keys.baseAddress, keys.count, UInt32(firstSlot), conflicts.baseAddress, &inserted)
+            }
+        }
+        precondition(status == Int32(DFC_OK), "Diffable: identifier table: \(CoreError(status: status))")
+        return inserted
+    }
+
     /// The first slot under `key` accepted by `isMatch`, or nil.
     /// - Complexity: O(1) expected (plus one `isMatch` call per colliding entry).
     @inline(__always)

@@ -79,21 +79,39 @@ extension DiffableDataSourceSnapshot {
     ) throws(SnapshotError) {
         let storage = self.storage
         let firstNew = Int32(storage.itemCount)
-        var slots: [Int32] = []
-        slots.reserveCapacity(identifiers.count)
-        var existing: [Int32] = []
+        let keys = storage.itemStrategy.keys(identifiers)
+        // New identifiers go into the table in one prefetched C pass; the rest (already
+        // present, repeated in this call, or a hash collision) are resolved one by one.
+        var conflicts = [UInt8](repeating: 0, count: keys.count)
         storage.reserveItems(identifiers.count)
-        for identifier in identifiers {
-            let key = storage.itemKey(identifier)
-            if let slot = storage.itemSlot(identifier, key: key) {
-                if slot >= firstNew {  // a new identifier given twice in this call
-                    storage.discardUnattachedItems(from: firstNew)
-                    throw .duplicateItems(Self.duplicates(in: identifiers))
+        let inserted = storage.itemTable.insertBatch(keys, firstSlot: firstNew, conflicts: &conflicts)
+        var slots: [Int32] = []
+        var existing: [Int32] = []
+        if inserted == identifiers.count {
+            storage.appendUnattachedItems(identifiers, keys: keys)
+            slots = Array(firstNew..<(firstNew + Int32(inserted)))
+        } else {
+            storage.appendUnattachedItems(
+                zip(identifiers, conflicts).lazy.filter { $0.1 == 0 }.map(\.0),
+                keys: zip(keys, conflicts).lazy.filter { $0.1 == 0 }.map(\.0))
+            slots.reserveCapacity(identifiers.count)
+            var nextNew = firstNew
+            for (position, identifier) in identifiers.enumerated() {
+                guard conflicts[position] != 0 else {
+                    slots.append(nextNew)
+                    nextNew += 1
+                    continue
                 }
-                existing.append(slot)
-                slots.append(slot)
-            } else {
-                slots.append(storage.addUnattachedItem(identifier, key: key))
+                if let slot = storage.itemSlot(identifier, key: keys[position]) {
+                    if slot >= firstNew {  // a new identifier given twice in this call
+                        storage.discardUnattachedItems(from: firstNew)
+                        throw .duplicateItems(Self.duplicates(in: identifiers))
+                    }
+                    existing.append(slot)
+                    slots.append(slot)
+                } else {
+                    slots.append(storage.addUnattachedItem(identifier, key: keys[position]))
+                }
             }
         }
         if !existing.isEmpty {
@@ -109,6 +127,24 @@ extension DiffableDataSourceSnapshot {
         let (section, index) = destination(storage)
         storage.attachItems(slots, toSection: section, at: index)
         checkInvariants()
+    }
+
+    /// Whether no identifier repeats, checked on keys first (sorting; equal keys confirmed with `==`).
+    /// - Complexity: O(k log k).
+    static func isUnique<T: Hashable>(_ identifiers: [T], keys: [UInt64]) -> Bool {
+        guard identifiers.count > 1 else { return true }
+        let order = keys.indices.sorted { keys[$0] < keys[$1] }
+        var runStart = 0
+        for position in 1...order.count {
+            if position < order.count && keys[order[position]] == keys[order[runStart]] { continue }
+            // order[runStart..<position] share a key: any equal pair among them is a repeat.
+            if position - runStart > 1 {
+                let run = order[runStart..<position].map { identifiers[$0] }
+                if Set(run).count != run.count { return false }
+            }
+            runStart = position
+        }
+        return true
     }
 
     /// Every identifier that occurs more than once in `identifiers`, with its argument positions.

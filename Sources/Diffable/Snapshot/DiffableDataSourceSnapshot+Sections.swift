@@ -40,9 +40,8 @@ extension DiffableDataSourceSnapshot {
         _ identifiers: [SectionIdentifierType],
         at position: (SnapshotStorage<SectionIdentifierType, ItemIdentifierType>) -> Int
     ) throws(SnapshotError) {
-        let duplicates = Self.duplicates(in: identifiers)
-        if !duplicates.isEmpty { throw .duplicateSections(duplicates) }
-        let keys = identifiers.map(storage.sectionKey)
+        let keys = storage.sectionStrategy.keys(identifiers)
+        if !Self.isUnique(identifiers, keys: keys) { throw .duplicateSections(Self.duplicates(in: identifiers)) }
         let existing = zip(identifiers, keys).filter { storage.sectionSlot($0, key: $1) != nil }.map(\.0)
         if !existing.isEmpty { throw .sectionsAlreadyExist(existing.map { String(reflecting: $0) }) }
         makeUnique()

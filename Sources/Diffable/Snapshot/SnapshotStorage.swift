@@ -27,6 +27,9 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     var sectionPosition: ContiguousArray<Int32> = []
     var freeSectionSlots: [Int32] = []
     let sectionTable: IdentifierTable
+    /// Scratch marks per section slot for ``detachItems(_:)`` (equal to `markEpoch` when marked).
+    var sectionMarks: ContiguousArray<UInt32> = []
+    var markEpoch: UInt32 = 0
     /// Section slots in display order.
     var sectionOrder: ContiguousArray<Int32> = []
 
@@ -46,11 +49,16 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
         sectionTable = IdentifierTable()
     }
 
+    /// Copies eagerly: a copy is made only right before a mutation, which would
+    /// otherwise copy each array on its first write anyway.
     private init(copying other: SnapshotStorage) {
-        itemIDs = other.itemIDs
-        itemKeys = other.itemKeys
-        itemSection = other.itemSection
-        itemIndex = other.itemIndex
+        func own<T>(_ array: ContiguousArray<T>) -> ContiguousArray<T> {
+            array.withUnsafeBufferPointer { ContiguousArray($0) }
+        }
+        itemIDs = own(other.itemIDs)
+        itemKeys = own(other.itemKeys)
+        itemSection = own(other.itemSection)
+        itemIndex = own(other.itemIndex)
         itemTable = other.itemTable.copy()
         sectionIDs = other.sectionIDs
         sectionKeys = other.sectionKeys
@@ -209,6 +217,16 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
         return slot
     }
 
+    /// Appends new items whose table entries (consecutive slots from the current
+    /// count) were already made by ``IdentifierTable/insertBatch(_:firstSlot:conflicts:)``.
+    /// - Complexity: O(k) amortized.
+    func appendUnattachedItems(_ ids: some Collection<I>, keys: some Collection<UInt64>) {
+        itemIDs.append(contentsOf: ids)
+        itemKeys.append(contentsOf: keys)
+        itemSection.append(contentsOf: repeatElement(-1, count: ids.count))
+        itemIndex.append(contentsOf: repeatElement(-1, count: ids.count))
+    }
+
     /// Undoes ``addUnattachedItem(_:key:)`` for every slot from `first` on.
     /// - Complexity: O(number of slots discarded).
     func discardUnattachedItems(from first: Int32) {
@@ -232,15 +250,37 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
         renumberItems(inSection: section, from: index)
     }
 
-    /// Takes item slots out of their sections (they stay in the table and arrays).
+    /// Takes item slots out of their sections (they stay in the table and arrays,
+    /// with index -1 until attached again).
     /// - Complexity: O(k + sizes of the sections involved).
     func detachItems(_ slots: [Int32]) {
-        var bySection: [Int32: Set<Int32>] = [:]
-        for slot in slots { bySection[itemSection[Int(slot)], default: []].insert(slot) }
-        for (section, detached) in bySection {
-            let first = detached.lazy.map { Int(self.itemIndex[Int($0)]) }.min() ?? 0
-            sectionItems[Int(section)].removeAll { detached.contains($0) }
-            renumberItems(inSection: section, from: first)
+        if slots.count == 1 {
+            let slot = slots[0], section = itemSection[Int(slot)], index = Int(itemIndex[Int(slot)])
+            sectionItems[Int(section)].remove(at: index)
+            itemIndex[Int(slot)] = -1
+            renumberItems(inSection: section, from: index)
+            return
+        }
+        // Mark the detached slots (index -1) and the sections they leave, then compact each once.
+        var touched: [Int32] = []
+        markEpoch &+= 1
+        if sectionMarks.count < sectionIDs.count {
+            sectionMarks.append(contentsOf: repeatElement(0, count: sectionIDs.count - sectionMarks.count))
+        }
+        for slot in slots {
+            let section = itemSection[Int(slot)]
+            if sectionMarks[Int(section)] != markEpoch {
+                sectionMarks[Int(section)] = markEpoch
+                touched.append(section)
+            }
+            itemIndex[Int(slot)] = -1
+        }
+        for section in touched {
+            // A borrowed view: a copy of `itemIndex` alive across the renumbering would force a full copy.
+            itemIndex.withUnsafeBufferPointer { index in
+                sectionItems[Int(section)].removeAll { index[Int($0)] < 0 }
+            }
+            renumberItems(inSection: section, from: 0)
         }
     }
 

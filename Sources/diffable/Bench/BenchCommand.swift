@@ -38,7 +38,20 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Print JSON rows instead of a table.")
     var json = false
 
+    @Option(help: "What to measure: flat (list diff engines), snapshot (snapshot operations at 1M).")
+    var suite: String = "flat"
+
     func run() throws {
+        if suite == "snapshot" {
+            let rows = SnapshotBench.run(runs: runs)
+            if json {
+                print(String(decoding: try JSONEncoder().encode(rows), as: UTF8.self))
+            } else {
+                print(SnapshotBench.table(rows))
+            }
+            return
+        }
+        guard suite == "flat" else { throw ValidationError("unknown suite '\(suite)' (flat, snapshot)") }
         let sizeList = try parseList(sizes, name: "size") { Int($0).flatMap { $0 > 0 ? $0 : nil } }
         let scenarioList = try parseList(scenarios, name: "scenario") { BenchScenario(rawValue: $0) }
         let keyList = try parseList(keys, name: "key type") { BenchKeyKind(rawValue: $0) }

@@ -7,17 +7,21 @@ enum { DFC_LOOKUP_PREFETCH = 16 };
 typedef struct dfc_flat_work {
     dfc_context *context;
     const dfc_identity *identity;
+    int is_section; /* reported with duplicates */
     size_t prefix, old_end, new_end;
     int32_t *old_to_new, *new_to_old;
 } dfc_flat_work;
 
 /* Checks every element of `side` for duplicates with a table of its own. */
 static int dfc__report_duplicates(dfc_context *context, const dfc_identity *identity, int side,
-                                  int which) {
+                                  int which, int is_section) {
     dfc_scratch_table table = {0};
+    table.is_section = is_section;
     return dfc__scratch_table_build(context, which, identity, side, 0,
                                     identity->lists[side]->count, true, &table);
 }
+
+static int dfc__check_unmatched_duplicates(dfc_flat_work *w);
 
 /* Untrusted input: every old element goes in the table so a duplicate anywhere is
  * seen; a new element matching an old one already taken is a new-side duplicate. */
@@ -26,12 +30,13 @@ static int dfc__match_validated(dfc_flat_work *w) {
     const dfc_identity *identity = w->identity;
     const size_t n = identity->lists[DFC_SIDE_OLD]->count;
     dfc_scratch_table table = {0};
+    table.is_section = w->is_section;
     int status = dfc__scratch_table_build(context, DFC_BUF_SLOTS, identity, DFC_SIDE_OLD, 0, n, true, &table);
     if (status != DFC_OK) return status;
     if (context->duplicate_count > 0) {
         /* With duplicates in the old list the matching cannot find every new
          * duplicate, so the new list gets its own full check. */
-        return dfc__report_duplicates(context, identity, DFC_SIDE_NEW, DFC_BUF_SLOTS_NEW);
+        return dfc__report_duplicates(context, identity, DFC_SIDE_NEW, DFC_BUF_SLOTS_NEW, w->is_section);
     }
     const uint64_t *new_keys = identity->lists[DFC_SIDE_NEW]->keys;
     size_t expected = w->prefix; /* the old element after the last match: usually the next match */
@@ -51,12 +56,12 @@ static int dfc__match_validated(dfc_flat_work *w) {
             w->old_to_new[i] = (int32_t)j;
             w->new_to_old[j] = (int32_t)i;
         } else {
-            status = dfc__context_add_duplicate(context, DFC_SIDE_NEW, 0, (uint32_t)w->old_to_new[i], (uint32_t)j);
+            status = dfc__context_add_duplicate(context, DFC_SIDE_NEW, w->is_section, (uint32_t)w->old_to_new[i], (uint32_t)j);
             if (status != DFC_OK) return status;
             w->new_to_old[j] = DFC_NOT_FOUND;
         }
     }
-    return DFC_OK;
+    return dfc__check_unmatched_duplicates(w);
 }
 
 /* Trusted (unique) input. Most of a typical new list follows the old order, so a
@@ -125,23 +130,52 @@ static int dfc__match_trusted(dfc_flat_work *w) {
     return DFC_OK;
 }
 
-/* Reports equal new elements that are both inserts (absent from the old list). */
-static int dfc__check_insert_duplicates(dfc_flat_work *w, const uint32_t *inserts, size_t insert_count) {
-    if (insert_count < 2) return DFC_OK;
+/* Reports equal new elements that are both unmatched (absent from the old list). */
+static int dfc__check_unmatched_duplicates(dfc_flat_work *w) {
+    size_t unmatched = 0;
+    for (size_t j = w->prefix; j < w->new_end; j++) unmatched += w->new_to_old[j] == DFC_NOT_FOUND;
+    if (unmatched < 2) return DFC_OK;
     dfc_scratch_table table = {0};
-    int status = dfc__scratch_table_init(w->context, DFC_BUF_SLOTS_NEW, insert_count, DFC_SIDE_NEW, &table);
+    int status = dfc__scratch_table_init(w->context, DFC_BUF_SLOTS_NEW, unmatched, DFC_SIDE_NEW, &table);
     if (status != DFC_OK) return status;
     const uint64_t *new_keys = w->identity->lists[DFC_SIDE_NEW]->keys;
-    for (size_t k = 0; k < insert_count; k++) {
-        int64_t earlier = dfc__scratch_table_find(&table, w->identity, DFC_SIDE_NEW, inserts[k]);
+    for (size_t j = w->prefix; j < w->new_end; j++) {
+        if (w->new_to_old[j] != DFC_NOT_FOUND) continue;
+        int64_t earlier = dfc__scratch_table_find(&table, w->identity, DFC_SIDE_NEW, (uint32_t)j);
         if (earlier == DFC_NOT_FOUND) {
-            dfc__scratch_table_insert(&table, new_keys[inserts[k]], inserts[k]);
-        } else if ((status = dfc__context_add_duplicate(w->context, DFC_SIDE_NEW, 0, (uint32_t)earlier,
-                                                        inserts[k])) != DFC_OK) {
+            dfc__scratch_table_insert(&table, new_keys[j], (uint32_t)j);
+        } else if ((status = dfc__context_add_duplicate(w->context, DFC_SIDE_NEW, w->is_section, (uint32_t)earlier,
+                                                        (uint32_t)j)) != DFC_OK) {
             return status;
         }
     }
     return DFC_OK;
+}
+
+int dfc__match_lists(dfc_context *context, const dfc_identity *identity, bool validate, int is_section,
+                     int32_t *old_to_new, int32_t *new_to_old, size_t *common_prefix, size_t *common_suffix) {
+    const size_t n = identity->lists[DFC_SIDE_OLD]->count, m = identity->lists[DFC_SIDE_NEW]->count;
+    /* Equal leading and trailing elements are matched without touching a table. */
+    size_t shorter = n < m ? n : m, prefix = 0, suffix = 0;
+    while (prefix < shorter &&
+           dfc__same(identity, DFC_SIDE_OLD, (uint32_t)prefix, DFC_SIDE_NEW, (uint32_t)prefix))
+        prefix++;
+    while (suffix < shorter - prefix &&
+           dfc__same(identity, DFC_SIDE_OLD, (uint32_t)(n - 1 - suffix), DFC_SIDE_NEW,
+                     (uint32_t)(m - 1 - suffix)))
+        suffix++;
+    const size_t old_end = n - suffix, new_end = m - suffix;
+    for (size_t i = 0; i < prefix; i++) old_to_new[i] = new_to_old[i] = (int32_t)i;
+    for (size_t i = prefix; i < old_end; i++) old_to_new[i] = DFC_NOT_FOUND;
+    for (size_t k = 0; k < suffix; k++) {
+        old_to_new[old_end + k] = (int32_t)(new_end + k);
+        new_to_old[new_end + k] = (int32_t)(old_end + k);
+    }
+    dfc_flat_work work = {context, identity, is_section, prefix, old_end, new_end, old_to_new, new_to_old};
+    int status = validate ? dfc__match_validated(&work) : dfc__match_trusted(&work);
+    *common_prefix = prefix;
+    *common_suffix = suffix;
+    return status;
 }
 
 int dfc_diff_flat(dfc_context *context, const dfc_list *old_list, const dfc_list *new_list,
@@ -158,31 +192,18 @@ int dfc_diff_flat(dfc_context *context, const dfc_list *old_list, const dfc_list
     const size_t n = old_list->count, m = new_list->count;
     const bool validate = (flags & DFC_DIFF_ASSUME_UNIQUE) == 0;
 
-    /* Equal leading and trailing elements are matched without touching a table. */
-    size_t shorter = n < m ? n : m, prefix = 0, suffix = 0;
-    while (prefix < shorter &&
-           dfc__same(&identity, DFC_SIDE_OLD, (uint32_t)prefix, DFC_SIDE_NEW, (uint32_t)prefix))
-        prefix++;
-    while (suffix < shorter - prefix &&
-           dfc__same(&identity, DFC_SIDE_OLD, (uint32_t)(n - 1 - suffix), DFC_SIDE_NEW,
-                     (uint32_t)(m - 1 - suffix)))
-        suffix++;
-    const size_t old_end = n - suffix, new_end = m - suffix;
-
     int32_t *old_to_new = dfc__context_scratch(context, DFC_BUF_OLD_TO_NEW, n, sizeof(int32_t), &status);
     if (old_to_new == NULL) return status;
     int32_t *new_to_old = dfc__context_scratch(context, DFC_BUF_NEW_TO_OLD, m, sizeof(int32_t), &status);
     if (new_to_old == NULL) return status;
-    for (size_t i = 0; i < prefix; i++) old_to_new[i] = new_to_old[i] = (int32_t)i;
-    for (size_t i = prefix; i < old_end; i++) old_to_new[i] = DFC_NOT_FOUND;
-    for (size_t k = 0; k < suffix; k++) {
-        old_to_new[old_end + k] = (int32_t)(new_end + k);
-        new_to_old[new_end + k] = (int32_t)(old_end + k);
-    }
-
-    dfc_flat_work work = {context, &identity, prefix, old_end, new_end, old_to_new, new_to_old};
-    status = validate ? dfc__match_validated(&work) : dfc__match_trusted(&work);
+    size_t prefix = 0, suffix = 0;
+    status = dfc__match_lists(context, &identity, validate, 0, old_to_new, new_to_old, &prefix, &suffix);
     if (status != DFC_OK) return status;
+    if (context->duplicate_count > 0) {
+        dfc__context_sort_duplicates(context);
+        return DFC_ERR_DUPLICATE;
+    }
+    const size_t old_end = n - suffix, new_end = m - suffix;
 
     /* Outputs, sized exactly. Only the untrimmed middle holds deletes, inserts and moves. */
     size_t delete_count = 0, insert_count = 0;
@@ -205,11 +226,6 @@ int dfc_diff_flat(dfc_context *context, const dfc_list *old_list, const dfc_list
             sequence[s] = (uint32_t)new_to_old[j];
             positions[s++] = (uint32_t)j;
         }
-    }
-    if (validate && (status = dfc__check_insert_duplicates(&work, inserts, insert_count)) != DFC_OK) return status;
-    if (context->duplicate_count > 0) {
-        dfc__context_sort_duplicates(context);
-        return DFC_ERR_DUPLICATE;
     }
 
     size_t kept = 0;

@@ -200,4 +200,11 @@ static inline void dfc__scratch_table_prefetch(const dfc_scratch_table *table, u
     DFC_PREFETCH(&table->slots[dfc__slot_home(key, table->shift)]);
 }
 
+/* Matches two lists (trimming the common prefix and suffix first), filling
+ * old_to_new/new_to_old (caller-owned, n and m entries). With `validate`, every
+ * duplicate is added to the context's list (tagged is_section). Uses the
+ * context's table and sequence-position scratch buffers. */
+int dfc__match_lists(dfc_context *context, const dfc_identity *identity, bool validate, int is_section,
+                     int32_t *old_to_new, int32_t *new_to_old, size_t *common_prefix, size_t *common_suffix);
+
 #endif /* DFC_INTERNAL_H */

@@ -439,6 +439,114 @@ int dfc_diff_flat(dfc_context *DFC_NULLABLE context, const dfc_list *DFC_NULLABL
                   const dfc_list *DFC_NULLABLE new_list, const dfc_match *DFC_NULLABLE match,
                   unsigned flags, dfc_flat_result *DFC_NULLABLE result);
 
+/* ------------------------------------------------------------------------ */
+/* Sectioned diff (two levels) and the batch plan                           */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * A snapshot as flat arrays: section identifiers, item identifiers in display
+ * order, and `sections.count + 1` ascending `section_starts` (first 0, last
+ * `items.count`): section s holds items [section_starts[s], section_starts[s + 1]).
+ */
+typedef struct dfc_snapshot {
+    dfc_list sections;
+    dfc_list items;
+    const uint32_t *DFC_NULLABLE section_starts;
+} dfc_snapshot;
+
+/**
+ * Refresh requests carried by the new snapshot: flat item indices and section
+ * indices of the new snapshot. Repeats are allowed (they are merged).
+ */
+typedef struct dfc_refresh {
+    const uint32_t *DFC_NULLABLE reload_items;
+    size_t reload_item_count;
+    const uint32_t *DFC_NULLABLE reconfigure_items;
+    size_t reconfigure_item_count;
+    const uint32_t *DFC_NULLABLE reload_sections;
+    size_t reload_section_count;
+} dfc_refresh;
+
+/** An index path: (section, item). */
+typedef struct dfc_index_path {
+    uint32_t section;
+    uint32_t item;
+} dfc_index_path;
+
+/**
+ * One performBatchUpdates worth of operations, in UIKit's index spaces:
+ * deletes, reloads and move sources in the old snapshot; inserts and move
+ * targets in the new one (a refresh batch has only reloads/reconfigures, whose
+ * old and new spaces coincide). Every list is ascending; moves by destination.
+ */
+typedef struct dfc_batch {
+    const uint32_t *DFC_NULLABLE delete_sections;
+    size_t delete_section_count;
+    const uint32_t *DFC_NULLABLE insert_sections;
+    size_t insert_section_count;
+    const uint32_t *DFC_NULLABLE move_section_from;
+    const uint32_t *DFC_NULLABLE move_section_to;
+    size_t move_section_count;
+    const uint32_t *DFC_NULLABLE reload_sections;
+    size_t reload_section_count;
+    const dfc_index_path *DFC_NULLABLE delete_items;
+    size_t delete_item_count;
+    const dfc_index_path *DFC_NULLABLE insert_items;
+    size_t insert_item_count;
+    const dfc_index_path *DFC_NULLABLE move_item_from;
+    const dfc_index_path *DFC_NULLABLE move_item_to;
+    size_t move_item_count;
+    const dfc_index_path *DFC_NULLABLE reload_items;
+    size_t reload_item_count;
+    const dfc_index_path *DFC_NULLABLE reconfigure_items;
+    size_t reconfigure_item_count;
+} dfc_batch;
+
+/**
+ * The result of dfc_diff_sections; every array is owned by the context.
+ * `structural` is the one valid structural batch (when has_structural), then
+ * `refresh` holds reloads/reconfigures at final positions (when has_refresh).
+ * The maps are flat (items) and by section index; DFC_NOT_FOUND where absent.
+ */
+typedef struct dfc_sections_result {
+    int has_structural;
+    int has_refresh;
+    dfc_batch structural;
+    dfc_batch refresh;
+    const int32_t *DFC_NULLABLE old_item_to_new;
+    const int32_t *DFC_NULLABLE new_item_to_old;
+    const int32_t *DFC_NULLABLE old_section_to_new;
+    const int32_t *DFC_NULLABLE new_section_to_old;
+} dfc_sections_result;
+
+/**
+ * @brief Diffs two snapshots of sections and items (ALGORITHM.md steps 1-4).
+ * Sections are matched and their moves found by LIS; items are matched across
+ * the whole snapshot (cross-section moves) with a LIS per surviving section;
+ * then the batch is made valid under UIKit's rules: a moved section touched by
+ * any item operation becomes delete + insert, an item moving out of a deleted
+ * section becomes an insert, into an inserted section a delete, and a
+ * cross-section move whose raw old and new section indices are equal becomes
+ * delete + insert. Reloads and reconfigures come in a second batch at final
+ * positions.
+ * @param refresh        may be NULL (no refresh requests).
+ * @param section_match  identity policy of section identifiers.
+ * @param item_match     identity policy of item identifiers.
+ * @param flags          0 or DFC_DIFF_ASSUME_UNIQUE.
+ * @return DFC_OK; DFC_ERR_NULL_ARGUMENT; DFC_ERR_TOO_LARGE;
+ *         DFC_ERR_INVALID_ARGUMENT; DFC_ERR_INCONSISTENT (section starts);
+ *         DFC_ERR_UNKNOWN_IDENTIFIER (a refresh index out of range);
+ *         DFC_ERR_OUT_OF_MEMORY; DFC_ERR_DUPLICATE (see dfc_context_duplicates:
+ *         sections are tagged is_section, item indices are flat).
+ *         On error `result` is left untouched.
+ * Complexity O(n + s) expected plus O(k log k) for the LIS of the k matched
+ * items (and sections). Memory in the context, reused by the next call.
+ */
+int dfc_diff_sections(dfc_context *DFC_NULLABLE context, const dfc_snapshot *DFC_NULLABLE old_snapshot,
+                      const dfc_snapshot *DFC_NULLABLE new_snapshot, const dfc_refresh *DFC_NULLABLE refresh,
+                      const dfc_match *DFC_NULLABLE section_match, const dfc_match *DFC_NULLABLE item_match,
+                      unsigned flags, dfc_sections_result *DFC_NULLABLE result);
+
 #ifdef __cplusplus
 }
 #endif

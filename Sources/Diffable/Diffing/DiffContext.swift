@@ -5,7 +5,7 @@ internal import CDiffCore
 /// Not `Sendable`: a context serves one thread at a time. Results borrowed
 /// from it are valid only inside the closure that receives them.
 package final class DiffContext {
-    private let raw: OpaquePointer
+    let raw: OpaquePointer
 
     /// Creates a context with the default allocator. Traps only when the
     /// system cannot allocate a few hundred bytes.

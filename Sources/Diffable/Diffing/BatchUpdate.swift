@@ -1,0 +1,177 @@
+import Foundation
+
+/// One `performBatchUpdates` worth of operations, in UIKit's index spaces:
+/// deletes, section reloads and move sources address the state *before* the
+/// batch; inserts and move targets the state *after* it. A refresh batch (only
+/// reloads and reconfigures) has nothing else, so both spaces coincide.
+///
+/// Every list is ascending; moves are ordered by destination. Encodes to the
+/// fixture format (FIXTURES.md): index paths as `[section, item]`, moves as `[from, to]`.
+public struct BatchUpdate: Equatable, Hashable, Sendable, Codable {
+    /// A section move: old index → new index.
+    public struct SectionMove: Equatable, Hashable, Sendable, Codable, CustomStringConvertible {
+        public var from: Int
+        public var to: Int
+        public init(from: Int, to: Int) {
+            self.from = from
+            self.to = to
+        }
+        public init(from decoder: Decoder) throws {
+            var container = try decoder.unkeyedContainer()
+            from = try container.decode(Int.self)
+            to = try container.decode(Int.self)
+        }
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.unkeyedContainer()
+            try container.encode(from)
+            try container.encode(to)
+        }
+        public var description: String { "\(from)→\(to)" }
+    }
+
+    /// An item move: old index path → new index path.
+    public struct ItemMove: Equatable, Hashable, Sendable, Codable, CustomStringConvertible {
+        public var from: IndexPath
+        public var to: IndexPath
+        public init(from: IndexPath, to: IndexPath) {
+            self.from = from
+            self.to = to
+        }
+        public init(from decoder: Decoder) throws {
+            var container = try decoder.unkeyedContainer()
+            from = try container.decode(PathCoding.self).path
+            to = try container.decode(PathCoding.self).path
+        }
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.unkeyedContainer()
+            try container.encode(PathCoding(from))
+            try container.encode(PathCoding(to))
+        }
+        public var description: String { "\(BatchUpdate.show(from))→\(BatchUpdate.show(to))" }
+    }
+
+    public var deleteSections: [Int] = []
+    public var insertSections: [Int] = []
+    public var moveSections: [SectionMove] = []
+    public var reloadSections: [Int] = []
+    public var deleteItems: [IndexPath] = []
+    public var insertItems: [IndexPath] = []
+    public var moveItems: [ItemMove] = []
+    public var reloadItems: [IndexPath] = []
+    public var reconfigureItems: [IndexPath] = []
+
+    public init(
+        deleteSections: [Int] = [], insertSections: [Int] = [], moveSections: [SectionMove] = [],
+        reloadSections: [Int] = [], deleteItems: [IndexPath] = [], insertItems: [IndexPath] = [],
+        moveItems: [ItemMove] = [], reloadItems: [IndexPath] = [], reconfigureItems: [IndexPath] = []
+    ) {
+        self.deleteSections = deleteSections
+        self.insertSections = insertSections
+        self.moveSections = moveSections
+        self.reloadSections = reloadSections
+        self.deleteItems = deleteItems
+        self.insertItems = insertItems
+        self.moveItems = moveItems
+        self.reloadItems = reloadItems
+        self.reconfigureItems = reconfigureItems
+    }
+
+    /// Whether the batch has no operation at all.
+    public var isEmpty: Bool { operationCount == 0 }
+
+    /// Total number of operations. - Complexity: O(1).
+    public var operationCount: Int {
+        deleteSections.count + insertSections.count + moveSections.count + reloadSections.count + deleteItems.count
+            + insertItems.count + moveItems.count + reloadItems.count + reconfigureItems.count
+    }
+
+    /// Whether the batch only refreshes content (reloads and reconfigures).
+    public var isRefreshOnly: Bool {
+        deleteSections.isEmpty && insertSections.isEmpty && moveSections.isEmpty && deleteItems.isEmpty
+            && insertItems.isEmpty && moveItems.isEmpty
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case deleteSections, insertSections, moveSections, reloadSections
+        case deleteItems, insertItems, moveItems, reloadItems, reconfigureItems
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func paths(_ key: CodingKeys) throws -> [IndexPath] {
+            try (container.decodeIfPresent([PathCoding].self, forKey: key) ?? []).map(\.path)
+        }
+        deleteSections = try container.decodeIfPresent([Int].self, forKey: .deleteSections) ?? []
+        insertSections = try container.decodeIfPresent([Int].self, forKey: .insertSections) ?? []
+        moveSections = try container.decodeIfPresent([SectionMove].self, forKey: .moveSections) ?? []
+        reloadSections = try container.decodeIfPresent([Int].self, forKey: .reloadSections) ?? []
+        deleteItems = try paths(.deleteItems)
+        insertItems = try paths(.insertItems)
+        moveItems = try container.decodeIfPresent([ItemMove].self, forKey: .moveItems) ?? []
+        reloadItems = try paths(.reloadItems)
+        reconfigureItems = try paths(.reconfigureItems)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(deleteSections, forKey: .deleteSections)
+        try container.encode(insertSections, forKey: .insertSections)
+        try container.encode(moveSections, forKey: .moveSections)
+        try container.encode(reloadSections, forKey: .reloadSections)
+        try container.encode(deleteItems.map(PathCoding.init), forKey: .deleteItems)
+        try container.encode(insertItems.map(PathCoding.init), forKey: .insertItems)
+        try container.encode(moveItems, forKey: .moveItems)
+        try container.encode(reloadItems.map(PathCoding.init), forKey: .reloadItems)
+        try container.encode(reconfigureItems.map(PathCoding.init), forKey: .reconfigureItems)
+    }
+
+    static func show(_ path: IndexPath) -> String { "(\(path.section), \(path.item))" }
+}
+
+extension BatchUpdate: CustomStringConvertible {
+    /// The non-empty operation lists, e.g. `BatchUpdate(deleteItems: [(0, 1)], moveItems: [(0, 3)→(0, 0)])`.
+    public var description: String {
+        var parts: [String] = []
+        func add<T>(_ name: String, _ values: [T], _ show: (T) -> String) {
+            if !values.isEmpty { parts.append("\(name): [\(values.map(show).joined(separator: ", "))]") }
+        }
+        add("deleteSections", deleteSections) { "\($0)" }
+        add("insertSections", insertSections) { "\($0)" }
+        add("moveSections", moveSections) { $0.description }
+        add("reloadSections", reloadSections) { "\($0)" }
+        add("deleteItems", deleteItems, Self.show)
+        add("insertItems", insertItems, Self.show)
+        add("moveItems", moveItems) { $0.description }
+        add("reloadItems", reloadItems, Self.show)
+        add("reconfigureItems", reconfigureItems, Self.show)
+        return "BatchUpdate(\(parts.joined(separator: ", ")))"
+    }
+}
+
+/// An index path coded as `[section, item]`.
+struct PathCoding: Codable {
+    var path: IndexPath
+    init(_ path: IndexPath) { self.path = path }
+    init(from decoder: Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        let section = try container.decode(Int.self)
+        let item = try container.decode(Int.self)
+        path = IndexPath(item: item, section: section)
+    }
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        try container.encode(path.section)
+        try container.encode(path.item)
+    }
+}
+
+#if !canImport(Darwin)
+extension IndexPath {
+    /// Foundation on Linux lacks UIKit's `item`/`section` accessors; these match them.
+    public init(item: Int, section: Int) { self.init(indexes: [section, item]) }
+    /// The section index (the first index). - Complexity: O(1).
+    public var section: Int { self[0] }
+    /// The item index (the second index). - Complexity: O(1).
+    public var item: Int { self[1] }
+}
+#endif

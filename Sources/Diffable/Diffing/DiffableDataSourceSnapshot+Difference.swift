@@ -1,0 +1,13 @@
+extension DiffableDataSourceSnapshot {
+    /// The difference that turns `other` into this snapshot: one structural batch
+    /// that a `UITableView`/`UICollectionView` accepts (minimal moves per section,
+    /// cross-section moves kept where UIKit allows), then a refresh batch for this
+    /// snapshot's reload/reconfigure requests. Never traps.
+    ///
+    /// The result is exactly the one ALGORITHM.md specifies, identical in every
+    /// language that passes the shared fixtures.
+    /// - Complexity: O(n + s) expected plus O(k log k) for the LIS over the k matched items.
+    public func difference(from other: Self) -> SnapshotDifference<SectionIdentifierType, ItemIdentifierType> {
+        DiffContextPool.shared.withContext { $0.diffSnapshots(old: other, new: self) }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+/// The difference between two snapshots, as data: the batches a list view must
+/// perform (one structural batch, then an optional refresh batch of reloads and
+/// reconfigures at final positions) and the old ↔ new position mapping.
+///
+/// Made by ``DiffableDataSourceSnapshot/difference(from:)``; like
+/// `CollectionDifference`, it is computed without any view.
+public struct SnapshotDifference<SectionIdentifierType: Hashable, ItemIdentifierType: Hashable> {
+    public typealias Snapshot = DiffableDataSourceSnapshot<SectionIdentifierType, ItemIdentifierType>
+
+    /// The snapshots this difference leads between.
+    public let old: Snapshot
+    public let new: Snapshot
+
+    /// Zero, one or two batches: the structural batch first (when anything moved,
+    /// appeared or disappeared), then the refresh batch (when anything is reloaded).
+    public let batches: [BatchUpdate]
+
+    let oldItemToNew: [Int32]
+    let newItemToOld: [Int32]
+    let oldSectionToNew: [Int32]
+    let newSectionToOld: [Int32]
+    let oldStarts: [UInt32]
+    let newStarts: [UInt32]
+
+    /// Whether the snapshots show the same thing (no batch at all).
+    public var isEmpty: Bool { batches.isEmpty }
+
+    /// The structural batch, if any.
+    public var structuralBatch: BatchUpdate? { batches.first { !$0.isRefreshOnly } }
+
+    /// The refresh batch, if any.
+    public var refreshBatch: BatchUpdate? { batches.last.flatMap { $0.isRefreshOnly ? $0 : nil } }
+
+    public var insertedSectionCount: Int { structuralBatch?.insertSections.count ?? 0 }
+    public var deletedSectionCount: Int { structuralBatch?.deleteSections.count ?? 0 }
+    public var movedSectionCount: Int { structuralBatch?.moveSections.count ?? 0 }
+    public var insertedItemCount: Int { structuralBatch?.insertItems.count ?? 0 }
+    public var deletedItemCount: Int { structuralBatch?.deleteItems.count ?? 0 }
+    public var movedItemCount: Int { structuralBatch?.moveItems.count ?? 0 }
+    public var reloadedItemCount: Int { refreshBatch?.reloadItems.count ?? 0 }
+    public var reconfiguredItemCount: Int { refreshBatch?.reconfigureItems.count ?? 0 }
+    public var reloadedSectionCount: Int { refreshBatch?.reloadSections.count ?? 0 }
+
+    /// Where the item at `indexPath` of the old snapshot is in the new one (nil: deleted).
+    /// - Complexity: O(1).
+    public func newIndexPath(forOldIndexPath indexPath: IndexPath) -> IndexPath? {
+        guard let flat = Self.flat(indexPath, oldStarts) else { return nil }
+        let mapped = oldItemToNew[flat]
+        return mapped < 0 ? nil : Self.path(Int(mapped), newStarts)
+    }
+
+    /// Where the item at `indexPath` of the new snapshot was in the old one (nil: inserted).
+    /// - Complexity: O(log s) (binary search over section starts).
+    public func oldIndexPath(forNewIndexPath indexPath: IndexPath) -> IndexPath? {
+        guard let flat = Self.flat(indexPath, newStarts) else { return nil }
+        let mapped = newItemToOld[flat]
+        return mapped < 0 ? nil : Self.path(Int(mapped), oldStarts)
+    }
+
+    /// The new index of an old section (nil: deleted). - Complexity: O(1).
+    public func newSectionIndex(forOldSectionIndex index: Int) -> Int? {
+        guard oldSectionToNew.indices.contains(index), oldSectionToNew[index] >= 0 else { return nil }
+        return Int(oldSectionToNew[index])
+    }
+
+    /// The old index of a new section (nil: inserted). - Complexity: O(1).
+    public func oldSectionIndex(forNewSectionIndex index: Int) -> Int? {
+        guard newSectionToOld.indices.contains(index), newSectionToOld[index] >= 0 else { return nil }
+        return Int(newSectionToOld[index])
+    }
+
+    /// The difference of the flat item lists as a `CollectionDifference`, for
+    /// snapshots with one section of the same identifier (nil otherwise): removals
+    /// at old offsets, insertions at new offsets, moves as associated pairs.
+    /// `new.itemIdentifiers.applying(…)` reproduces the new items.
+    /// - Complexity: O(n).
+    public func collectionDifference() -> CollectionDifference<ItemIdentifierType>? {
+        guard old.numberOfSections == 1, new.numberOfSections == 1,
+              old.sectionIdentifiers == new.sectionIdentifiers else { return nil }
+        let oldItems = old.itemIdentifiers, newItems = new.itemIdentifiers
+        var changes: [CollectionDifference<ItemIdentifierType>.Change] = []
+        let structural = structuralBatch ?? BatchUpdate()
+        for path in structural.deleteItems {
+            changes.append(.remove(offset: path.item, element: oldItems[path.item], associatedWith: nil))
+        }
+        for path in structural.insertItems {
+            changes.append(.insert(offset: path.item, element: newItems[path.item], associatedWith: nil))
+        }
+        for move in structural.moveItems {
+            changes.append(.remove(offset: move.from.item, element: oldItems[move.from.item], associatedWith: move.to.item))
+            changes.append(.insert(offset: move.to.item, element: newItems[move.to.item], associatedWith: move.from.item))
+        }
+        return CollectionDifference(changes)
+    }
+
+    static func flat(_ path: IndexPath, _ starts: [UInt32]) -> Int? {
+        guard path.count == 2, path.section >= 0, path.section + 1 < starts.count, path.item >= 0 else { return nil }
+        let flat = Int(starts[path.section]) + path.item
+        return flat < Int(starts[path.section + 1]) ? flat : nil
+    }
+
+    static func path(_ flat: Int, _ starts: [UInt32]) -> IndexPath {
+        // Last section whose start is <= flat (empty sections share starts).
+        var low = 0, high = starts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if Int(starts[middle]) <= flat { low = middle } else { high = middle - 1 }
+        }
+        return IndexPath(item: flat - Int(starts[low]), section: low)
+    }
+}
+
+extension SnapshotDifference: CustomStringConvertible {
+    public var description: String {
+        batches.isEmpty ? "SnapshotDifference(no changes)" : "SnapshotDifference(\(batches.map(\.description).joined(separator: ", then ")))"
+    }
+}
+
+extension SnapshotDifference: @unchecked Sendable where SectionIdentifierType: Sendable, ItemIdentifierType: Sendable {}

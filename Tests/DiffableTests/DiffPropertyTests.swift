@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@testable import Diffable
+
+/// ALGORITHM.md's correctness properties on random snapshot pairs: the strict
+/// simulator accepts every batch, replay reaches the new snapshot exactly and
+/// refreshes what was asked, output is deterministic, and with no section
+/// changes the moves per section are minimal.
+@Suite struct DiffPropertyTests {
+    static let pairCount = 12_000
+
+    @Test func randomPairsAreValidExactAndDeterministic() throws {
+        var generator = SeededGenerator(seed: 20_261_121)
+        var batchesChecked = 0
+        for round in 0..<Self.pairCount {
+            let (old, new) = RandomSnapshots.pair(&generator)
+            let difference = new.difference(from: old)
+            var view = ListViewSimulator<String, String>(flavor: round % 2 == 0 ? .collection : .table)
+            view.reloadData(old)
+            do {
+                try view.apply(difference)
+            } catch {
+                Issue.record("round \(round) (seed 20261121): \(error)\nold \(old.debugDescription)\nnew \(new.debugDescription)\n\(difference)")
+                return
+            }
+            batchesChecked += difference.batches.count
+            #expect(view.visibleSnapshot == new.withoutPendingUpdates())
+            #expect(new.difference(from: old).batches == difference.batches, "round \(round): not deterministic")
+            #expect(old.difference(from: old).batches.isEmpty)
+        }
+        #expect(batchesChecked > Self.pairCount / 2)
+    }
+
+    @Test func movesAreMinimalWithoutSectionChanges() {
+        var generator = SeededGenerator(seed: 77)
+        for round in 0..<3_000 {
+            let (old, new) = RandomSnapshots.pair(&generator, maxSections: 3, maxItems: 12, sectionChanges: false)
+            guard old.sectionIdentifiers == new.sectionIdentifiers else { continue }
+            let moves = new.difference(from: old).structuralBatch?.moveItems ?? []
+            for (index, section) in new.sectionIdentifiers.enumerated() {
+                let oldItems = old.itemIdentifiers(inSection: section)
+                let sequence = new.itemIdentifiers(inSection: section).compactMap { oldItems.firstIndex(of: $0) }
+                let sameSectionMoves = moves.filter { $0.from.section == index && $0.to.section == index }.count
+                #expect(sameSectionMoves == sequence.count - referenceLISLength(sequence),
+                        "round \(round) section \(section): not minimal")
+            }
+        }
+    }
+
+    @Test func collidingIdentifiersDiffLikeDistinctOnes() throws {
+        var generator = SeededGenerator(seed: 5)
+        for round in 0..<1_000 {
+            let (old, new) = RandomSnapshots.pair(&generator)
+            func colliding(_ snapshot: RandomSnapshots.Snapshot) -> DiffableDataSourceSnapshot<String, CollidingID> {
+                var result = DiffableDataSourceSnapshot<String, CollidingID>()
+                result.appendSections(snapshot.sectionIdentifiers)
+                for section in snapshot.sectionIdentifiers {
+                    result.appendItems(snapshot.itemIdentifiers(inSection: section).map { CollidingID(value: $0.hashValue) },
+                                       toSection: section)
+                }
+                return result
+            }
+            let expected = new.withoutPendingUpdates().difference(from: old).batches
+            let actual = colliding(new.withoutPendingUpdates()).difference(from: colliding(old)).batches
+            #expect(actual == expected, "round \(round)")
+        }
+    }
+}

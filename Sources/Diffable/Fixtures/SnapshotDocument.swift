@@ -1,0 +1,169 @@
+import Foundation
+
+/// A snapshot in the cross-language JSON form of FIXTURES.md (a fixture's `old`
+/// or `new`): string identifiers, optional refresh requests.
+///
+/// ```json
+/// { "sections": [ { "id": "S", "items": ["a", "b"] } ],
+///   "reloadItems": [], "reconfigureItems": [], "reloadSections": [] }
+/// ```
+public struct SnapshotDocument: Codable, Equatable, Sendable {
+    public struct Section: Codable, Equatable, Sendable {
+        public var id: String
+        public var items: [String]
+        public init(id: String, items: [String]) {
+            self.id = id
+            self.items = items
+        }
+    }
+
+    public var sections: [Section]
+    public var reloadItems: [String]
+    public var reconfigureItems: [String]
+    public var reloadSections: [String]
+
+    public init(sections: [Section], reloadItems: [String] = [], reconfigureItems: [String] = [], reloadSections: [String] = []) {
+        self.sections = sections
+        self.reloadItems = reloadItems
+        self.reconfigureItems = reconfigureItems
+        self.reloadSections = reloadSections
+    }
+
+    /// The document of a snapshot (its pending refresh requests included).
+    /// - Complexity: O(n + s).
+    public init(_ snapshot: DiffableDataSourceSnapshot<String, String>) {
+        sections = snapshot.sectionIdentifiers.map { Section(id: $0, items: snapshot.itemIdentifiers(inSection: $0)) }
+        reloadItems = snapshot.reloadedItemIdentifiers
+        reconfigureItems = snapshot.reconfiguredItemIdentifiers
+        reloadSections = snapshot.reloadedSectionIdentifiers
+    }
+
+    enum CodingKeys: String, CodingKey { case sections, reloadItems, reconfigureItems, reloadSections }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        sections = try container.decode([Section].self, forKey: .sections)
+        reloadItems = try container.decodeIfPresent([String].self, forKey: .reloadItems) ?? []
+        reconfigureItems = try container.decodeIfPresent([String].self, forKey: .reconfigureItems) ?? []
+        reloadSections = try container.decodeIfPresent([String].self, forKey: .reloadSections) ?? []
+    }
+
+    /// Builds the snapshot, or the ALGORITHM.md error for the first problem found:
+    /// duplicate sections, then duplicate items, then unknown identifiers in the
+    /// refresh requests. Identifiers compare as Swift strings (canonical equivalence).
+    /// - Parameter side: `"old"` or `"new"`, reported in the error.
+    /// - Complexity: O(n + s) expected.
+    public func snapshot(side: String) throws(DocumentError) -> DiffableDataSourceSnapshot<String, String> {
+        var sectionPositions: [String: [Int]] = [:]
+        var sectionOrder: [String] = []
+        for (index, section) in sections.enumerated() {
+            if sectionPositions[section.id] == nil { sectionOrder.append(section.id) }
+            sectionPositions[section.id, default: []].append(index)
+        }
+        let repeatedSections = sectionOrder.filter { sectionPositions[$0]!.count > 1 }
+        if !repeatedSections.isEmpty {
+            throw DocumentError(kind: .duplicateSection, snapshot: side, identifiers: repeatedSections,
+                                positions: repeatedSections.map { sectionPositions[$0]!.map { [$0] } })
+        }
+        var itemPositions: [String: [[Int]]] = [:]
+        var itemOrder: [String] = []
+        for (sectionIndex, section) in sections.enumerated() {
+            for (itemIndex, item) in section.items.enumerated() {
+                if itemPositions[item] == nil { itemOrder.append(item) }
+                itemPositions[item, default: []].append([sectionIndex, itemIndex])
+            }
+        }
+        let repeatedItems = itemOrder.filter { itemPositions[$0]!.count > 1 }
+        if !repeatedItems.isEmpty {
+            throw DocumentError(kind: .duplicateItem, snapshot: side, identifiers: repeatedItems,
+                                positions: repeatedItems.map { itemPositions[$0]! })
+        }
+        for (list, values, known) in [("reloadItems", reloadItems, itemPositions.keys.contains),
+                                      ("reconfigureItems", reconfigureItems, itemPositions.keys.contains),
+                                      ("reloadSections", reloadSections, sectionPositions.keys.contains)] as [(String, [String], (String) -> Bool)] {
+            var unknownOrder: [String] = []
+            var unknownPositions: [String: [Int]] = [:]
+            for (index, value) in values.enumerated() where !known(value) {
+                if unknownPositions[value] == nil { unknownOrder.append(value) }
+                unknownPositions[value, default: []].append(index)
+            }
+            if !unknownOrder.isEmpty {
+                throw DocumentError(kind: .unknownIdentifier, snapshot: side, identifiers: unknownOrder,
+                                    positions: unknownOrder.map { unknownPositions[$0]!.map { [$0] } }, list: list)
+            }
+        }
+        var snapshot = DiffableDataSourceSnapshot<String, String>()
+        snapshot.appendSections(sections.map(\.id))
+        for section in sections { snapshot.appendItems(section.items, toSection: section.id) }
+        snapshot.reloadItems(reloadItems)
+        snapshot.reconfigureItems(reconfigureItems)
+        snapshot.reloadSections(reloadSections)
+        return snapshot
+    }
+}
+
+/// The error object of FIXTURES.md / ALGORITHM.md "Errors": what kind of bad
+/// input, in which snapshot, every identifier of that kind (first occurrence
+/// order, as first written) and, per identifier, all its positions
+/// (`[section, item]` for items, `[section]` for sections, `[index]` in the
+/// request list named by `list` for unknown identifiers).
+public struct DocumentError: Error, Codable, Equatable, Sendable, CustomStringConvertible {
+    public enum Kind: String, Codable, Sendable { case duplicateSection, duplicateItem, unknownIdentifier }
+    public var kind: Kind
+    public var snapshot: String
+    public var identifiers: [String]
+    public var positions: [[[Int]]]
+    public var list: String?
+
+    public init(kind: Kind, snapshot: String, identifiers: [String], positions: [[[Int]]], list: String? = nil) {
+        self.kind = kind
+        self.snapshot = snapshot
+        self.identifiers = identifiers
+        self.positions = positions
+        self.list = list
+    }
+
+    public var description: String {
+        let places = zip(identifiers, positions).map { identifier, positions in
+            "\(identifier.debugDescription) at " + positions.map { "[" + $0.map(String.init).joined(separator: ", ") + "]" }.joined(separator: ", ")
+        }
+        return "\(snapshot) snapshot: \(kind.rawValue)\(list.map { " in \($0)" } ?? ""): " + places.joined(separator: "; ")
+    }
+}
+
+/// The expected-output object of a fixture: `{"batches": [...]}` or `{"error": {...}}`.
+public enum DiffOutcome: Codable, Equatable, Sendable {
+    case batches([BatchUpdate])
+    case error(DocumentError)
+
+    enum CodingKeys: String, CodingKey { case batches, error }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let error = try container.decodeIfPresent(DocumentError.self, forKey: .error) {
+            self = .error(error)
+        } else {
+            self = .batches(try container.decode([BatchUpdate].self, forKey: .batches))
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .batches(let batches): try container.encode(batches, forKey: .batches)
+        case .error(let error): try container.encode(error, forKey: .error)
+        }
+    }
+
+    /// Validates both documents (old first) and diffs them: the fixture's `expect`.
+    /// - Complexity: O(n + s) expected plus the diff.
+    public static func of(old: SnapshotDocument, new: SnapshotDocument) -> DiffOutcome {
+        do {
+            let oldSnapshot = try old.snapshot(side: "old")
+            let newSnapshot = try new.snapshot(side: "new")
+            return .batches(newSnapshot.difference(from: oldSnapshot).batches)
+        } catch {
+            return .error(error)
+        }
+    }
+}

@@ -11,8 +11,8 @@ enum {
     DFC_SECTION_RELOADED = 16  /* new section: reload requested */
 };
 
-/* Per-new-item flags. */
-enum { DFC_ITEM_KEEP = 1, DFC_ITEM_RELOAD = 2, DFC_ITEM_RECONFIGURE = 4 };
+/* Per-new-item flags; bits 3-5 hold the item's dfc_item_op from the last classification. */
+enum { DFC_ITEM_KEEP = 1, DFC_ITEM_RELOAD = 2, DFC_ITEM_RECONFIGURE = 4, DFC_ITEM_OP_SHIFT = 3 };
 
 /* What the structural batch does with an item. */
 typedef enum { DFC_OP_NONE, DFC_OP_DELETE, DFC_OP_INSERT, DFC_OP_MOVE, DFC_OP_DELETE_INSERT } dfc_item_op;
@@ -48,7 +48,13 @@ static inline void dfc__touch_old(dfc_plan *p, uint32_t o) {
     if (t >= 0) p->new_flags[t] |= DFC_SECTION_TOUCHED;
 }
 
-/* One classification pass marking the sections item operations touch. */
+static inline dfc_item_op dfc__stored_op(const dfc_plan *p, size_t j) {
+    return (dfc_item_op)((p->item_flags[j] >> DFC_ITEM_OP_SHIFT) & 7);
+}
+
+/* One classification pass marking the sections item operations touch. It also
+ * stores every new item's operation: the pass after which nothing converts is
+ * final, and emitting reads the stored operations. */
 static void dfc__mark_touched(dfc_plan *p) {
     for (size_t t = 0; t < p->new_section_count; t++) p->new_flags[t] &= (uint8_t)~DFC_SECTION_TOUCHED;
     for (size_t i = 0; i < p->old_count; i++) {
@@ -58,11 +64,14 @@ static void dfc__mark_touched(dfc_plan *p) {
     for (size_t j = 0; j < p->new_count; j++) {
         uint32_t t = p->new_section_of[j];
         int32_t i = p->new_to_old[j];
+        dfc_item_op op = i == DFC_NOT_FOUND ? ((p->new_flags[t] & DFC_SECTION_FRESH) ? DFC_OP_NONE : DFC_OP_INSERT)
+                                            : dfc__classify_matched(p, (uint32_t)i, (uint32_t)j);
+        p->item_flags[j] = (uint8_t)((p->item_flags[j] & ((1u << DFC_ITEM_OP_SHIFT) - 1)) | ((unsigned)op << DFC_ITEM_OP_SHIFT));
         if (i == DFC_NOT_FOUND) {
-            if (!(p->new_flags[t] & DFC_SECTION_FRESH)) dfc__touch_new(p, t);
+            if (op == DFC_OP_INSERT) dfc__touch_new(p, t);
             continue;
         }
-        switch (dfc__classify_matched(p, (uint32_t)i, (uint32_t)j)) {
+        switch (op) {
         case DFC_OP_NONE: break;
         case DFC_OP_DELETE: dfc__touch_old(p, p->old_section_of[i]); break;
         case DFC_OP_INSERT: dfc__touch_new(p, t); break;
@@ -200,7 +209,7 @@ static void dfc__emit(const dfc_plan *p, dfc_batch *structural, dfc_batch *refre
         if (j == DFC_NOT_FOUND) {
             deleted = !(p->old_flags[p->old_section_of[i]] & DFC_SECTION_GONE);
         } else {
-            dfc_item_op op = dfc__classify_matched(p, (uint32_t)i, (uint32_t)j);
+            dfc_item_op op = dfc__stored_op(p, (size_t)j);
             deleted = op == DFC_OP_DELETE || op == DFC_OP_DELETE_INSERT;
         }
         if (deleted) {
@@ -213,8 +222,7 @@ static void dfc__emit(const dfc_plan *p, dfc_batch *structural, dfc_batch *refre
     for (size_t j = 0; j < p->new_count; j++) {
         uint32_t t = p->new_section_of[j];
         int32_t i = p->new_to_old[j];
-        dfc_item_op op = i == DFC_NOT_FOUND ? ((p->new_flags[t] & DFC_SECTION_FRESH) ? DFC_OP_NONE : DFC_OP_INSERT)
-                                            : dfc__classify_matched(p, (uint32_t)i, (uint32_t)j);
+        dfc_item_op op = dfc__stored_op(p, j);
         bool fresh = (p->new_flags[t] & DFC_SECTION_FRESH) != 0;
         if (op == DFC_OP_INSERT || op == DFC_OP_DELETE_INSERT) {
             if (paths) ((dfc_index_path *)structural->insert_items)[ii] = dfc__new_path(p, (uint32_t)j);

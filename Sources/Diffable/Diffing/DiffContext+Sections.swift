@@ -37,8 +37,8 @@ final class EqualityOracle {
     init(_ equal: @escaping (Int32, UInt32, Int32, UInt32) -> Bool) { self.equal = equal }
 
     static let callback: dfc_equal_fn = { user, aSide, a, bSide, b in
-        let oracle = Unmanaged<EqualityOracle>.fromOpaque(user!).takeUnretainedValue()
-        return oracle.equal(aSide, a, bSide, b) ? 1 : 0
+        // The diff keeps the oracle alive; borrowing it here saves a retain/release per call.
+        Unmanaged<EqualityOracle>.fromOpaque(user!)._withUnsafeGuaranteedRef { $0.equal(aSide, a, bSide, b) } ? 1 : 0
     }
 }
 
@@ -51,20 +51,38 @@ extension DiffContext {
     {
         let oldStorage = old.storage, newStorage = new.storage
         let oldFlat = FlatSnapshot(oldStorage), newFlat = FlatSnapshot(newStorage)
-        let sectionOracle = EqualityOracle { aSide, a, bSide, b in
-            func id(_ side: Int32, _ index: UInt32) -> S {
-                side == Int32(DFC_SIDE_OLD) ? oldStorage.sectionIDs[Int(oldFlat.sectionSlots[Int(index)])]!
-                    : newStorage.sectionIDs[Int(newFlat.sectionSlots[Int(index)])]!
-            }
-            return id(aSide, a) == id(bSide, b)
-        }
+        // Identifiers are read through buffer pointers valid for the whole call:
+        // the C core may ask for equality a million times, and no retain may happen per ask.
+        return oldStorage.itemIDs.withUnsafeBufferPointer { oldItemIDs in
+        newStorage.itemIDs.withUnsafeBufferPointer { newItemIDs in
+        oldStorage.sectionIDs.withUnsafeBufferPointer { oldSectionIDs in
+        newStorage.sectionIDs.withUnsafeBufferPointer { newSectionIDs in
+        oldFlat.itemSlots.withUnsafeBufferPointer { oldItemSlots in
+        newFlat.itemSlots.withUnsafeBufferPointer { newItemSlots in
+        oldFlat.sectionSlots.withUnsafeBufferPointer { oldSectionSlots in
+        newFlat.sectionSlots.withUnsafeBufferPointer { newSectionSlots in
+        let oldItemBase = oldItemIDs.baseAddress, newItemBase = newItemIDs.baseAddress
         let itemOracle = EqualityOracle { aSide, a, bSide, b in
-            func id(_ side: Int32, _ index: UInt32) -> I {
-                side == Int32(DFC_SIDE_OLD) ? oldStorage.itemIDs[Int(oldFlat.itemSlots[Int(index)])]
-                    : newStorage.itemIDs[Int(newFlat.itemSlots[Int(index)])]
-            }
-            return id(aSide, a) == id(bSide, b)
+            // Compare in place through pointers: no copy (and no retain) of either identifier.
+            let left = aSide == 0 ? oldItemBase! + Int(oldItemSlots[Int(a)]) : newItemBase! + Int(newItemSlots[Int(a)])
+            let right = bSide == 0 ? oldItemBase! + Int(oldItemSlots[Int(b)]) : newItemBase! + Int(newItemSlots[Int(b)])
+            return left.pointee == right.pointee
         }
+        let sectionOracle = EqualityOracle { aSide, a, bSide, b in
+            let left = aSide == 0 ? oldSectionIDs[Int(oldSectionSlots[Int(a)])] : newSectionIDs[Int(newSectionSlots[Int(a)])]
+            let right = bSide == 0 ? oldSectionIDs[Int(oldSectionSlots[Int(b)])] : newSectionIDs[Int(newSectionSlots[Int(b)])]
+            return left == right
+        }
+        return diffFlatSnapshots(old: old, new: new, oldFlat: oldFlat, newFlat: newFlat,
+                                 sectionOracle: sectionOracle, itemOracle: itemOracle)
+        }}}}}}}}
+    }
+
+    private func diffFlatSnapshots<S, I>(
+        old: DiffableDataSourceSnapshot<S, I>, new: DiffableDataSourceSnapshot<S, I>,
+        oldFlat: FlatSnapshot, newFlat: FlatSnapshot, sectionOracle: EqualityOracle, itemOracle: EqualityOracle
+    ) -> SnapshotDifference<S, I> {
+        let oldStorage = old.storage, newStorage = new.storage
         func match(_ injective: Bool, _ oracle: EqualityOracle) -> dfc_match {
             injective ? dfc_match(kind: Int32(DFC_MATCH_INJECTIVE), equal: nil, user_data: nil)
                 : dfc_match(kind: Int32(DFC_MATCH_CALLBACK), equal: EqualityOracle.callback,

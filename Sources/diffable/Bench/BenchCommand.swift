@@ -38,10 +38,15 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Print JSON rows instead of a table.")
     var json = false
 
-    @Option(help: "What to measure: flat (list diff engines), snapshot (snapshot operations at 1M).")
+    @Option(help: "What to measure: flat (list diff engines), snapshot (snapshot operations at 1M), sectioned (difference(from:) at 1M in 10k sections).")
     var suite: String = "flat"
 
     func run() throws {
+        if suite == "sectioned" {
+            let rows = SectionedBench.run(runs: runs)
+            print(json ? String(decoding: try JSONEncoder().encode(rows), as: UTF8.self) : SectionedBench.table(rows))
+            return
+        }
         if suite == "snapshot" {
             let rows = SnapshotBench.run(runs: runs)
             if json {
@@ -51,7 +56,7 @@ struct BenchCommand: ParsableCommand {
             }
             return
         }
-        guard suite == "flat" else { throw ValidationError("unknown suite '\(suite)' (flat, snapshot)") }
+        guard suite == "flat" else { throw ValidationError("unknown suite '\(suite)' (flat, snapshot, sectioned)") }
         let sizeList = try parseList(sizes, name: "size") { Int($0).flatMap { $0 > 0 ? $0 : nil } }
         let scenarioList = try parseList(scenarios, name: "scenario") { BenchScenario(rawValue: $0) }
         let keyList = try parseList(keys, name: "key type") { BenchKeyKind(rawValue: $0) }

@@ -689,7 +689,7 @@ static void test_allocation_failure_every_k(void) {
     uint64_t a[64], b[64];
     for (size_t i = 0; i < 64; i++) a[i] = i, b[i] = 63 - i;
     a[0] = 5, a[5] = 0; /* break the prefix so the table runs */
-    for (long fail_at = 1; fail_at < 40; fail_at++) {
+    for (long fail_at = 1; fail_at < 60; fail_at++) {
         failing_allocator state = {fail_at, 0, 0};
         dfc_allocator allocator = {failing_allocate, failing_release, &state};
         dfc_context *ctx = dfc_context_create(&allocator);
@@ -710,6 +710,23 @@ static void test_allocation_failure_every_k(void) {
         dfc_context_free(ctx);
         CHECK_EQ_INT(state.live, 0);
 
+        /* the sectioned diff: fails cleanly at every allocation, works afterwards */
+        state = (failing_allocator){fail_at, 0, 0};
+        ctx = dfc_context_create(&allocator);
+        if (ctx != NULL) {
+            uint64_t sections_old[] = {1, 2, 3}, sections_new[] = {3, 1, 4};
+            uint32_t starts[] = {0, 20, 40, 64}, starts_new[] = {0, 30, 50, 64};
+            dfc_snapshot so = {{sections_old, 3, NULL, NULL}, {a, 64, NULL, NULL}, starts};
+            dfc_snapshot sn = {{sections_new, 3, NULL, NULL}, {b, 64, NULL, NULL}, starts_new};
+            dfc_sections_result sr;
+            int status2 = dfc_diff_sections(ctx, &so, &sn, NULL, &injective, &injective, 0, &sr);
+            CHECK(status2 == DFC_OK || status2 == DFC_ERR_OUT_OF_MEMORY);
+            state.fail_at = -1;
+            CHECK_EQ_INT(dfc_diff_sections(ctx, &so, &sn, NULL, &injective, &injective, 0, &sr), DFC_OK);
+            dfc_context_free(ctx);
+        }
+        CHECK_EQ_INT(state.live, 0);
+
         state = (failing_allocator){fail_at, 0, 0};
         dfc_idtable *table = dfc_idtable_create(&allocator);
         if (table != NULL) {
@@ -724,6 +741,83 @@ static void test_allocation_failure_every_k(void) {
         }
         CHECK_EQ_INT(state.live, 0);
     }
+}
+
+/* ---- sectioned diff ------------------------------------------------------------ */
+
+static int diff_sections(dfc_context *ctx, const uint64_t *os, size_t so, const uint64_t *oi, const uint32_t *ostarts,
+                         const uint64_t *ns, size_t sn, const uint64_t *ni, const uint32_t *nstarts,
+                         const dfc_refresh *refresh, dfc_sections_result *r) {
+    dfc_snapshot a = {{os, so, NULL, NULL}, {oi, ostarts[so], NULL, NULL}, ostarts};
+    dfc_snapshot b = {{ns, sn, NULL, NULL}, {ni, nstarts[sn], NULL, NULL}, nstarts};
+    return dfc_diff_sections(ctx, &a, &b, refresh, &injective, &injective, 0, r);
+}
+
+static void test_sections_known_answers(void) {
+    dfc_context *ctx = dfc_context_create(NULL);
+    dfc_sections_result r;
+    /* T6: x moves into a newly inserted section -> section insert + item delete, no move */
+    uint64_t s1[] = {100}, i1[] = {1};
+    uint32_t st1[] = {0, 1};
+    uint64_t s2[] = {200, 100}, i2[] = {1};
+    uint32_t st2[] = {0, 1, 1};
+    CHECK_EQ_INT(diff_sections(ctx, s1, 1, i1, st1, s2, 2, i2, st2, NULL, &r), DFC_OK);
+    CHECK(r.has_structural && !r.has_refresh);
+    CHECK_EQ_INT(r.structural.insert_section_count, 1);
+    CHECK_EQ_INT(r.structural.insert_sections[0], 0);
+    CHECK_EQ_INT(r.structural.delete_item_count, 1);
+    CHECK(r.structural.delete_items[0].section == 0 && r.structural.delete_items[0].item == 0);
+    CHECK_EQ_INT(r.structural.move_item_count + r.structural.insert_item_count + r.structural.move_section_count, 0);
+    /* T7 reversed roles: x leaves a deleted section -> section delete + item insert */
+    CHECK_EQ_INT(diff_sections(ctx, s2, 2, i2, st2, s1, 1, i1, st1, NULL, &r), DFC_OK);
+    CHECK_EQ_INT(r.structural.delete_section_count, 1);
+    CHECK_EQ_INT(r.structural.delete_sections[0], 0);
+    CHECK_EQ_INT(r.structural.insert_item_count, 1);
+    CHECK(r.structural.insert_items[0].section == 0 && r.structural.insert_items[0].item == 0);
+    /* same snapshot, a reload and a reconfigure of one item: reload wins, refresh batch only */
+    uint32_t reload[] = {0}, reconfigure[] = {0};
+    dfc_refresh refresh = {reload, 1, reconfigure, 1, NULL, 0};
+    CHECK_EQ_INT(diff_sections(ctx, s1, 1, i1, st1, s1, 1, i1, st1, &refresh, &r), DFC_OK);
+    CHECK(!r.has_structural && r.has_refresh);
+    CHECK_EQ_INT(r.refresh.reload_item_count, 1);
+    CHECK_EQ_INT(r.refresh.reconfigure_item_count, 0);
+    /* sections swapped with no item changes: one section move */
+    uint64_t s3[] = {1, 2}, i3[] = {10, 20};
+    uint32_t st3[] = {0, 1, 2};
+    uint64_t s4[] = {2, 1}, i4[] = {20, 10};
+    CHECK_EQ_INT(diff_sections(ctx, s3, 2, i3, st3, s4, 2, i4, st3, NULL, &r), DFC_OK);
+    CHECK_EQ_INT(r.structural.move_section_count, 1);
+    /* LIS of old indices in new order [1, 0] keeps the later run: section 2 (old 1) moves to 0 */
+    CHECK(r.structural.move_section_from[0] == 1 && r.structural.move_section_to[0] == 0);
+    CHECK_EQ_INT(r.structural.move_item_count, 0);
+    CHECK_EQ_INT(r.new_section_to_old[0], 1);
+    CHECK_EQ_INT(r.old_item_to_new[0], 1);
+    /* bad input */
+    uint32_t bad_starts[] = {0, 2};
+    dfc_snapshot inconsistent = {{s1, 1, NULL, NULL}, {i1, 1, NULL, NULL}, bad_starts};
+    dfc_snapshot consistent = {{s1, 1, NULL, NULL}, {i1, 1, NULL, NULL}, st1};
+    CHECK_EQ_INT(dfc_diff_sections(ctx, &inconsistent, &consistent, NULL, &injective, &injective, 0, &r), DFC_ERR_INCONSISTENT);
+    uint32_t far[] = {5};
+    dfc_refresh out_of_range = {far, 1, NULL, 0, NULL, 0};
+    CHECK_EQ_INT(diff_sections(ctx, s1, 1, i1, st1, s1, 1, i1, st1, &out_of_range, &r), DFC_ERR_UNKNOWN_IDENTIFIER);
+    dfc_snapshot good = {{s1, 1, NULL, NULL}, {i1, 1, NULL, NULL}, st1};
+    dfc_snapshot no_starts = {{s1, 1, NULL, NULL}, {i1, 1, NULL, NULL}, NULL};
+    CHECK_EQ_INT(dfc_diff_sections(NULL, &good, &good, NULL, &injective, &injective, 0, &r), DFC_ERR_NULL_ARGUMENT);
+    CHECK_EQ_INT(dfc_diff_sections(ctx, &good, &no_starts, NULL, &injective, &injective, 0, &r), DFC_ERR_NULL_ARGUMENT);
+    CHECK_EQ_INT(dfc_diff_sections(ctx, &good, &good, NULL, NULL, &injective, 0, &r), DFC_ERR_NULL_ARGUMENT);
+    CHECK_EQ_INT(dfc_diff_sections(ctx, &good, &good, NULL, &injective, &injective, 4, &r), DFC_ERR_INVALID_ARGUMENT);
+    /* duplicates: a section twice in old, an item twice across sections in new */
+    uint64_t dup_sections[] = {1, 1}, dup_items[] = {7, 7};
+    uint32_t dup_starts[] = {0, 1, 2};
+    size_t count = 0;
+    CHECK_EQ_INT(diff_sections(ctx, dup_sections, 2, i3, st3, s3, 2, dup_items, dup_starts, NULL, &r), DFC_ERR_DUPLICATE);
+    const dfc_duplicate *d = dfc_context_duplicates(ctx, &count);
+    CHECK_EQ_INT(count, 2);
+    if (count == 2) {
+        CHECK(d[0].side == DFC_SIDE_OLD && d[0].is_section == 1 && d[0].first == 0 && d[0].duplicate == 1);
+        CHECK(d[1].side == DFC_SIDE_NEW && d[1].is_section == 0 && d[1].first == 0 && d[1].duplicate == 1);
+    }
+    dfc_context_free(ctx);
 }
 
 int main(void) {
@@ -741,6 +835,7 @@ int main(void) {
         {"callback_identity", test_callback_identity},
         {"duplicates_reported", test_duplicates_reported},
         {"bad_arguments", test_bad_arguments},
+        {"sections_known_answers", test_sections_known_answers},
         {"warm_context_allocates_nothing", test_warm_context_allocates_nothing},
         {"allocation_failure_every_k", test_allocation_failure_every_k},
     };

@@ -1,0 +1,91 @@
+"""Every fixture through the Python reference, the replay checker and the C core (ctypes)."""
+import json
+import pathlib
+import subprocess
+import sys
+import unicodedata
+
+import jsonschema
+import pytest
+import xxhash
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import dfc_ctypes  # noqa: E402
+from reference import diff, lis_positions  # noqa: E402
+from replay import replay  # noqa: E402
+
+FIXTURES = pathlib.Path(__file__).resolve().parents[1] / "Fixtures"
+PATHS = sorted(FIXTURES.glob("*/*.json"))
+SCHEMA = json.loads((FIXTURES / "fixture.schema.json").read_text())
+
+
+def load(path):
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def library():
+    return dfc_ctypes.load()
+
+
+def test_there_are_enough_fixtures():
+    assert len(PATHS) >= 100
+    assert len(list(FIXTURES.glob("hand/*.json"))) >= 30
+
+
+@pytest.mark.parametrize("path", PATHS, ids=lambda p: p.stem)
+def test_schema(path):
+    fixture = load(path)
+    jsonschema.validate(fixture, SCHEMA)
+    assert fixture["name"] == path.stem
+
+
+@pytest.mark.parametrize("path", PATHS, ids=lambda p: p.stem)
+def test_reference_gives_the_expected_output(path):
+    fixture = load(path)
+    assert diff(fixture["old"], fixture["new"]) == fixture["expect"]
+
+
+@pytest.mark.parametrize("path", PATHS, ids=lambda p: p.stem)
+def test_expected_batches_replay_to_the_new_snapshot(path):
+    fixture = load(path)
+    if "batches" in fixture["expect"]:
+        assert replay(fixture["old"], fixture["expect"]["batches"], fixture["new"]) == []
+
+
+@pytest.mark.parametrize("path", PATHS, ids=lambda p: p.stem)
+def test_c_core_gives_the_expected_output(path, library):
+    fixture = load(path)
+    assert dfc_ctypes.expect_via_c(library, fixture["old"], fixture["new"]) == fixture["expect"]
+
+
+def test_pinned_keys_agree_in_python_and_c(library):
+    pinned = 0
+    for path in PATHS:
+        for identifier, key in load(path).get("keys", {}).items():
+            data = unicodedata.normalize("NFC", identifier).encode()
+            assert xxhash.xxh3_64_intdigest(data) == int(key, 16)
+            assert library.dfc_hash_one(data, len(data), 0) == int(key, 16)
+            pinned += 1
+    assert pinned >= 3
+    assert library.dfc_hash_one(b"abc", 3, 0) == 0x78AF5F94892F3950
+
+
+def test_replay_checker_rejects_a_wrong_batch():
+    old = {"sections": [{"id": "S", "items": ["a", "b", "c"]}]}
+    new = {"sections": [{"id": "S", "items": ["c", "a", "b"]}]}
+    wrong = [dict(deleteSections=[], insertSections=[], moveSections=[], reloadSections=[], deleteItems=[],
+                  insertItems=[], moveItems=[[[0, 1], [0, 0]]], reloadItems=[], reconfigureItems=[])]
+    assert replay(old, wrong, new) != []
+
+
+def test_lis_tie_break():
+    assert lis_positions([2, 1, 0]) == {2}
+    assert lis_positions([2, 3, 0, 1]) == {2, 3}
+    assert lis_positions([]) == set()
+
+
+def test_generated_fixtures_do_not_drift():
+    script = pathlib.Path(__file__).resolve().parent / "generate_fixtures.py"
+    completed = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True)
+    assert completed.returncode == 0, completed.stderr

@@ -5,5 +5,5 @@ struct DiffableCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diffable",
         abstract: "Diff snapshots of sections and items, benchmark the engine, check fixtures.",
-        subcommands: [DemoCommand.self, DiffCommand.self, BenchCommand.self])
+        subcommands: [DemoCommand.self, DiffCommand.self, FixturesCommand.self, BenchCommand.self])
 }

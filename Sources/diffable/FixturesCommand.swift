@@ -1,0 +1,46 @@
+import ArgumentParser
+import Diffable
+import Foundation
+
+/// `diffable fixtures verify [DIR]`: every fixture through the Swift API and the simulator.
+struct FixturesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fixtures", abstract: "Check the cross-language fixtures.",
+        subcommands: [Verify.self])
+
+    struct Verify: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run every fixture under DIR through difference(from:) and the list-view simulator.",
+            discussion: "Prints one line per fixture and a closing 'N passed, N failed'; exits 1 when any fails.")
+
+        @Argument(help: "The fixture directory (searched recursively).")
+        var directory: String = "Tests/Fixtures"
+
+        @Flag(help: "Print only failures and the summary.")
+        var quiet = false
+
+        func run() throws {
+            let files = try Fixture.files(in: URL(fileURLWithPath: directory))
+            guard !files.isEmpty else { throw CLIError("no fixtures (*.json) under '\(directory)'") }
+            var passed = 0, failed = 0
+            for file in files {
+                let problems: [String]
+                do {
+                    problems = try Fixture(contentsOf: file).problems()
+                } catch {
+                    problems = ["\(error)"]
+                }
+                if problems.isEmpty {
+                    passed += 1
+                    if !quiet { print("ok   \(file.lastPathComponent)") }
+                } else {
+                    failed += 1
+                    print("FAIL \(file.lastPathComponent)")
+                    for problem in problems { print("     \(problem)") }
+                }
+            }
+            print("\(passed) passed, \(failed) failed")
+            if failed > 0 { throw ExitCode(1) }
+        }
+    }
+}

@@ -16,7 +16,12 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_TEST_FLAGS ?=
 export SWIFT_BACKTRACE := enable=no
 
-.PHONY: all demo test deps c-test swift-test python-test lib bench bench-cli clean
+PYTHON ?= python3
+PREFIX ?= /usr/local
+FIXTURE_LIBS := libcjson libutf8proc
+
+.PHONY: all demo test deps c-deps python-deps c-test c-fixtures swift-test python-test fixtures fixtures-check \
+        lib install bench bench-cli c-bench clean
 
 all: lib
 	swift build -c release
@@ -30,6 +35,22 @@ deps:
 	    $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libxxhash-dev pkg-config >/dev/null; \
 	fi
 	@pkg-config --exists libxxhash || { echo "libxxhash-dev is required (apt-get install libxxhash-dev)"; exit 1; }
+
+# The C fixture reader needs a JSON parser and an NFC normalizer (Debian: libcjson-dev, libutf8proc-dev).
+c-deps: deps
+	@if ! pkg-config --exists $(FIXTURE_LIBS) 2>/dev/null; then \
+	    echo "installing libcjson-dev libutf8proc-dev"; \
+	    $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libcjson-dev libutf8proc-dev >/dev/null; \
+	fi
+	@pkg-config --exists $(FIXTURE_LIBS) || { echo "libcjson-dev and libutf8proc-dev are required"; exit 1; }
+
+# pytest, the xxhash package (keys) and jsonschema (the fixture schema), from PyPI when missing.
+python-deps:
+	@if ! $(PYTHON) -c "import pytest, xxhash, jsonschema" 2>/dev/null; then \
+	    echo "installing pytest xxhash jsonschema"; \
+	    $(PYTHON) -m pip install --quiet pytest xxhash jsonschema 2>/dev/null \
+	      || $(PYTHON) -m pip install --quiet --break-system-packages pytest xxhash jsonschema; \
+	fi
 
 # ---- the C core on its own -------------------------------------------------------
 
@@ -45,11 +66,31 @@ $(BUILD)/libdfc.a: $(CORE_OBJECTS)
 $(BUILD)/libdfc.so: $(CORE_OBJECTS)
 	$(CC) -shared -o $@ $^
 
-lib: $(BUILD)/libdfc.a $(BUILD)/libdfc.so
+$(BUILD)/dfc.pc: CSources/CDiffCore/dfc.pc.in
+	@mkdir -p $(BUILD)
+	sed 's|@PREFIX@|$(PREFIX)|' $< > $@
+
+lib: $(BUILD)/libdfc.a $(BUILD)/libdfc.so $(BUILD)/dfc.pc
+
+# Installs dfc.h, libdfc.a, libdfc.so and dfc.pc under PREFIX (default /usr/local).
+install: lib
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 $(CORE_DIR)/include/dfc.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(BUILD)/libdfc.a $(BUILD)/libdfc.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(BUILD)/dfc.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
 
 $(BUILD)/cdiffcore-tests: Tests/CDiffCoreTests/test_main.c Tests/CDiffCoreTests/harness.h $(CORE_SOURCES) $(CORE_HEADERS) | deps
 	@mkdir -p $(BUILD)
 	gcc $(TEST_CFLAGS) Tests/CDiffCoreTests/test_main.c $(CORE_SOURCES) -o $@
+
+$(BUILD)/fixtures-tests: Tests/CDiffCoreTests/fixtures_main.c $(CORE_SOURCES) $(CORE_HEADERS) | c-deps
+	@mkdir -p $(BUILD)
+	gcc $(TEST_CFLAGS) $$(pkg-config --cflags $(FIXTURE_LIBS)) Tests/CDiffCoreTests/fixtures_main.c $(CORE_SOURCES) \
+	    $$(pkg-config --libs $(FIXTURE_LIBS)) -o $@
+
+# Every fixture through the C API alone (cJSON + utf8proc + the core).
+c-fixtures: $(BUILD)/fixtures-tests
+	$(BUILD)/fixtures-tests Tests/Fixtures
 
 c-test: $(BUILD)/cdiffcore-tests $(BUILD)/libdfc.a $(BUILD)/libdfc.so
 	gcc -std=c11 -Wall -Wextra -Wpedantic -Werror -I$(CORE_DIR)/include -c Tests/CDiffCoreTests/header_alone.c -o $(BUILD)/header_alone_c.o
@@ -62,9 +103,21 @@ c-test: $(BUILD)/cdiffcore-tests $(BUILD)/libdfc.a $(BUILD)/libdfc.so
 swift-test: deps
 	swift test $(SWIFT_TEST_FLAGS)
 
+# ---- Python: the reference implementation, the replay checker, the core via ctypes ----
+
+python-test: python-deps $(BUILD)/libdfc.so
+	cd Tests/python && $(PYTHON) -m pytest -q
+
+# Rewrites the generated fixtures from their seeds (the reference computes "expect").
+fixtures: python-deps
+	$(PYTHON) Tests/python/generate_fixtures.py
+
+fixtures-check: python-deps
+	$(PYTHON) Tests/python/generate_fixtures.py --check
+
 # ---- the README's two commands ------------------------------------------------
 
-test: deps c-test swift-test
+test: deps c-test c-fixtures python-test swift-test
 
 demo: deps
 	swift build -c release --product diffable
@@ -78,6 +131,13 @@ bench-cli: deps
 
 bench: deps
 	cd Benchmarks && swift package --disable-sandbox benchmark
+
+# The flat C diff timed from plain C (no Swift): n = 1M churn, validated and trusted.
+c-bench: deps
+	@mkdir -p $(BUILD)
+	$(CC) -std=c11 -O2 -I$(CORE_DIR)/include Benchmarks/CBench/flat_bench.c $(CORE_SOURCES) -o $(BUILD)/flat_bench
+	$(BUILD)/flat_bench 1000000
+	$(BUILD)/flat_bench 1000000 unique
 
 clean:
 	rm -rf $(BUILD) .build Benchmarks/.build

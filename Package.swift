@@ -22,7 +22,7 @@ let package = Package(
         .target(
             name: "CDiffCore",
             path: "CSources/CDiffCore",
-            exclude: ["README.md"],
+            exclude: ["README.md", "dfc.pc.in"],
             publicHeadersPath: "include"
         ),
         .target(

@@ -20,6 +20,8 @@ private func churn(_ n: Int) -> (old: [Int], new: [Int]) {
 }
 
 let benchmarks: @Sendable () -> Void = {
+    // Malloc counts are deterministic (unlike wall time on a shared machine): they are
+    // what to compare between runs (`swift package benchmark baseline compare`).
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident],
         maxDuration: .seconds(3), maxIterations: 50)

@@ -34,8 +34,17 @@ public final class ListDiffer {
     public func difference<T: FixedWidthInteger>(
         from old: [T], to new: [T], assumeUnique: Bool = false
     ) throws(ListDifferenceError) -> ListDifference {
-        let oldKeys = old.map { UInt64(truncatingIfNeeded: $0) }
-        let newKeys = new.map { UInt64(truncatingIfNeeded: $0) }
+        // The per-type key strategy reads the integers directly; a generic
+        // `UInt64(truncatingIfNeeded:)` would allocate per element when unspecialized.
+        let strategy = KeyStrategy.of(T.self)
+        let oldKeys: [UInt64], newKeys: [UInt64]
+        if strategy.isInjective {
+            (oldKeys, newKeys) = (strategy.keys(old), strategy.keys(new))
+        } else {
+            // An integer type of its own: its value is still its key while it fits in 64 bits.
+            precondition(T.bitWidth <= 64, "Diffable: ListDiffer keys integers of at most 64 bits; \(T.self) is wider")
+            (oldKeys, newKeys) = (old.map { UInt64(truncatingIfNeeded: $0) }, new.map { UInt64(truncatingIfNeeded: $0) })
+        }
         return try difference(fromKeys: oldKeys, toKeys: newKeys, identity: .injective, assumeUnique: assumeUnique) {
             side, index in "\(side == .old ? old[index] : new[index])"
         }

@@ -1,44 +1,88 @@
 import ArgumentParser
 import Diffable
+import Foundation
 
 /// `diffable demo`: the engine on built-in examples, printed for people.
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "demo", abstract: "Show the diff engine on built-in examples.")
+        commandName: "demo", abstract: "Show snapshots, their difference and the list-view check on built-in data.")
+
+    typealias Snapshot = DiffableDataSourceSnapshot<String, String>
+
+    static func snapshot(_ sections: [(String, [String])]) -> Snapshot {
+        var snapshot = Snapshot()
+        for (section, items) in sections {
+            snapshot.appendSections([section])
+            snapshot.appendItems(items, toSection: section)
+        }
+        return snapshot
+    }
+
+    static func show(_ title: String, old: Snapshot, new: Snapshot) {
+        let difference = new.difference(from: old)
+        print("• \(title)")
+        print("  old \(old)")
+        print("  new \(new.debugDescription)")
+        print(DiffCommand.text(.batches(difference.batches)).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+        var view = ListViewSimulator<String, String>(flavor: .table)
+        view.reloadData(old)
+        do {
+            try view.apply(difference)
+            print("  UITableView rules (strict simulator): accepted; the view shows the new snapshot\n")
+        } catch {
+            print("  simulator rejected it: \(error)\n")
+        }
+    }
 
     func run() throws {
-        let differ = ListDiffer()
-        let examples: [(String, [String], [String])] = [
-            ("one item moved from the front to the back is one move, not n-1",
-             ["a", "b", "c", "d", "e"], ["b", "c", "d", "e", "a"]),
-            ("reversal keeps one item and moves the rest (b moves onto its own index: still a move)",
-             ["a", "b", "c"], ["c", "b", "a"]),
-            ("deletes, inserts and moves in one pass",
-             ["apple", "banana", "cherry", "date", "elderberry"], ["cherry", "apple", "fig", "date", "elderberry"]),
-            ("canonically equivalent spellings are one identifier (NFC keys)",
-             ["caf\u{E9}", "na\u{EF}ve"], ["nai\u{308}ve", "cafe\u{301}"]),
-        ]
-        for (about, old, new) in examples {
-            let change = try differ.difference(from: old, to: new)
-            print("• \(about)")
-            print("  old \(old)\n  new \(new)")
-            print("  deletes \(change.deletes.map { "\($0) \(old[$0])" })")
-            print("  inserts \(change.inserts.map { "\($0) \(new[$0])" })")
-            print("  moves   \(change.moves.map { "\($0.from)→\($0.to) \(old[$0.from])" })")
-            print()
-        }
+        print("Diffable demo: Apple's diffable data source API on a C diff core\n")
+        Self.show("groceries: one item moves between sections, one is reloaded, one appears",
+                  old: Self.snapshot([("Fruit", ["apple", "banana", "cherry"]), ("Vegetables", ["kale", "leek"])]),
+                  new: {
+                      var s = Self.snapshot([("Fruit", ["cherry", "apple"]), ("Vegetables", ["kale", "banana", "leek", "okra"])])
+                      s.reloadItems(["apple"])
+                      return s
+                  }())
+        Self.show("a moved section with item changes becomes delete + insert (RxDataSources' hardest case)",
+                  old: Self.snapshot([("1", ["1111"]), ("2", ["2222"])]), new: Self.snapshot([("2", ["0"]), ("1", [])]))
+
+        var naive = ListViewSimulator<String, String>(flavor: .table, mode: .compat)
+        naive.reloadData(Self.snapshot([("A", ["x"])]))
+        let move = BatchUpdate(insertSections: [0], moveItems: [.init(from: IndexPath(item: 0, section: 0), to: IndexPath(item: 0, section: 0))])
         do {
-            _ = try differ.difference(from: ["x", "y", "x"], to: ["y"])
+            try naive.performBatchUpdates(move, dataSourceAfter: Self.snapshot([("B", ["x"]), ("A", [])]))
         } catch {
-            print("• bad input is named, not a crash:\n  \(error)\n")
+            print("• what a naive engine sends for \"x moves into new section B\", and what UIKit says:")
+            print("  \(move)\n  NSInternalInconsistencyException: \(error.message)")
+            let fixed = Self.snapshot([("B", ["x"]), ("A", [])]).difference(from: Self.snapshot([("A", ["x"])]))
+            print("  Diffable sends instead: \(fixed.batches[0])\n")
         }
-        let n = 1_000_000
-        let old = Array(0..<n)
-        var new = old
-        new.append(new.removeFirst())
+
+        do {
+            _ = try Snapshot(validating: [("Inbox", ["m1", "m2", "m1"]), ("Archive", ["m2"])])
+        } catch {
+            print("• untrusted data is rejected with every duplicate and where it is, never a crash:\n  \(error)\n")
+        }
+
+        let differ = ListDiffer()
+        let flat = try differ.difference(from: ["a", "b", "c", "d", "e"], to: ["b", "c", "d", "e", "a"])
+        print("• flat lists: one item from the front to the back is \(flat.moves.count) move (Heckel-style engines report 4)")
+        let equivalent = try differ.difference(from: ["caf\u{E9}"], to: ["cafe\u{301}"])
+        print("• \"caf\\u{E9}\" and \"cafe\\u{301}\" are one identifier (NFC keys): \(equivalent.isEmpty ? "no change" : "changed")\n")
+
+        let items = 1_000_000, sections = 10_000
+        let (oldLayout, newLayout) = SectionedBench.layout(itemCount: items, sectionCount: sections, seed: 3)
+        let old = SectionedBench.snapshot(oldLayout) { $0 }, new = SectionedBench.snapshot(newLayout) { $0 }
         let clock = ContinuousClock()
-        var moves = 0
-        let elapsed = try clock.measure { moves = try differ.difference(from: old, to: new).moves.count }
-        print("• 1,000,000 integer identifiers, first moved to the end: \(moves) move in \(elapsed)")
+        var difference = new.difference(from: old)
+        let elapsed = clock.measure { difference = new.difference(from: old) }
+        let batch = difference.structuralBatch ?? BatchUpdate()
+        print("• \(items) items in \(sections) sections, 5% deleted, 5% moved across sections, 5% inserted:")
+        print("  difference(from:) in \(elapsed.formatted(.units(allowed: [.milliseconds], fractionalPart: .show(length: 1)))): "
+            + "\(batch.deleteItems.count) deletes, \(batch.insertItems.count) inserts, \(batch.moveItems.count) moves, one batch")
+        var view = ListViewSimulator<Int, Int>()
+        view.reloadData(old)
+        try view.apply(difference)
+        print("  strict simulator: accepted and replayed to the new snapshot")
     }
 }

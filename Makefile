@@ -96,6 +96,7 @@ c-test: $(BUILD)/cdiffcore-tests $(BUILD)/libdfc.a $(BUILD)/libdfc.so
 	gcc -std=c11 -Wall -Wextra -Wpedantic -Werror -I$(CORE_DIR)/include -c Tests/CDiffCoreTests/header_alone.c -o $(BUILD)/header_alone_c.o
 	g++ -std=c++17 -Wall -Wextra -Wpedantic -Werror -I$(CORE_DIR)/include -c Tests/CDiffCoreTests/header_alone.cpp -o $(BUILD)/header_alone_cpp.o
 	Tests/CDiffCoreTests/check_symbols.sh $(BUILD)/libdfc.a $(BUILD)/libdfc.so
+	Tests/CDiffCoreTests/check_header_example.sh $(BUILD)
 	$(BUILD)/cdiffcore-tests
 
 # ---- Swift ---------------------------------------------------------------------

@@ -5,14 +5,7 @@ import Testing
 @Suite struct SnapshotDifferenceTests {
     typealias Snapshot = DiffableDataSourceSnapshot<String, String>
 
-    static func snapshot(_ sections: [(String, [String])]) -> Snapshot {
-        var snapshot = Snapshot()
-        for (section, items) in sections {
-            snapshot.appendSections([section])
-            snapshot.appendItems(items, toSection: section)
-        }
-        return snapshot
-    }
+    static func snapshot(_ sections: [(String, [String])]) -> Snapshot { RandomSnapshots.build(sections) }
 
     @Test func flatMoveFrontToBackIsOneMove() {
         let old = Self.snapshot([("S", ["a", "b", "c", "d"])])

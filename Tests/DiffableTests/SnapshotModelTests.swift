@@ -136,6 +136,8 @@ struct CollidingID: Hashable, CustomStringConvertible {
 
     @Test func collidingHashesNeverMerge() { Self.run(seed: 3, rounds: 120, steps: 50) { CollidingID(value: $0) } }
 
+    @Test func byteArrayItemsAgreeWithModel() { Self.run(seed: 5, rounds: 60, steps: 40) { Array("b\($0)".utf8) } }
+
     @Test func uuidItemsAgreeWithModel() {
         Self.run(seed: 4, rounds: 60, steps: 40) { UUID(uuid: (UInt8($0 & 0xFF), UInt8($0 >> 8), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
     }

@@ -32,22 +32,26 @@ extension DiffableDataSourceSnapshot {
 
     /// ``reloadItems(_:)`` that throws instead of trapping; on error nothing changes.
     public mutating func tryReloadItems(_ identifiers: [ItemIdentifierType]) throws(SnapshotError) {
-        let unknown = identifiers.filter { storage.itemSlot($0) == nil }
-        if !unknown.isEmpty { throw .unknownItems(unknown.map { String(reflecting: $0) }) }
+        try requireItems(identifiers)
         makeUnique()
-        for identifier in identifiers where storage.reloadedItemSet.insert(identifier).inserted {
-            storage.reloadedItems.append(identifier)
-        }
+        Self.request(identifiers, list: &storage.reloadedItems, set: &storage.reloadedItemSet)
     }
 
     /// ``reconfigureItems(_:)`` that throws instead of trapping; on error nothing changes.
     public mutating func tryReconfigureItems(_ identifiers: [ItemIdentifierType]) throws(SnapshotError) {
+        try requireItems(identifiers)
+        makeUnique()
+        Self.request(identifiers, list: &storage.reconfiguredItems, set: &storage.reconfiguredItemSet)
+    }
+
+    private func requireItems(_ identifiers: [ItemIdentifierType]) throws(SnapshotError) {
         let unknown = identifiers.filter { storage.itemSlot($0) == nil }
         if !unknown.isEmpty { throw .unknownItems(unknown.map { String(reflecting: $0) }) }
-        makeUnique()
-        for identifier in identifiers where storage.reconfiguredItemSet.insert(identifier).inserted {
-            storage.reconfiguredItems.append(identifier)
-        }
+    }
+
+    /// Appends requests not made yet, keeping request order.
+    private static func request<T: Hashable>(_ identifiers: [T], list: inout [T], set: inout Set<T>) {
+        for identifier in identifiers where set.insert(identifier).inserted { list.append(identifier) }
     }
 
     /// ``reloadSections(_:)`` that throws instead of trapping; on error nothing changes.
@@ -55,9 +59,7 @@ extension DiffableDataSourceSnapshot {
         let unknown = identifiers.filter { storage.sectionSlot($0) == nil }
         if !unknown.isEmpty { throw .unknownSections(unknown.map { String(reflecting: $0) }) }
         makeUnique()
-        for identifier in identifiers where storage.reloadedSectionSet.insert(identifier).inserted {
-            storage.reloadedSections.append(identifier)
-        }
+        Self.request(identifiers, list: &storage.reloadedSections, set: &storage.reloadedSectionSet)
     }
 
     /// This snapshot without pending reload/reconfigure requests (what a data source keeps).

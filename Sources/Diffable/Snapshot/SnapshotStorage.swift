@@ -41,8 +41,10 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     var reloadedSections: [S] = []
     var reloadedSectionSet: Set<S> = []
 
-    /// Flat start of each displayed section (count + 1 entries), nil when stale.
-    private var sectionStartsCache: ContiguousArray<Int>?
+    /// Flat start of each displayed section (count + 1 entries), valid when `sectionStartsValid`.
+    private var sectionStarts: ContiguousArray<Int> = []
+    /// Whether `sectionStarts` reflects the current section sizes.
+    private var sectionStartsValid = false
 
     init() {
         itemTable = IdentifierTable()
@@ -73,7 +75,8 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
         reconfiguredItemSet = other.reconfiguredItemSet
         reloadedSections = other.reloadedSections
         reloadedSectionSet = other.reloadedSectionSet
-        sectionStartsCache = other.sectionStartsCache
+        sectionStarts = other.sectionStarts
+        sectionStartsValid = other.sectionStartsValid
     }
 
     /// - Complexity: O(n + s) (array copies share buffers until written; tables are copied).
@@ -106,25 +109,25 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
 
     func sectionSlot(_ id: S) -> Int32? { sectionSlot(id, key: sectionKey(id)) }
 
-    /// Flat start offsets of the displayed sections.
-    /// - Complexity: O(1), or O(s) after a change of section sizes.
-    var sectionStarts: ContiguousArray<Int> {
-        if let cached = sectionStartsCache { return cached }
-        var starts = ContiguousArray<Int>()
-        starts.reserveCapacity(sectionOrder.count + 1)
+    /// Recomputes the flat start of every displayed section (count + 1 entries).
+    /// - Complexity: O(s).
+    private func rebuildSectionStarts() {
+        sectionStarts.removeAll(keepingCapacity: true)
+        sectionStarts.reserveCapacity(sectionOrder.count + 1)
         var total = 0
         for slot in sectionOrder {
-            starts.append(total)
+            sectionStarts.append(total)
             total += sectionItems[Int(slot)].count
         }
-        starts.append(total)
-        sectionStartsCache = starts
-        return starts
+        sectionStarts.append(total)
+        sectionStartsValid = true
     }
 
     /// - Complexity: O(1) expected (amortized over section-size changes).
     func flatIndex(ofItemSlot slot: Int32) -> Int {
         let section = Int(sectionPosition[Int(itemSection[Int(slot)])])
+        // Read through the stored array (no copy per query); rebuilt in O(s) after size changes.
+        if !sectionStartsValid { rebuildSectionStarts() }
         return sectionStarts[section] + Int(itemIndex[Int(slot)])
     }
 
@@ -185,7 +188,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
 
     private func renumberSections(from position: Int) {
         for index in position..<sectionOrder.count { sectionPosition[Int(sectionOrder[index])] = Int32(index) }
-        sectionStartsCache = nil
+        sectionStartsValid = false
     }
 
     // MARK: Items
@@ -294,7 +297,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     private func renumberItems(inSection section: Int32, from index: Int) {
         let slots = sectionItems[Int(section)]
         for position in index..<slots.count { itemIndex[Int(slots[position])] = Int32(position) }
-        sectionStartsCache = nil
+        sectionStartsValid = false
     }
 
     /// Frees item slots (already out of their sections' lists, or in sections being
@@ -321,7 +324,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
             itemSection.removeLast()
             itemIndex.removeLast()
         }
-        sectionStartsCache = nil
+        sectionStartsValid = false
     }
 
     /// Forgets pending refreshes of items that no longer exist.
@@ -361,7 +364,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
         reconfiguredItemSet.removeAll()
         reloadedSections.removeAll()
         reloadedSectionSet.removeAll()
-        sectionStartsCache = nil
+        sectionStartsValid = false
     }
 
     #if DIFFABLE_INTERNAL_CHECKS

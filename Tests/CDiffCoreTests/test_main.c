@@ -508,6 +508,57 @@ static void test_flat_large_modes_agree(void) {
     dfc_context_free(ctx2);
 }
 
+/* Every arrangement of every subset of {0..4}: 326 sequences. */
+static size_t all_sequences(uint64_t sequences[][5], size_t lengths[]) {
+    size_t count = 0;
+    for (unsigned code = 0; code < 6 * 6 * 6 * 6 * 6; code++) {
+        /* digits in base 6: 0 ends the sequence, d > 0 is identifier d - 1 */
+        uint64_t seq[5];
+        size_t length = 0;
+        unsigned rest = code, used = 0;
+        bool valid = true, ended = false;
+        for (int k = 0; k < 5; k++, rest /= 6) {
+            unsigned digit = rest % 6;
+            if (digit == 0) { ended = true; continue; }
+            if (ended || (used & (1u << digit))) { valid = false; break; }
+            used |= 1u << digit;
+            seq[length++] = digit - 1;
+        }
+        if (!valid) continue;
+        memcpy(sequences[count], seq, sizeof(seq));
+        lengths[count++] = length;
+    }
+    return count;
+}
+
+/* RELIABILITY G2: all 106,276 pairs of such sequences, both matching paths,
+ * replayed, with moves minimal against the quadratic reference. */
+static void test_flat_exhaustive_small(void) {
+    static uint64_t sequences[400][5];
+    static size_t lengths[400];
+    size_t count = all_sequences(sequences, lengths);
+    CHECK_EQ_INT(count, 326);
+    dfc_context *ctx = dfc_context_create(NULL);
+    size_t pairs = 0;
+    for (size_t a = 0; a < count; a++) {
+        for (size_t b = 0; b < count; b++) {
+            dfc_flat_result r;
+            for (unsigned flags = 0; flags <= DFC_DIFF_ASSUME_UNIQUE; flags++) {
+                if (diff_keys(ctx, sequences[a], lengths[a], sequences[b], lengths[b], flags, &r) != DFC_OK ||
+                    !replay_matches(sequences[a], lengths[a], sequences[b], lengths[b], &r)) {
+                    fprintf(stderr, "  exhaustive pair %zu/%zu (flags %u) failed\n", a, b, flags);
+                    harness_failures_in_test++;
+                    dfc_context_free(ctx);
+                    return;
+                }
+            }
+            pairs++;
+        }
+    }
+    CHECK_EQ_INT(pairs, 106276);
+    dfc_context_free(ctx);
+}
+
 /* Byte identifiers whose keys are forced to collide: matching must use the bytes. */
 static void test_forced_collisions(void) {
     dfc_context *ctx = dfc_context_create(NULL);
@@ -831,6 +882,7 @@ int main(void) {
         {"flat_known_answers", test_flat_known_answers},
         {"flat_random_replay", test_flat_random_replay},
         {"flat_large_modes_agree", test_flat_large_modes_agree},
+        {"flat_exhaustive_small", test_flat_exhaustive_small},
         {"forced_collisions", test_forced_collisions},
         {"callback_identity", test_callback_identity},
         {"duplicates_reported", test_duplicates_reported},

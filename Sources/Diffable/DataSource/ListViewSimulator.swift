@@ -34,12 +34,17 @@ public struct ListViewSimulator<SectionIdentifierType: Hashable, ItemIdentifierT
     /// A rejected batch: the rule (E1…E27 from BATCH_RULES.md §2, I1…I9 from §1.2,
     /// B3, V9, R1) and the message (UIKit's exception text for E rules).
     public struct Violation: Error, Equatable, Sendable, CustomStringConvertible {
+        /// The rule's tag, e.g. `"E2"`, `"I5"`, `"V9"`.
         public var rule: String
+        /// UIKit's exception text for E rules; a sentence naming the problem otherwise.
         public var message: String
+        /// `"rule: message"`. - Complexity: O(1).
         public var description: String { "\(rule): \(message)" }
     }
 
+    /// The view whose wording and rules are applied.
     public let flavor: Flavor
+    /// Strict (the default) or UIKit-compatible checking.
     public let mode: Mode
     private var sections: [SectionIdentifierType] = []
     private var rows: [[ItemIdentifierType]] = []

@@ -11,6 +11,7 @@ public struct SnapshotDifference<SectionIdentifierType: Hashable, ItemIdentifier
 
     /// The snapshots this difference leads between.
     public let old: Snapshot
+    /// The target snapshot (with its pending refresh requests).
     public let new: Snapshot
 
     /// Zero, one or two batches: the structural batch first (when anything moved,
@@ -33,14 +34,25 @@ public struct SnapshotDifference<SectionIdentifierType: Hashable, ItemIdentifier
     /// The refresh batch, if any.
     public var refreshBatch: BatchUpdate? { batches.last.flatMap { $0.isRefreshOnly ? $0 : nil } }
 
+    // Operation counts of the structural and refresh batches. - Complexity: O(1) each.
+
+    /// Sections inserted by the structural batch.
     public var insertedSectionCount: Int { structuralBatch?.insertSections.count ?? 0 }
+    /// Sections deleted by the structural batch.
     public var deletedSectionCount: Int { structuralBatch?.deleteSections.count ?? 0 }
+    /// Sections moved by the structural batch.
     public var movedSectionCount: Int { structuralBatch?.moveSections.count ?? 0 }
+    /// Items inserted one by one (items of inserted sections are not counted).
     public var insertedItemCount: Int { structuralBatch?.insertItems.count ?? 0 }
+    /// Items deleted one by one (items of deleted sections are not counted).
     public var deletedItemCount: Int { structuralBatch?.deleteItems.count ?? 0 }
+    /// Item moves: the fewest per section, plus cross-section moves UIKit allows.
     public var movedItemCount: Int { structuralBatch?.moveItems.count ?? 0 }
+    /// Items reloaded by the refresh batch.
     public var reloadedItemCount: Int { refreshBatch?.reloadItems.count ?? 0 }
+    /// Items reconfigured by the refresh batch.
     public var reconfiguredItemCount: Int { refreshBatch?.reconfigureItems.count ?? 0 }
+    /// Sections reloaded by the refresh batch.
     public var reloadedSectionCount: Int { refreshBatch?.reloadSections.count ?? 0 }
 
     /// Where the item at `indexPath` of the old snapshot is in the new one (nil: deleted).
@@ -113,6 +125,7 @@ public struct SnapshotDifference<SectionIdentifierType: Hashable, ItemIdentifier
 }
 
 extension SnapshotDifference: CustomStringConvertible {
+    /// The batches, or "no changes". - Complexity: O(operations).
     public var description: String {
         batches.isEmpty ? "SnapshotDifference(no changes)" : "SnapshotDifference(\(batches.map(\.description).joined(separator: ", then ")))"
     }

@@ -3,7 +3,9 @@ import Foundation
 /// One cross-language fixture (FIXTURES.md, format 1): two snapshots, the exact
 /// expected output, and optionally pinned XXH3-64 keys.
 public struct Fixture: Codable, Equatable, Sendable {
+    /// Always 1 for this schema (`Tests/Fixtures/fixture.schema.json`).
     public var format: Int
+    /// The file's base name: one behaviour, in words.
     public var name: String
     public var about: String
     public var old: SnapshotDocument

@@ -8,6 +8,7 @@ import Foundation
 ///   "reloadItems": [], "reconfigureItems": [], "reloadSections": [] }
 /// ```
 public struct SnapshotDocument: Codable, Equatable, Sendable {
+    /// One section: its identifier and its items in order.
     public struct Section: Codable, Equatable, Sendable {
         public var id: String
         public var items: [String]
@@ -17,7 +18,9 @@ public struct SnapshotDocument: Codable, Equatable, Sendable {
         }
     }
 
+    /// The sections, in order.
     public var sections: [Section]
+    /// Refresh requests carried by the snapshot (optional in JSON).
     public var reloadItems: [String]
     public var reconfigureItems: [String]
     public var reloadSections: [String]

@@ -7,6 +7,13 @@
 #include <stdbool.h>
 #include <string.h>
 
+/* Internal functions stay out of the shared library's exported symbols. */
+#if defined(__GNUC__) || defined(__clang__)
+#define DFC_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define DFC_HIDDEN
+#endif
+
 #if defined(__GNUC__) || defined(__clang__)
 #define DFC_LIKELY(x) __builtin_expect(!!(x), 1)
 #define DFC_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -25,9 +32,9 @@ typedef struct dfc_heap {
     uint64_t allocation_count;
 } dfc_heap;
 
-void dfc__heap_init(dfc_heap *heap, const dfc_allocator *allocator);
-void *dfc__heap_allocate(dfc_heap *heap, size_t size);
-void dfc__heap_release(dfc_heap *heap, void *pointer);
+DFC_HIDDEN void dfc__heap_init(dfc_heap *heap, const dfc_allocator *allocator);
+DFC_HIDDEN void *dfc__heap_allocate(dfc_heap *heap, size_t size);
+DFC_HIDDEN void dfc__heap_release(dfc_heap *heap, void *pointer);
 
 /* count * size without overflow; false when it would overflow. */
 static inline bool dfc__mul_size(size_t count, size_t size, size_t *out) {
@@ -43,8 +50,8 @@ typedef struct dfc_buffer {
 } dfc_buffer;
 
 /* Grows `buffer` to at least count * size bytes (contents discarded on growth). */
-int dfc__buffer_reserve(dfc_heap *heap, dfc_buffer *buffer, size_t count, size_t size);
-void dfc__buffer_release(dfc_heap *heap, dfc_buffer *buffer);
+DFC_HIDDEN int dfc__buffer_reserve(dfc_heap *heap, dfc_buffer *buffer, size_t count, size_t size);
+DFC_HIDDEN void dfc__buffer_release(dfc_heap *heap, dfc_buffer *buffer);
 
 /* ---- identifier table slots --------------------------------------------- */
 
@@ -61,7 +68,7 @@ static inline size_t dfc__slot_home(uint64_t key, unsigned shift) {
 }
 
 /* Smallest power-of-two slot count keeping the load at or below 1/2 (min 16). */
-bool dfc__slot_capacity_for(size_t count, size_t *capacity, unsigned *shift);
+DFC_HIDDEN bool dfc__slot_capacity_for(size_t count, size_t *capacity, unsigned *shift);
 
 /* ---- context ------------------------------------------------------------- */
 
@@ -103,17 +110,17 @@ struct dfc_context {
 
 /* Scratch array `which` with room for count elements of size bytes, or NULL
  * with *status set. */
-void *dfc__context_scratch(dfc_context *context, int which, size_t count, size_t size, int *status);
+DFC_HIDDEN void *dfc__context_scratch(dfc_context *context, int which, size_t count, size_t size, int *status);
 
 /* Appends a duplicate report, growing (and keeping) the list. */
-int dfc__context_add_duplicate(dfc_context *context, int side, int is_section, uint32_t first,
+DFC_HIDDEN int dfc__context_add_duplicate(dfc_context *context, int side, int is_section, uint32_t first,
                                uint32_t duplicate);
 
 /* Sorts the duplicate list by (side, is_section, duplicate). */
-void dfc__context_sort_duplicates(dfc_context *context);
+DFC_HIDDEN void dfc__context_sort_duplicates(dfc_context *context);
 
 /* LIS over values[0..count) into keep[], using the context's scratch. */
-int dfc__lis(dfc_context *context, const uint32_t *values, size_t count, uint8_t *keep,
+DFC_HIDDEN int dfc__lis(dfc_context *context, const uint32_t *values, size_t count, uint8_t *keep,
              size_t *length);
 
 /* ---- identity ------------------------------------------------------------ */
@@ -125,8 +132,8 @@ typedef struct dfc_identity {
 } dfc_identity;
 
 /* Validates one list: keys present, offsets ascending when bytes are needed. */
-int dfc__check_list(const dfc_list *list, const dfc_match *match);
-int dfc__check_match(const dfc_match *match);
+DFC_HIDDEN int dfc__check_list(const dfc_list *list, const dfc_match *match);
+DFC_HIDDEN int dfc__check_match(const dfc_match *match);
 
 /* True when element a of side sa and element b of side sb are the same identifier,
  * given that their keys are equal. */
@@ -173,16 +180,16 @@ static inline uint64_t dfc__pack_slot(uint64_t key, uint32_t index) {
 }
 
 /* An empty table for up to `count` indices of `side`. */
-int dfc__scratch_table_init(dfc_context *context, int which, size_t count, int side,
+DFC_HIDDEN int dfc__scratch_table_init(dfc_context *context, int which, size_t count, int side,
                             dfc_scratch_table *table);
 
 /* Adds an index without looking for an equal identifier. */
-void dfc__scratch_table_insert(dfc_scratch_table *table, uint64_t key, uint32_t index);
+DFC_HIDDEN void dfc__scratch_table_insert(dfc_scratch_table *table, uint64_t key, uint32_t index);
 
 /* Builds a table over indices [begin, end) of `side`. Equal identifiers after the
  * first are not inserted; with report_duplicates each is added to the context's
  * duplicate list. table->is_section must be set by the caller. */
-int dfc__scratch_table_build(dfc_context *context, int which, const dfc_identity *identity,
+DFC_HIDDEN int dfc__scratch_table_build(dfc_context *context, int which, const dfc_identity *identity,
                              int side, size_t begin, size_t end, bool report_duplicates,
                              dfc_scratch_table *table);
 
@@ -215,7 +222,7 @@ static inline void dfc__scratch_table_prefetch(const dfc_scratch_table *table, u
  * old_to_new/new_to_old (caller-owned, n and m entries). With `validate`, every
  * duplicate is added to the context's list (tagged is_section). Uses the
  * context's table and sequence-position scratch buffers. */
-int dfc__match_lists(dfc_context *context, const dfc_identity *identity, bool validate, int is_section,
+DFC_HIDDEN int dfc__match_lists(dfc_context *context, const dfc_identity *identity, bool validate, int is_section,
                      int32_t *old_to_new, int32_t *new_to_old, size_t *common_prefix, size_t *common_suffix);
 
 #endif /* DFC_INTERNAL_H */

@@ -21,7 +21,7 @@ PREFIX ?= /usr/local
 FIXTURE_LIBS := libcjson libutf8proc
 
 .PHONY: all demo test deps c-deps python-deps c-test c-fixtures swift-test python-test fixtures fixtures-check \
-        lib install bench bench-cli c-bench clean
+        lib install bench bench-cli c-bench fuzz fuzz-replay clean
 
 all: lib
 	swift build -c release
@@ -99,6 +99,29 @@ c-test: $(BUILD)/cdiffcore-tests $(BUILD)/libdfc.a $(BUILD)/libdfc.so
 	Tests/CDiffCoreTests/check_header_example.sh $(BUILD)
 	$(BUILD)/cdiffcore-tests
 
+# ---- fuzzing (RELIABILITY G5): libFuzzer with oracles; the corpus replays in every test run ----
+
+FUZZ_CC ?= $(shell command -v /opt/swift/usr/bin/clang || command -v clang)
+FUZZ_SECONDS ?= 20
+
+$(BUILD)/fuzz-replay: Tests/CDiffCoreTests/fuzz/fuzz_diff.c Tests/CDiffCoreTests/fuzz/fuzz_main.c $(CORE_SOURCES) $(CORE_HEADERS) | deps
+	@mkdir -p $(BUILD)
+	gcc $(TEST_CFLAGS) Tests/CDiffCoreTests/fuzz/fuzz_diff.c Tests/CDiffCoreTests/fuzz/fuzz_main.c $(CORE_SOURCES) -o $@
+
+# The committed corpus through the oracles, with ASan and UBSan, no libFuzzer needed.
+fuzz-replay: $(BUILD)/fuzz-replay
+	$(BUILD)/fuzz-replay Tests/CDiffCoreTests/fuzz/corpus/*
+
+# A bounded libFuzzer pass (FUZZ_SECONDS, default 20) when a clang with libFuzzer is present.
+fuzz: deps
+	@if [ -z "$(FUZZ_CC)" ]; then echo "fuzz: no clang with libFuzzer; skipped"; exit 0; fi; \
+	mkdir -p $(BUILD)/fuzz-corpus && \
+	$(FUZZ_CC) -std=c11 -g -O1 -fuse-ld=lld -fsanitize=fuzzer,address,undefined -I$(CORE_DIR)/include \
+	    Tests/CDiffCoreTests/fuzz/fuzz_diff.c $(CORE_SOURCES) -o $(BUILD)/fuzz_diff && \
+	SWIFT_BACKTRACE=enable=no $(BUILD)/fuzz_diff -max_total_time=$(FUZZ_SECONDS) -max_len=256 -print_final_stats=1 \
+	    $(BUILD)/fuzz-corpus Tests/CDiffCoreTests/fuzz/corpus 2>&1 | grep -E "stat::number_of_executed_units|ERROR|SUMMARY" ; \
+	test $${PIPESTATUS[0]} -eq 0
+
 # ---- Swift ---------------------------------------------------------------------
 
 swift-test: deps
@@ -118,7 +141,7 @@ fixtures-check: python-deps
 
 # ---- the README's two commands ------------------------------------------------
 
-test: deps c-test c-fixtures python-test swift-test
+test: deps c-test c-fixtures fuzz-replay fuzz python-test swift-test
 
 demo: deps
 	swift build -c release --product diffable

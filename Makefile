@@ -20,7 +20,7 @@ PYTHON ?= python3
 PREFIX ?= /usr/local
 FIXTURE_LIBS := libcjson libutf8proc
 
-.PHONY: all demo test deps c-deps python-deps c-test c-fixtures swift-test python-test fixtures fixtures-check \
+.PHONY: all demo test deps c-deps python-deps c-test c-fixtures swift-test cli-test python-test fixtures fixtures-check \
         lib install bench bench-cli c-bench fuzz fuzz-replay clean
 
 all: lib
@@ -127,6 +127,11 @@ fuzz: deps
 swift-test: deps
 	swift test $(SWIFT_TEST_FLAGS)
 
+# The CLI end to end (uses the debug build that swift test leaves).
+cli-test: deps
+	swift build --product diffable
+	Tests/cli/test_cli.sh .build/debug/diffable
+
 # ---- Python: the reference implementation, the replay checker, the core via ctypes ----
 
 python-test: python-deps $(BUILD)/libdfc.so
@@ -141,7 +146,7 @@ fixtures-check: python-deps
 
 # ---- the README's two commands ------------------------------------------------
 
-test: deps c-test c-fixtures fuzz-replay fuzz python-test swift-test
+test: deps c-test c-fixtures fuzz-replay fuzz python-test swift-test cli-test
 
 demo: deps
 	swift build -c release --product diffable

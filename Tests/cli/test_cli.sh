@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The diffable CLI end to end: diff (JSON and text), bad input, fixtures verify, demo.
+set -uo pipefail
+bin=${1:-.build/debug/diffable}
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+passed=0 failed=0
+check() { # name, condition
+    if eval "$2"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL $1"; fi
+}
+
+fixture=Tests/Fixtures/hand/reload-in-refresh-batch.json
+python3 - "$fixture" "$scratch" <<'PY'
+import json, sys
+fixture = json.load(open(sys.argv[1]))
+for side in ("old", "new"):
+    json.dump(fixture[side], open(f"{sys.argv[2]}/{side}.json", "w"))
+json.dump(fixture["expect"], open(f"{sys.argv[2]}/expect.json", "w"))
+PY
+"$bin" diff "$scratch/old.json" "$scratch/new.json" > "$scratch/out.json"; status=$?
+check "diff exits 0" '[ $status -eq 0 ]'
+check "diff prints the fixture expect object" \
+    'python3 -c "import json,sys; sys.exit(json.load(open(\"$scratch/out.json\")) != json.load(open(\"$scratch/expect.json\")))"'
+"$bin" diff "$scratch/old.json" "$scratch/new.json" --format text > "$scratch/out.txt"
+check "text format names the refresh batch" 'grep -q "batch 2 (refresh)" "$scratch/out.txt"'
+
+echo '{"sections":[{"id":"S","items":["a","b","a"]}]}' > "$scratch/dup.json"
+"$bin" diff "$scratch/dup.json" "$scratch/new.json" > "$scratch/dup.out"; status=$?
+check "bad snapshot answers with an error object" '[ $status -eq 0 ] && grep -q "\"kind\":\"duplicateItem\"" "$scratch/dup.out"'
+
+"$bin" diff "$scratch/missing.json" "$scratch/new.json" 2> "$scratch/err"; status=$?
+check "missing file exits 1 with its name" '[ $status -eq 1 ] && grep -q "missing.json" "$scratch/err"'
+echo '{"sections": [' > "$scratch/broken.json"
+"$bin" diff "$scratch/broken.json" "$scratch/new.json" 2> "$scratch/err"; status=$?
+check "broken JSON exits 1 with a message" '[ $status -eq 1 ] && grep -q "broken.json" "$scratch/err"'
+echo '{"sections": [{"id": "S"}]}' > "$scratch/shape.json"
+"$bin" diff "$scratch/shape.json" "$scratch/new.json" 2> "$scratch/err"; status=$?
+check "a missing key is named with its path" '[ $status -eq 1 ] && grep -q "items" "$scratch/err" && grep -q "sections\[0\]" "$scratch/err"'
+
+"$bin" fixtures verify Tests/Fixtures --quiet > "$scratch/fixtures.out"; status=$?
+check "fixtures verify passes every fixture" '[ $status -eq 0 ] && grep -Eq "^[0-9]+ passed, 0 failed$" "$scratch/fixtures.out"'
+mkdir "$scratch/bad-fixtures"
+python3 -c "import json,sys; f=json.load(open(sys.argv[1])); f['expect']['batches'][0]['moveItems']=[]; json.dump(f, open(sys.argv[2], 'w'))" \
+    "$fixture" "$scratch/bad-fixtures/x.json"
+"$bin" fixtures verify "$scratch/bad-fixtures" > "$scratch/bad.out"; status=$?
+check "fixtures verify fails a wrong expectation" '[ $status -eq 1 ] && grep -q "0 passed, 1 failed" "$scratch/bad.out"'
+
+"$bin" bench --sizes 1000 --scenarios churn --keys int --runs 1 > "$scratch/bench.out" 2>/dev/null; status=$?
+check "bench prints a table row" '[ $status -eq 0 ] && grep -q "| churn | int | 1000 |" "$scratch/bench.out"'
+"$bin" bench --sizes 10 --scenarios nope 2> "$scratch/err"; status=$?
+check "bench rejects an unknown scenario" '[ $status -ne 0 ] && grep -q "unknown scenario" "$scratch/err"'
+
+echo "CLI: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -2,8 +2,11 @@ import Foundation
 
 /// Reusable diff contexts shared by all threads: a diff borrows one, so its
 /// scratch memory is warm for the next diff, and never shares it while in use.
+/// At most four idle contexts are kept, and none that grew past `retainedByteLimit`
+/// (one 10M-item diff must not pin a gigabyte for the life of the process).
 final class DiffContextPool: @unchecked Sendable {
     static let shared = DiffContextPool()
+    static let retainedByteLimit = 64 << 20
     private let lock = NSLock()
     private var idle: [DiffContext] = []
 
@@ -11,7 +14,9 @@ final class DiffContextPool: @unchecked Sendable {
     /// - Complexity: O(1) plus `body`.
     func withContext<R>(_ body: (DiffContext) throws -> R) rethrows -> R {
         let context = lock.withLock { idle.popLast() } ?? DiffContext()
-        defer { lock.withLock { if idle.count < 4 { idle.append(context) } } }
+        defer {
+            if context.byteCount <= Self.retainedByteLimit { lock.withLock { if idle.count < 4 { idle.append(context) } } }
+        }
         return try body(context)
     }
 }

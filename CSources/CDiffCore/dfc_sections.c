@@ -115,13 +115,23 @@ static int dfc__check_refresh(const dfc_refresh *refresh, size_t item_count, siz
     return DFC_OK;
 }
 
+/* Room for a LIS over up to `count` values: the values, their positions, the keep flags. */
+static int dfc__lis_scratch(dfc_context *context, size_t count, uint32_t **sequence, uint32_t **positions,
+                            uint8_t **keep) {
+    int status = DFC_OK;
+    if ((*sequence = dfc__context_scratch(context, DFC_BUF_SEQUENCE, count, sizeof(uint32_t), &status)) == NULL ||
+        (*positions = dfc__context_scratch(context, DFC_BUF_SEQUENCE_POSITION, count, sizeof(uint32_t), &status)) == NULL ||
+        (*keep = dfc__context_scratch(context, DFC_BUF_KEEP, count, 1, &status)) == NULL)
+        return status;
+    return DFC_OK;
+}
+
 /* The item LIS of every surviving section: marks DFC_ITEM_KEEP on new items that stay. */
 static int dfc__item_lis(dfc_context *context, dfc_plan *p) {
-    int status = DFC_OK;
-    uint32_t *sequence = dfc__context_scratch(context, DFC_BUF_SEQUENCE, p->new_count, sizeof(uint32_t), &status);
-    uint32_t *positions = sequence ? dfc__context_scratch(context, DFC_BUF_SEQUENCE_POSITION, p->new_count, sizeof(uint32_t), &status) : NULL;
-    uint8_t *keep = positions ? dfc__context_scratch(context, DFC_BUF_KEEP, p->new_count, 1, &status) : NULL;
-    if (keep == NULL && p->new_count > 0) return status;
+    uint32_t *sequence, *positions;
+    uint8_t *keep;
+    int status = dfc__lis_scratch(context, p->new_count, &sequence, &positions, &keep);
+    if (status != DFC_OK) return status;
     for (size_t t = 0; t < p->new_section_count; t++) {
         int32_t o = p->section_new_to_old[t];
         if (o < 0) continue;
@@ -142,11 +152,10 @@ static int dfc__item_lis(dfc_context *context, dfc_plan *p) {
 
 /* The section LIS: marks DFC_SECTION_MOVED on surviving sections off it. */
 static int dfc__section_lis(dfc_context *context, dfc_plan *p) {
-    int status = DFC_OK;
-    uint32_t *sequence = dfc__context_scratch(context, DFC_BUF_SEQUENCE, p->new_section_count, sizeof(uint32_t), &status);
-    uint32_t *positions = sequence ? dfc__context_scratch(context, DFC_BUF_SEQUENCE_POSITION, p->new_section_count, sizeof(uint32_t), &status) : NULL;
-    uint8_t *keep = positions ? dfc__context_scratch(context, DFC_BUF_KEEP, p->new_section_count, 1, &status) : NULL;
-    if (keep == NULL && p->new_section_count > 0) return status;
+    uint32_t *sequence, *positions;
+    uint8_t *keep;
+    int status = dfc__lis_scratch(context, p->new_section_count, &sequence, &positions, &keep);
+    if (status != DFC_OK) return status;
     size_t count = 0;
     for (size_t t = 0; t < p->new_section_count; t++) {
         if (p->section_new_to_old[t] >= 0) {

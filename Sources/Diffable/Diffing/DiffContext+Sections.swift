@@ -36,6 +36,21 @@ final class EqualityOracle {
     let equal: (Int32, UInt32, Int32, UInt32) -> Bool
     init(_ equal: @escaping (Int32, UInt32, Int32, UInt32) -> Bool) { self.equal = equal }
 
+    /// Equality of the identifiers at flat positions of the two lists: position `i` of a
+    /// side holds `identifiers[slots[i]]`. Compares in place through pointers: no copy,
+    /// and no retain, of either identifier per call. The buffers must outlive the oracle.
+    static func comparing<T: Equatable>(
+        _ oldIDs: UnsafeBufferPointer<T>, at oldSlots: UnsafeBufferPointer<Int32>,
+        with newIDs: UnsafeBufferPointer<T>, at newSlots: UnsafeBufferPointer<Int32>
+    ) -> EqualityOracle {
+        let oldBase = oldIDs.baseAddress, newBase = newIDs.baseAddress
+        return EqualityOracle { aSide, a, bSide, b in
+            let left = aSide == Int32(DFC_SIDE_OLD) ? oldBase! + Int(oldSlots[Int(a)]) : newBase! + Int(newSlots[Int(a)])
+            let right = bSide == Int32(DFC_SIDE_OLD) ? oldBase! + Int(oldSlots[Int(b)]) : newBase! + Int(newSlots[Int(b)])
+            return left.pointee == right.pointee
+        }
+    }
+
     static let callback: dfc_equal_fn = { user, aSide, a, bSide, b in
         // The diff keeps the oracle alive; borrowing it here saves a retain/release per call.
         Unmanaged<EqualityOracle>.fromOpaque(user!)._withUnsafeGuaranteedRef { $0.equal(aSide, a, bSide, b) } ? 1 : 0
@@ -61,18 +76,8 @@ extension DiffContext {
         newFlat.itemSlots.withUnsafeBufferPointer { newItemSlots in
         oldFlat.sectionSlots.withUnsafeBufferPointer { oldSectionSlots in
         newFlat.sectionSlots.withUnsafeBufferPointer { newSectionSlots in
-        let oldItemBase = oldItemIDs.baseAddress, newItemBase = newItemIDs.baseAddress
-        let itemOracle = EqualityOracle { aSide, a, bSide, b in
-            // Compare in place through pointers: no copy (and no retain) of either identifier.
-            let left = aSide == 0 ? oldItemBase! + Int(oldItemSlots[Int(a)]) : newItemBase! + Int(newItemSlots[Int(a)])
-            let right = bSide == 0 ? oldItemBase! + Int(oldItemSlots[Int(b)]) : newItemBase! + Int(newItemSlots[Int(b)])
-            return left.pointee == right.pointee
-        }
-        let sectionOracle = EqualityOracle { aSide, a, bSide, b in
-            let left = aSide == 0 ? oldSectionIDs[Int(oldSectionSlots[Int(a)])] : newSectionIDs[Int(newSectionSlots[Int(a)])]
-            let right = bSide == 0 ? oldSectionIDs[Int(oldSectionSlots[Int(b)])] : newSectionIDs[Int(newSectionSlots[Int(b)])]
-            return left == right
-        }
+        let itemOracle = EqualityOracle.comparing(oldItemIDs, at: oldItemSlots, with: newItemIDs, at: newItemSlots)
+        let sectionOracle = EqualityOracle.comparing(oldSectionIDs, at: oldSectionSlots, with: newSectionIDs, at: newSectionSlots)
         return diffFlatSnapshots(old: old, new: new, oldFlat: oldFlat, newFlat: newFlat,
                                  sectionOracle: sectionOracle, itemOracle: itemOracle)
         }}}}}}}}

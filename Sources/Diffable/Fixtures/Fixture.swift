@@ -44,7 +44,7 @@ public struct Fixture: Codable, Equatable, Sendable {
             let text = (try? encoder.encode(actual)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
             problems.append("difference(from:) gave \(text)")
         }
-        if case .batches(let batches) = expect, let oldSnapshot = try? old.snapshot(side: "old"),
+        if case .batches = expect, let oldSnapshot = try? old.snapshot(side: "old"),
            let newSnapshot = try? new.snapshot(side: "new") {
             let difference = newSnapshot.difference(from: oldSnapshot)
             for flavor in [ListViewSimulator<String, String>.Flavor.table, .collection] {
@@ -56,7 +56,6 @@ public struct Fixture: Codable, Equatable, Sendable {
                     problems.append("the \(flavor) simulator rejected the batches: \(error)")
                 }
             }
-            _ = batches
         }
         for (identifier, key) in (keys ?? [:]).sorted(by: { $0.key < $1.key }) {
             let computed = "0x" + String(IdentifierKey.string(identifier), radix: 16).leftPadded(to: 16)

@@ -12,15 +12,18 @@ public struct BatchUpdate: Equatable, Hashable, Sendable, Codable {
     public struct SectionMove: Equatable, Hashable, Sendable, Codable, CustomStringConvertible {
         public var from: Int
         public var to: Int
+        /// - Complexity: O(1).
         public init(from: Int, to: Int) {
             self.from = from
             self.to = to
         }
+        /// - Complexity: O(size of the decoded value).
         public init(from decoder: Decoder) throws {
             var container = try decoder.unkeyedContainer()
             from = try container.decode(Int.self)
             to = try container.decode(Int.self)
         }
+        /// - Complexity: O(size of the encoded value).
         public func encode(to encoder: Encoder) throws {
             var container = encoder.unkeyedContainer()
             try container.encode(from)
@@ -33,15 +36,18 @@ public struct BatchUpdate: Equatable, Hashable, Sendable, Codable {
     public struct ItemMove: Equatable, Hashable, Sendable, Codable, CustomStringConvertible {
         public var from: IndexPath
         public var to: IndexPath
+        /// - Complexity: O(1).
         public init(from: IndexPath, to: IndexPath) {
             self.from = from
             self.to = to
         }
+        /// - Complexity: O(size of the decoded value).
         public init(from decoder: Decoder) throws {
             var container = try decoder.unkeyedContainer()
             from = try container.decode(PathCoding.self).path
             to = try container.decode(PathCoding.self).path
         }
+        /// - Complexity: O(size of the encoded value).
         public func encode(to encoder: Encoder) throws {
             var container = encoder.unkeyedContainer()
             try container.encode(PathCoding(from))
@@ -60,6 +66,7 @@ public struct BatchUpdate: Equatable, Hashable, Sendable, Codable {
     public var reloadItems: [IndexPath] = []
     public var reconfigureItems: [IndexPath] = []
 
+    /// - Complexity: O(operations passed).
     public init(
         deleteSections: [Int] = [], insertSections: [Int] = [], moveSections: [SectionMove] = [],
         reloadSections: [Int] = [], deleteItems: [IndexPath] = [], insertItems: [IndexPath] = [],
@@ -77,6 +84,7 @@ public struct BatchUpdate: Equatable, Hashable, Sendable, Codable {
     }
 
     /// Whether the batch has no operation at all.
+    /// - Complexity: O(1).
     public var isEmpty: Bool { operationCount == 0 }
 
     /// Total number of operations. - Complexity: O(1).
@@ -86,6 +94,7 @@ public struct BatchUpdate: Equatable, Hashable, Sendable, Codable {
     }
 
     /// Whether the batch only refreshes content (reloads and reconfigures).
+    /// - Complexity: O(1).
     public var isRefreshOnly: Bool {
         deleteSections.isEmpty && insertSections.isEmpty && moveSections.isEmpty && deleteItems.isEmpty
             && insertItems.isEmpty && moveItems.isEmpty
@@ -96,6 +105,7 @@ public struct BatchUpdate: Equatable, Hashable, Sendable, Codable {
         case deleteItems, insertItems, moveItems, reloadItems, reconfigureItems
     }
 
+    /// - Complexity: O(size of the decoded value).
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         func paths(_ key: CodingKeys) throws -> [IndexPath] {
@@ -112,6 +122,7 @@ public struct BatchUpdate: Equatable, Hashable, Sendable, Codable {
         reconfigureItems = try paths(.reconfigureItems)
     }
 
+    /// - Complexity: O(size of the encoded value).
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(deleteSections, forKey: .deleteSections)
@@ -168,6 +179,7 @@ struct PathCoding: Codable {
 #if !canImport(Darwin)
 extension IndexPath {
     /// Foundation on Linux lacks UIKit's `item`/`section` accessors; these match them.
+    /// - Complexity: O(1).
     public init(item: Int, section: Int) { self.init(indexes: [section, item]) }
     /// The section index (the first index). - Complexity: O(1).
     public var section: Int { self[0] }

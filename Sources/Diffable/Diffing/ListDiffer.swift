@@ -106,6 +106,7 @@ public struct ListDifference: Equatable, Sendable {
     public struct Move: Equatable, Hashable, Sendable {
         public var from: Int
         public var to: Int
+        /// - Complexity: O(1).
         public init(from: Int, to: Int) {
             self.from = from
             self.to = to
@@ -126,6 +127,7 @@ public struct ListDifference: Equatable, Sendable {
     public var commonSuffix: Int
 
     /// `true` when the lists are equal.
+    /// - Complexity: O(1).
     public var isEmpty: Bool { deletes.isEmpty && inserts.isEmpty && moves.isEmpty }
 
     init(_ view: DiffContext.FlatResultView) {

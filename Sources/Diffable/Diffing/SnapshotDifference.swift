@@ -26,33 +26,45 @@ public struct SnapshotDifference<SectionIdentifierType: Hashable, ItemIdentifier
     let newStarts: [UInt32]
 
     /// Whether the snapshots show the same thing (no batch at all).
+    /// - Complexity: O(1).
     public var isEmpty: Bool { batches.isEmpty }
 
     /// The structural batch, if any.
+    /// - Complexity: O(1).
     public var structuralBatch: BatchUpdate? { batches.first { !$0.isRefreshOnly } }
 
     /// The refresh batch, if any.
+    /// - Complexity: O(1).
     public var refreshBatch: BatchUpdate? { batches.last.flatMap { $0.isRefreshOnly ? $0 : nil } }
 
     // Operation counts of the structural and refresh batches. - Complexity: O(1) each.
 
     /// Sections inserted by the structural batch.
+    /// - Complexity: O(1).
     public var insertedSectionCount: Int { structuralBatch?.insertSections.count ?? 0 }
     /// Sections deleted by the structural batch.
+    /// - Complexity: O(1).
     public var deletedSectionCount: Int { structuralBatch?.deleteSections.count ?? 0 }
     /// Sections moved by the structural batch.
+    /// - Complexity: O(1).
     public var movedSectionCount: Int { structuralBatch?.moveSections.count ?? 0 }
     /// Items inserted one by one (items of inserted sections are not counted).
+    /// - Complexity: O(1).
     public var insertedItemCount: Int { structuralBatch?.insertItems.count ?? 0 }
     /// Items deleted one by one (items of deleted sections are not counted).
+    /// - Complexity: O(1).
     public var deletedItemCount: Int { structuralBatch?.deleteItems.count ?? 0 }
     /// Item moves: the fewest per section, plus cross-section moves UIKit allows.
+    /// - Complexity: O(1).
     public var movedItemCount: Int { structuralBatch?.moveItems.count ?? 0 }
     /// Items reloaded by the refresh batch.
+    /// - Complexity: O(1).
     public var reloadedItemCount: Int { refreshBatch?.reloadItems.count ?? 0 }
     /// Items reconfigured by the refresh batch.
+    /// - Complexity: O(1).
     public var reconfiguredItemCount: Int { refreshBatch?.reconfigureItems.count ?? 0 }
     /// Sections reloaded by the refresh batch.
+    /// - Complexity: O(1).
     public var reloadedSectionCount: Int { refreshBatch?.reloadSections.count ?? 0 }
 
     /// Where the item at `indexPath` of the old snapshot is in the new one (nil: deleted).

@@ -16,6 +16,7 @@ public struct Fixture: Codable, Equatable, Sendable {
 
     /// Reads a fixture file.
     /// - Throws: a readable error naming the file when it is unreadable or not a fixture.
+    /// - Complexity: O(file size) plus decoding.
     public init(contentsOf url: URL) throws {
         let data: Data
         do {
@@ -65,6 +66,7 @@ public struct Fixture: Codable, Equatable, Sendable {
     }
 
     /// The fixture files (`*.json`, the schema excepted) below `directory`, sorted by path.
+    /// - Complexity: O(files below the directory · log files).
     public static func files(in directory: URL) throws -> [URL] {
         guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else {
             throw FixtureError("cannot list \(directory.path)")

@@ -12,6 +12,7 @@ public struct SnapshotDocument: Codable, Equatable, Sendable {
     public struct Section: Codable, Equatable, Sendable {
         public var id: String
         public var items: [String]
+        /// - Complexity: O(1).
         public init(id: String, items: [String]) {
             self.id = id
             self.items = items
@@ -25,6 +26,7 @@ public struct SnapshotDocument: Codable, Equatable, Sendable {
     public var reconfigureItems: [String]
     public var reloadSections: [String]
 
+    /// - Complexity: O(1).
     public init(sections: [Section], reloadItems: [String] = [], reconfigureItems: [String] = [], reloadSections: [String] = []) {
         self.sections = sections
         self.reloadItems = reloadItems
@@ -43,6 +45,7 @@ public struct SnapshotDocument: Codable, Equatable, Sendable {
 
     enum CodingKeys: String, CodingKey { case sections, reloadItems, reconfigureItems, reloadSections }
 
+    /// - Complexity: O(size of the decoded value).
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         sections = try container.decode([Section].self, forKey: .sections)
@@ -118,6 +121,7 @@ public struct DocumentError: Error, Codable, Equatable, Sendable, CustomStringCo
     public var positions: [[[Int]]]
     public var list: String?
 
+    /// - Complexity: O(1).
     public init(kind: Kind, snapshot: String, identifiers: [String], positions: [[[Int]]], list: String? = nil) {
         self.kind = kind
         self.snapshot = snapshot
@@ -141,6 +145,7 @@ public enum DiffOutcome: Codable, Equatable, Sendable {
 
     enum CodingKeys: String, CodingKey { case batches, error }
 
+    /// - Complexity: O(size of the decoded value).
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         if let error = try container.decodeIfPresent(DocumentError.self, forKey: .error) {
@@ -150,6 +155,7 @@ public enum DiffOutcome: Codable, Equatable, Sendable {
         }
     }
 
+    /// - Complexity: O(size of the encoded value).
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {

@@ -49,11 +49,13 @@ extension DiffableDataSourceSnapshot {
     }
 
     /// ``insertItems(_:beforeItem:)`` that throws instead of trapping; on error nothing changes.
+    /// - Complexity: O(k + size of each section touched).
     public mutating func tryInsertItems(_ identifiers: [ItemIdentifierType], beforeItem beforeIdentifier: ItemIdentifierType) throws(SnapshotError) {
         try insertItems(identifiers, anchor: beforeIdentifier, after: false, operation: "insertItems(_:beforeItem:)")
     }
 
     /// ``insertItems(_:afterItem:)`` that throws instead of trapping; on error nothing changes.
+    /// - Complexity: O(k + size of each section touched).
     public mutating func tryInsertItems(_ identifiers: [ItemIdentifierType], afterItem afterIdentifier: ItemIdentifierType) throws(SnapshotError) {
         try insertItems(identifiers, anchor: afterIdentifier, after: true, operation: "insertItems(_:afterItem:)")
     }
@@ -199,11 +201,13 @@ extension DiffableDataSourceSnapshot {
     }
 
     /// ``moveItem(_:beforeItem:)`` that throws instead of trapping; on error nothing changes.
+    /// - Complexity: O(size of the sections touched).
     public mutating func tryMoveItem(_ identifier: ItemIdentifierType, beforeItem toIdentifier: ItemIdentifierType) throws(SnapshotError) {
         try moveItem(identifier, anchor: toIdentifier, after: false)
     }
 
     /// ``moveItem(_:afterItem:)`` that throws instead of trapping; on error nothing changes.
+    /// - Complexity: O(size of the sections touched).
     public mutating func tryMoveItem(_ identifier: ItemIdentifierType, afterItem toIdentifier: ItemIdentifierType) throws(SnapshotError) {
         try moveItem(identifier, anchor: toIdentifier, after: true)
     }

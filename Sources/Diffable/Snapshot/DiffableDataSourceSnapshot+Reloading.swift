@@ -31,6 +31,7 @@ extension DiffableDataSourceSnapshot {
     }
 
     /// ``reloadItems(_:)`` that throws instead of trapping; on error nothing changes.
+    /// - Complexity: O(k) expected.
     public mutating func tryReloadItems(_ identifiers: [ItemIdentifierType]) throws(SnapshotError) {
         try requireItems(identifiers)
         makeUnique()
@@ -38,6 +39,7 @@ extension DiffableDataSourceSnapshot {
     }
 
     /// ``reconfigureItems(_:)`` that throws instead of trapping; on error nothing changes.
+    /// - Complexity: O(k) expected.
     public mutating func tryReconfigureItems(_ identifiers: [ItemIdentifierType]) throws(SnapshotError) {
         try requireItems(identifiers)
         makeUnique()
@@ -55,6 +57,7 @@ extension DiffableDataSourceSnapshot {
     }
 
     /// ``reloadSections(_:)`` that throws instead of trapping; on error nothing changes.
+    /// - Complexity: O(k) expected.
     public mutating func tryReloadSections(_ identifiers: [SectionIdentifierType]) throws(SnapshotError) {
         let unknown = identifiers.filter { storage.sectionSlot($0) == nil }
         if !unknown.isEmpty { throw .unknownSections(unknown.map { String(reflecting: $0) }) }

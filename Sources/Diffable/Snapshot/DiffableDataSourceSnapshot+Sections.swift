@@ -7,6 +7,7 @@ extension DiffableDataSourceSnapshot {
     }
 
     /// ``appendSections(_:)`` that throws instead of trapping; on error nothing changes.
+    /// - Complexity: O(k) amortized.
     public mutating func tryAppendSections(_ identifiers: [SectionIdentifierType]) throws(SnapshotError) {
         try insertSections(identifiers, at: { $0.sectionCount })
     }
@@ -25,12 +26,14 @@ extension DiffableDataSourceSnapshot {
     }
 
     /// ``insertSections(_:beforeSection:)`` that throws instead of trapping.
+    /// - Complexity: O(s + k).
     public mutating func tryInsertSections(_ identifiers: [SectionIdentifierType], beforeSection toIdentifier: SectionIdentifierType) throws(SnapshotError) {
         let anchor = try existingSection(toIdentifier)
         try insertSections(identifiers, at: { Int($0.sectionPosition[Int(anchor)]) })
     }
 
     /// ``insertSections(_:afterSection:)`` that throws instead of trapping.
+    /// - Complexity: O(s + k).
     public mutating func tryInsertSections(_ identifiers: [SectionIdentifierType], afterSection toIdentifier: SectionIdentifierType) throws(SnapshotError) {
         let anchor = try existingSection(toIdentifier)
         try insertSections(identifiers, at: { Int($0.sectionPosition[Int(anchor)]) + 1 })
@@ -77,11 +80,13 @@ extension DiffableDataSourceSnapshot {
     }
 
     /// ``moveSection(_:beforeSection:)`` that throws instead of trapping.
+    /// - Complexity: O(s).
     public mutating func tryMoveSection(_ identifier: SectionIdentifierType, beforeSection toIdentifier: SectionIdentifierType) throws(SnapshotError) {
         try moveSection(identifier, anchor: toIdentifier, after: false)
     }
 
     /// ``moveSection(_:afterSection:)`` that throws instead of trapping.
+    /// - Complexity: O(s).
     public mutating func tryMoveSection(_ identifier: SectionIdentifierType, afterSection toIdentifier: SectionIdentifierType) throws(SnapshotError) {
         try moveSection(identifier, anchor: toIdentifier, after: true)
     }

@@ -76,6 +76,7 @@ extension DiffableDataSourceSnapshot: CustomStringConvertible, CustomDebugString
     public var description: String { render(limit: 100, reflecting: false) }
 
     /// Like ``description`` with identifiers written by `String(reflecting:)` and pending refreshes.
+    /// - Complexity: O(min(n, 100) + s).
     public var debugDescription: String {
         var text = render(limit: 100, reflecting: true)
         if !storage.reloadedItems.isEmpty { text += " reloadItems: \(storage.reloadedItems)" }

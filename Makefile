@@ -20,7 +20,7 @@ PYTHON ?= python3
 PREFIX ?= /usr/local
 FIXTURE_LIBS := libcjson libutf8proc
 
-.PHONY: all demo test deps c-deps python-deps c-test c-fixtures swift-test cli-test python-test fixtures fixtures-check \
+.PHONY: all demo test deps lint c-deps python-deps c-test c-fixtures swift-test cli-test python-test fixtures fixtures-check \
         lib install bench bench-cli c-bench fuzz fuzz-replay clean
 
 all: lib
@@ -127,6 +127,10 @@ fuzz: deps
 swift-test: deps
 	swift test $(SWIFT_TEST_FLAGS)
 
+# House style (.swift-format): any lint warning fails the run.
+lint:
+	swift format lint --strict -r Sources Tests/DiffableTests Benchmarks/Benchmarks Package.swift
+
 # The CLI end to end (uses the debug build that swift test leaves).
 cli-test: deps
 	swift build --product diffable
@@ -146,7 +150,7 @@ fixtures-check: python-deps
 
 # ---- the README's two commands ------------------------------------------------
 
-test: deps c-test c-fixtures fuzz-replay fuzz python-test swift-test cli-test
+test: deps lint c-test c-fixtures fuzz-replay fuzz python-test swift-test cli-test
 
 demo: deps
 	swift build -c release --product diffable

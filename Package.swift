@@ -15,7 +15,7 @@ let package = Package(
         .executable(name: "diffable", targets: ["diffable"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         // The C performance core; needs xxhash.h (Debian: libxxhash-dev), XXH3 is inlined.

@@ -32,19 +32,22 @@ struct DemoCommand: ParsableCommand {
 
     func run() throws {
         print("Diffable demo: Apple's diffable data source API on a C diff core\n")
-        Self.show("groceries: one item moves between sections, one is reloaded, one appears",
-                  old: Self.snapshot([("Fruit", ["apple", "banana", "cherry"]), ("Vegetables", ["kale", "leek"])]),
-                  new: {
-                      var s = Self.snapshot([("Fruit", ["cherry", "apple"]), ("Vegetables", ["kale", "banana", "leek", "okra"])])
-                      s.reloadItems(["apple"])
-                      return s
-                  }())
-        Self.show("a moved section with item changes becomes delete + insert (RxDataSources' hardest case)",
-                  old: Self.snapshot([("1", ["1111"]), ("2", ["2222"])]), new: Self.snapshot([("2", ["0"]), ("1", [])]))
+        Self.show(
+            "groceries: one item moves between sections, one is reloaded, one appears",
+            old: Self.snapshot([("Fruit", ["apple", "banana", "cherry"]), ("Vegetables", ["kale", "leek"])]),
+            new: {
+                var s = Self.snapshot([("Fruit", ["cherry", "apple"]), ("Vegetables", ["kale", "banana", "leek", "okra"])])
+                s.reloadItems(["apple"])
+                return s
+            }())
+        Self.show(
+            "a moved section with item changes becomes delete + insert (RxDataSources' hardest case)",
+            old: Self.snapshot([("1", ["1111"]), ("2", ["2222"])]), new: Self.snapshot([("2", ["0"]), ("1", [])]))
 
         var naive = ListViewSimulator<String, String>(flavor: .table, mode: .compat)
         naive.reloadData(Self.snapshot([("A", ["x"])]))
-        let move = BatchUpdate(insertSections: [0], moveItems: [.init(from: IndexPath(item: 0, section: 0), to: IndexPath(item: 0, section: 0))])
+        let move = BatchUpdate(
+            insertSections: [0], moveItems: [.init(from: IndexPath(item: 0, section: 0), to: IndexPath(item: 0, section: 0))])
         do {
             try naive.performBatchUpdates(move, dataSourceAfter: Self.snapshot([("B", ["x"]), ("A", [])]))
         } catch {
@@ -74,8 +77,9 @@ struct DemoCommand: ParsableCommand {
         let elapsed = clock.measure { difference = new.difference(from: old) }
         let batch = difference.structuralBatch ?? BatchUpdate()
         print("• \(items) items in \(sections) sections, 5% deleted, 5% moved across sections, 5% inserted:")
-        print("  difference(from:) in \(elapsed.formatted(.units(allowed: [.milliseconds], fractionalPart: .show(length: 1)))): "
-            + "\(batch.deleteItems.count) deletes, \(batch.insertItems.count) inserts, \(batch.moveItems.count) moves, one batch")
+        print(
+            "  difference(from:) in \(elapsed.formatted(.units(allowed: [.milliseconds], fractionalPart: .show(length: 1)))): "
+                + "\(batch.deleteItems.count) deletes, \(batch.insertItems.count) inserts, \(batch.moveItems.count) moves, one batch")
         var view = ListViewSimulator<Int, Int>()
         view.reloadData(old)
         try view.apply(difference)

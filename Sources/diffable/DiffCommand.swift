@@ -59,7 +59,8 @@ struct DiffCommand: ParsableCommand {
         case .keyNotFound(let key, let context): return "missing key '\(key.stringValue)' at \(at(context.codingPath))"
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
             return "\(context.debugDescription) at \(at(context.codingPath))"
-        case .dataCorrupted(let context): return "\(context.debugDescription) \(context.underlyingError.map { "(\($0.localizedDescription))" } ?? "")"
+        case .dataCorrupted(let context):
+            return "\(context.debugDescription) \(context.underlyingError.map { "(\($0.localizedDescription))" } ?? "")"
         @unknown default: return "\(error)"
         }
     }

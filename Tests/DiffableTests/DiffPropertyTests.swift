@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Diffable
 
 /// ALGORITHM.md's correctness properties on random snapshot pairs: the strict
@@ -20,7 +21,8 @@ import Testing
             do {
                 try view.apply(difference)
             } catch {
-                Issue.record("round \(round) (seed 20261121): \(error)\nold \(old.debugDescription)\nnew \(new.debugDescription)\n\(difference)")
+                Issue.record(
+                    "round \(round) (seed 20261121): \(error)\nold \(old.debugDescription)\nnew \(new.debugDescription)\n\(difference)")
                 return
             }
             batchesChecked += difference.batches.count
@@ -41,8 +43,9 @@ import Testing
                 let oldItems = old.itemIdentifiers(inSection: section)
                 let sequence = new.itemIdentifiers(inSection: section).compactMap { oldItems.firstIndex(of: $0) }
                 let sameSectionMoves = moves.filter { $0.from.section == index && $0.to.section == index }.count
-                #expect(sameSectionMoves == sequence.count - referenceLISLength(sequence),
-                        "round \(round) section \(section): not minimal")
+                #expect(
+                    sameSectionMoves == sequence.count - referenceLISLength(sequence),
+                    "round \(round) section \(section): not minimal")
             }
         }
     }
@@ -55,8 +58,9 @@ import Testing
                 var result = DiffableDataSourceSnapshot<String, CollidingID>()
                 result.appendSections(snapshot.sectionIdentifiers)
                 for section in snapshot.sectionIdentifiers {
-                    result.appendItems(snapshot.itemIdentifiers(inSection: section).map { CollidingID(value: $0.hashValue) },
-                                       toSection: section)
+                    result.appendItems(
+                        snapshot.itemIdentifiers(inSection: section).map { CollidingID(value: $0.hashValue) },
+                        toSection: section)
                 }
                 return result
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Diffable
 
 /// The shared fixtures through the Swift API and the strict simulator.

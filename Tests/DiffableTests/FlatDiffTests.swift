@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Diffable
 
 /// The C core's flat diff seen through the internal Swift wrapper.
@@ -48,8 +49,9 @@ import Testing
             let oldIndex = Dictionary(uniqueKeysWithValues: old.enumerated().map { ($1, $0) })
             let matchedOldIndices = new.compactMap { oldIndex[$0] }
             #expect(diff.matched == matchedOldIndices.count)
-            #expect(diff.moves.count == matchedOldIndices.count - referenceLISLength(matchedOldIndices),
-                    "round \(round): moves are not minimal")
+            #expect(
+                diff.moves.count == matchedOldIndices.count - referenceLISLength(matchedOldIndices),
+                "round \(round): moves are not minimal")
             #expect(diff.deletes == old.indices.filter { !Set(new).contains(old[$0]) })
         }
     }
@@ -71,10 +73,11 @@ import Testing
         #expect(throws: CoreError.duplicate) {
             try context.diffFlat(old: [1, 2, 1], new: [3, 3])
         }
-        #expect(context.duplicates == [
-            .init(isNewSide: false, isSection: false, first: 0, duplicate: 2),
-            .init(isNewSide: true, isSection: false, first: 0, duplicate: 1),
-        ])
+        #expect(
+            context.duplicates == [
+                .init(isNewSide: false, isSection: false, first: 0, duplicate: 2),
+                .init(isNewSide: true, isSection: false, first: 0, duplicate: 1),
+            ])
         #expect(CoreError.duplicate.description.hasPrefix("DFC_ERR_DUPLICATE"))
     }
 

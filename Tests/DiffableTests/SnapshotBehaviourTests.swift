@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Diffable
 
 @Suite struct SnapshotBehaviourTests {
@@ -92,10 +93,12 @@ import Testing
         let error = #expect(throws: SnapshotError.self) {
             try Snapshot(validating: [("A", ["x", "y", "x"]), ("B", ["y", "z", "x"])])
         }
-        #expect(error == .duplicateItems([
-            .init(identifier: "\"x\"", positions: [[0, 0], [0, 2], [1, 2]]),
-            .init(identifier: "\"y\"", positions: [[0, 1], [1, 0]]),
-        ]))
+        #expect(
+            error
+                == .duplicateItems([
+                    .init(identifier: "\"x\"", positions: [[0, 0], [0, 2], [1, 2]]),
+                    .init(identifier: "\"y\"", positions: [[0, 1], [1, 0]]),
+                ]))
         #expect(error?.description == "item identifiers are not unique: \"x\" at [0, 0], [0, 2], [1, 2]; \"y\" at [0, 1], [1, 0]")
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Diffable
 
 @Suite struct SnapshotDifferenceTests {
@@ -11,7 +12,10 @@ import Testing
         let old = Self.snapshot([("S", ["a", "b", "c", "d"])])
         let new = Self.snapshot([("S", ["b", "c", "d", "a"])])
         let difference = new.difference(from: old)
-        #expect(difference.batches == [BatchUpdate(moveItems: [.init(from: IndexPath(item: 0, section: 0), to: IndexPath(item: 3, section: 0))])])
+        #expect(
+            difference.batches == [
+                BatchUpdate(moveItems: [.init(from: IndexPath(item: 0, section: 0), to: IndexPath(item: 3, section: 0))])
+            ])
         #expect(difference.description == "SnapshotDifference(BatchUpdate(moveItems: [(0, 0)→(0, 3)]))")
     }
 
@@ -46,12 +50,16 @@ import Testing
     }
 
     @Test func batchUpdateCodesToTheFixtureFormat() throws {
-        let batch = BatchUpdate(moveSections: [.init(from: 1, to: 0)], deleteItems: [IndexPath(item: 2, section: 0)],
-                                moveItems: [.init(from: IndexPath(item: 0, section: 0), to: IndexPath(item: 3, section: 1))])
+        let batch = BatchUpdate(
+            moveSections: [.init(from: 1, to: 0)], deleteItems: [IndexPath(item: 2, section: 0)],
+            moveItems: [.init(from: IndexPath(item: 0, section: 0), to: IndexPath(item: 3, section: 1))])
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let json = String(decoding: try encoder.encode(batch), as: UTF8.self)
-        #expect(json == #"{"deleteItems":[[0,2]],"deleteSections":[],"insertItems":[],"insertSections":[],"moveItems":[[[0,0],[1,3]]],"moveSections":[[1,0]],"reconfigureItems":[],"reloadItems":[],"reloadSections":[]}"#)
+        #expect(
+            json
+                == #"{"deleteItems":[[0,2]],"deleteSections":[],"insertItems":[],"insertSections":[],"moveItems":[[[0,0],[1,3]]],"moveSections":[[1,0]],"reconfigureItems":[],"reloadItems":[],"reloadSections":[]}"#
+        )
         #expect(try JSONDecoder().decode(BatchUpdate.self, from: Data(json.utf8)) == batch)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Diffable
 
 /// An identifier whose hash is constant: every key collides, so only `==` can tell them apart.
@@ -35,14 +36,22 @@ struct CollidingID: Hashable, CustomStringConvertible {
                 var expectUnchanged = false
                 switch operation {
                 case 0, 1:
-                    let ids = (0..<Int.random(in: 1...3, using: &generator)).map { _ in defer { nextSection += 1 }; return "S\(nextSection)" }
+                    let ids = (0..<Int.random(in: 1...3, using: &generator)).map { _ in
+                        defer { nextSection += 1 }
+                        return "S\(nextSection)"
+                    }
                     snapshot.appendSections(ids)
                     model.sections += ids.map { ($0, []) }
                 case 2:
                     if let anchor = model.sections.randomElement(using: &generator)?.id {
                         let after = Bool.random(using: &generator)
-                        let id = "S\(nextSection)"; nextSection += 1
-                        if after { snapshot.insertSections([id], afterSection: anchor) } else { snapshot.insertSections([id], beforeSection: anchor) }
+                        let id = "S\(nextSection)"
+                        nextSection += 1
+                        if after {
+                            snapshot.insertSections([id], afterSection: anchor)
+                        } else {
+                            snapshot.insertSections([id], beforeSection: anchor)
+                        }
                         model.sections.insert((id, []), at: model.sectionIndex(anchor)! + (after ? 1 : 0))
                     }
                 case 3:
@@ -54,7 +63,11 @@ struct CollidingID: Hashable, CustomStringConvertible {
                         let picks = model.sections.map(\.id).shuffled(using: &generator)
                         let (moving, anchor) = (picks[0], picks[1])
                         let after = Bool.random(using: &generator)
-                        if after { snapshot.moveSection(moving, afterSection: anchor) } else { snapshot.moveSection(moving, beforeSection: anchor) }
+                        if after {
+                            snapshot.moveSection(moving, afterSection: anchor)
+                        } else {
+                            snapshot.moveSection(moving, beforeSection: anchor)
+                        }
                         let section = model.sections.remove(at: model.sectionIndex(moving)!)
                         model.sections.insert(section, at: model.sectionIndex(anchor)! + (after ? 1 : 0))
                     }
@@ -123,7 +136,9 @@ struct CollidingID: Hashable, CustomStringConvertible {
                 #expect(before.itemIdentifiers == modelBefore.allItems, "copy changed by a later mutation")
                 let probes = (nextItem..<(nextItem + 2)).map(item)
                 if let problem = disagreement(snapshot, model, probes: probes) {
-                    Issue.record("seed \(seed) round \(round) step \(step) op \(operation): \(problem)\nsnapshot \(snapshot)\nmodel \(model.sections)")
+                    Issue.record(
+                        "seed \(seed) round \(round) step \(step) op \(operation): \(problem)\nsnapshot \(snapshot)\nmodel \(model.sections)"
+                    )
                     return
                 }
             }
@@ -139,6 +154,8 @@ struct CollidingID: Hashable, CustomStringConvertible {
     @Test func byteArrayItemsAgreeWithModel() { Self.run(seed: 5, rounds: 60, steps: 40) { Array("b\($0)".utf8) } }
 
     @Test func uuidItemsAgreeWithModel() {
-        Self.run(seed: 4, rounds: 60, steps: 40) { UUID(uuid: (UInt8($0 & 0xFF), UInt8($0 >> 8), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
+        Self.run(seed: 4, rounds: 60, steps: 40) {
+            UUID(uuid: (UInt8($0 & 0xFF), UInt8($0 >> 8), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+        }
     }
 }

@@ -244,10 +244,16 @@ private struct BatchCheck<S: Hashable, I: Hashable> {
         let explicitSectionDeletes = Set(batch.deleteSections), explicitSectionInserts = Set(batch.insertSections)
         for path in batch.reloadItems {
             if path.section >= m {
-                throw fail("E4", "attempt to delete \(unit) \(path.item) from section \(path.section), but there are only \(m) sections before the update")
+                throw fail(
+                    "E4",
+                    "attempt to delete \(unit) \(path.item) from section \(path.section), but there are only \(m) sections before the update"
+                )
             }
             if path.item >= oldCounts[path.section] {
-                throw fail("E3", "attempt to delete \(unit) \(path.item) from section \(path.section) which only contains \(oldCounts[path.section]) \(units) before the update")
+                throw fail(
+                    "E3",
+                    "attempt to delete \(unit) \(path.item) from section \(path.section) which only contains \(oldCounts[path.section]) \(units) before the update"
+                )
             }
             if deletes.contains(path) { throw fail("E9", "attempt to delete and reload the same index path (\(Self.show(path)))") }
             if moveSources.contains(path) {
@@ -283,7 +289,9 @@ private struct BatchCheck<S: Hashable, I: Hashable> {
                 throw fail("E21", "attempt to move section \(move.from), but there are only \(m) sections before the update")
             }
             if move.to >= n || move.to < 0 {
-                throw fail("E21", "attempt to to move section \(move.from) to section \(move.to), but there are only \(n) sections after the update")
+                throw fail(
+                    "E21",
+                    "attempt to to move section \(move.from) to section \(move.to), but there are only \(n) sections after the update")
             }
             if sectionDeletes.contains(move.from) {
                 throw fail("E20", "attempt to perform a delete and a move from the same section (\(move.from))")
@@ -306,10 +314,16 @@ private struct BatchCheck<S: Hashable, I: Hashable> {
     mutating func checkItemDeletes() throws(View.Violation) {
         for path in batch.deleteItems {
             if path.section >= m {
-                throw fail("E4", "attempt to delete \(unit) \(path.item) from section \(path.section), but there are only \(m) sections before the update")
+                throw fail(
+                    "E4",
+                    "attempt to delete \(unit) \(path.item) from section \(path.section), but there are only \(m) sections before the update"
+                )
             }
             if path.item >= oldCounts[path.section] {
-                throw fail("E3", "attempt to delete \(unit) \(path.item) from section \(path.section) which only contains \(oldCounts[path.section]) \(units) before the update")
+                throw fail(
+                    "E3",
+                    "attempt to delete \(unit) \(path.item) from section \(path.section) which only contains \(oldCounts[path.section]) \(units) before the update"
+                )
             }
         }
         // I1: UIKit drops item deletes inside deleted sections (strict rejects them later).
@@ -320,14 +334,23 @@ private struct BatchCheck<S: Hashable, I: Hashable> {
     mutating func checkItemInserts() throws(View.Violation) {
         for path in batch.insertItems {
             if path.section >= n {
-                throw fail("E6", "attempt to insert \(unit) \(path.item) into section \(path.section), but there are only \(n) sections after the update")
+                throw fail(
+                    "E6",
+                    "attempt to insert \(unit) \(path.item) into section \(path.section), but there are only \(n) sections after the update"
+                )
             }
             if path.item >= newCounts[path.section] {
-                throw fail("E5", "attempt to insert \(unit) \(path.item) into section \(path.section), but there are only \(newCounts[path.section]) \(units) in section \(path.section) after the update")
+                throw fail(
+                    "E5",
+                    "attempt to insert \(unit) \(path.item) into section \(path.section), but there are only \(newCounts[path.section]) \(units) in section \(path.section) after the update"
+                )
             }
         }
         for path in reloadTargets where path.section >= n || path.item >= newCounts[path.section] {
-            throw fail("E5", "attempt to insert \(unit) \(path.item) into section \(path.section), but there are only \(path.section < n ? newCounts[path.section] : 0) \(units) in section \(path.section) after the update")
+            throw fail(
+                "E5",
+                "attempt to insert \(unit) \(path.item) into section \(path.section), but there are only \(path.section < n ? newCounts[path.section] : 0) \(units) in section \(path.section) after the update"
+            )
         }
         // I2: UIKit drops item inserts inside inserted sections.
         itemInserts = itemInserts.filter { !sectionInserts.contains($0.section) || reloadTargets.contains($0) }
@@ -339,16 +362,28 @@ private struct BatchCheck<S: Hashable, I: Hashable> {
         for move in batch.moveItems {
             let (from, to) = (move.from, move.to)
             if from.section >= m {
-                throw fail("E15", "attempt to move index path (\(Self.show(from))) from a section that does not exist - there are only \(m) sections before the update")
+                throw fail(
+                    "E15",
+                    "attempt to move index path (\(Self.show(from))) from a section that does not exist - there are only \(m) sections before the update"
+                )
             }
             if to.section >= n {
-                throw fail("E15", "attempt to move index path (\(Self.show(from))) to index path (\(Self.show(to))) in section that does not exist - there are only \(n) sections after the update")
+                throw fail(
+                    "E15",
+                    "attempt to move index path (\(Self.show(from))) to index path (\(Self.show(to))) in section that does not exist - there are only \(n) sections after the update"
+                )
             }
             if from.item >= oldCounts[from.section] {
-                throw fail("E13", "attempt to move index path (\(Self.show(from))) that does not exist - there are only \(oldCounts[from.section]) \(units) in section \(from.section) before the update")
+                throw fail(
+                    "E13",
+                    "attempt to move index path (\(Self.show(from))) that does not exist - there are only \(oldCounts[from.section]) \(units) in section \(from.section) before the update"
+                )
             }
             if to.item >= newCounts[to.section] {
-                throw fail("E14", "attempt to move index path (\(Self.show(from))) to index path (\(Self.show(to))) that does not exist - there are only \(newCounts[to.section]) \(units) in section \(to.section) after the update")
+                throw fail(
+                    "E14",
+                    "attempt to move index path (\(Self.show(from))) to index path (\(Self.show(to))) that does not exist - there are only \(newCounts[to.section]) \(units) in section \(to.section) after the update"
+                )
             }
             if itemDeletes.contains(from) || reloadPairs[from] != nil {
                 throw fail("E10", "attempt to perform a delete and a move from the same index path (\(Self.show(from)))")
@@ -358,16 +393,24 @@ private struct BatchCheck<S: Hashable, I: Hashable> {
                 throw fail("E11", "attempt to perform an insert and a move to the same index path (\(Self.show(to)))")
             }
             if sectionDeletes.contains(from.section) {
-                throw fail("E19", table ? "cannot move a row from a deleted section" : "cannot move an item from a deleted section (\(from.section))")
+                throw fail(
+                    "E19",
+                    table ? "cannot move a row from a deleted section" : "cannot move an item from a deleted section (\(from.section))")
             }
             if sectionInserts.contains(to.section) {
-                throw fail("E18", table ? "cannot move a row into a newly inserted section (\(to.section))" : "cannot move an item into a newly inserted section (\(to.section))")
+                throw fail(
+                    "E18",
+                    table
+                        ? "cannot move a row into a newly inserted section (\(to.section))"
+                        : "cannot move an item into a newly inserted section (\(to.section))")
             }
             if let other = sources[from] {
-                throw fail("E17", "attempt to move \(unit) at index path \(Self.show(from)) to both \(Self.show(other)) and \(Self.show(to))")
+                throw fail(
+                    "E17", "attempt to move \(unit) at index path \(Self.show(from)) to both \(Self.show(other)) and \(Self.show(to))")
             }
             if let other = targets[to] {
-                throw fail("E16", "attempt to move both \(unit) at index path \(Self.show(other)) and \(Self.show(from)) to \(Self.show(to))")
+                throw fail(
+                    "E16", "attempt to move both \(unit) at index path \(Self.show(other)) and \(Self.show(from)) to \(Self.show(to))")
             }
             sources[from] = to
             targets[to] = from
@@ -379,7 +422,10 @@ private struct BatchCheck<S: Hashable, I: Hashable> {
     func checkCounts() throws(View.Violation) -> [Int: Int] {
         let expectedSections = m - sectionDeletes.count + sectionInserts.count
         if n != expectedSections {
-            throw fail("E1", "Invalid update: invalid number of sections.  The number of sections contained in the \(viewName) after the update (\(n)) must be equal to the number of sections contained in the \(viewName) before the update (\(m)), plus or minus the number of sections inserted or deleted (\(sectionInserts.count) inserted, \(sectionDeletes.count) deleted).")
+            throw fail(
+                "E1",
+                "Invalid update: invalid number of sections.  The number of sections contained in the \(viewName) after the update (\(n)) must be equal to the number of sections contained in the \(viewName) before the update (\(m)), plus or minus the number of sections inserted or deleted (\(sectionInserts.count) inserted, \(sectionDeletes.count) deleted)."
+            )
         }
         var map: [Int: Int] = [:]  // old → new
         let taken = sectionInserts.union(sectionMoveTo.keys)
@@ -398,7 +444,10 @@ private struct BatchCheck<S: Hashable, I: Hashable> {
         for (old, new) in map.sorted(by: { $0.value < $1.value }) {
             let expected = oldCounts[old] - deleted[old] + inserted[new] + movedIn[new] - movedOut[old]
             if newCounts[new] != expected {
-                throw fail("E2", "Invalid update: invalid number of \(units) in section \(new).  The number of \(units) contained in an existing section after the update (\(newCounts[new])) must be equal to the number of \(units) contained in that section before the update (\(oldCounts[old])), plus or minus the number of \(units) inserted or deleted from that section (\(inserted[new]) inserted, \(deleted[old]) deleted) and plus or minus the number of \(units) moved into or out of that section (\(movedIn[new]) moved in, \(movedOut[old]) moved out).")
+                throw fail(
+                    "E2",
+                    "Invalid update: invalid number of \(units) in section \(new).  The number of \(units) contained in an existing section after the update (\(newCounts[new])) must be equal to the number of \(units) contained in that section before the update (\(oldCounts[old])), plus or minus the number of \(units) inserted or deleted from that section (\(inserted[new]) inserted, \(deleted[old]) deleted) and plus or minus the number of \(units) moved into or out of that section (\(movedIn[new]) moved in, \(movedOut[old]) moved out)."
+                )
             }
         }
         return map
@@ -426,7 +475,8 @@ private struct BatchCheck<S: Hashable, I: Hashable> {
         if !batch.reloadSections.isEmpty {
             if !batch.moveSections.isEmpty { throw fail("I7", "section reload in a batch with section moves") }
             let reloaded = Set(batch.reloadSections)
-            let touched = (batch.deleteItems + batch.reloadItems + moves.map(\.from)).contains { reloaded.contains($0.section) }
+            let touched =
+                (batch.deleteItems + batch.reloadItems + moves.map(\.from)).contains { reloaded.contains($0.section) }
                 || (batch.insertItems + moves.map(\.to)).contains { reloadedSectionTargets.values.contains($0.section) }
             if touched { throw fail("I7", "item operation in a reloaded section") }
         }
@@ -466,7 +516,10 @@ private struct BatchCheck<S: Hashable, I: Hashable> {
                 continue
             }
             if view.sectionsForCheck[o] != section {
-                throw fail("V9", "section \(t) shows old section \(String(reflecting: view.sectionsForCheck[o])) but the data source has \(String(reflecting: section))")
+                throw fail(
+                    "V9",
+                    "section \(t) shows old section \(String(reflecting: view.sectionsForCheck[o])) but the data source has \(String(reflecting: section))"
+                )
             }
             var slots = [I?](repeating: nil, count: newCounts[t])
             for (index, _) in slots.enumerated() {
@@ -487,7 +540,10 @@ private struct BatchCheck<S: Hashable, I: Hashable> {
             for index in slots.indices where slots[index] == nil { slots[index] = carried.next() }
             let shown = slots.compactMap { $0 }
             if shown != expected {
-                throw fail("V9", "batch does not produce the target state: section \(t) would show \(shown.map { String(reflecting: $0) }), the data source has \(expected.map { String(reflecting: $0) })")
+                throw fail(
+                    "V9",
+                    "batch does not produce the target state: section \(t) would show \(shown.map { String(reflecting: $0) }), the data source has \(expected.map { String(reflecting: $0) })"
+                )
             }
             result.append(shown)
         }

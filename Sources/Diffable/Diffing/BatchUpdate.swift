@@ -177,13 +177,13 @@ struct PathCoding: Codable {
 }
 
 #if !canImport(Darwin)
-extension IndexPath {
-    /// Foundation on Linux lacks UIKit's `item`/`section` accessors; these match them.
-    /// - Complexity: O(1).
-    public init(item: Int, section: Int) { self.init(indexes: [section, item]) }
-    /// The section index (the first index). - Complexity: O(1).
-    public var section: Int { self[0] }
-    /// The item index (the second index). - Complexity: O(1).
-    public var item: Int { self[1] }
-}
+    extension IndexPath {
+        /// Foundation on Linux lacks UIKit's `item`/`section` accessors; these match them.
+        /// - Complexity: O(1).
+        public init(item: Int, section: Int) { self.init(indexes: [section, item]) }
+        /// The section index (the first index). - Complexity: O(1).
+        public var section: Int { self[0] }
+        /// The item index (the second index). - Complexity: O(1).
+        public var item: Int { self[1] }
+    }
 #endif

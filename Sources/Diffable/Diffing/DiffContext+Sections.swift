@@ -69,18 +69,28 @@ extension DiffContext {
         // Identifiers are read through buffer pointers valid for the whole call:
         // the C core may ask for equality a million times, and no retain may happen per ask.
         return oldStorage.itemIDs.withUnsafeBufferPointer { oldItemIDs in
-        newStorage.itemIDs.withUnsafeBufferPointer { newItemIDs in
-        oldStorage.sectionIDs.withUnsafeBufferPointer { oldSectionIDs in
-        newStorage.sectionIDs.withUnsafeBufferPointer { newSectionIDs in
-        oldFlat.itemSlots.withUnsafeBufferPointer { oldItemSlots in
-        newFlat.itemSlots.withUnsafeBufferPointer { newItemSlots in
-        oldFlat.sectionSlots.withUnsafeBufferPointer { oldSectionSlots in
-        newFlat.sectionSlots.withUnsafeBufferPointer { newSectionSlots in
-        let itemOracle = EqualityOracle.comparing(oldItemIDs, at: oldItemSlots, with: newItemIDs, at: newItemSlots)
-        let sectionOracle = EqualityOracle.comparing(oldSectionIDs, at: oldSectionSlots, with: newSectionIDs, at: newSectionSlots)
-        return diffFlatSnapshots(old: old, new: new, oldFlat: oldFlat, newFlat: newFlat,
-                                 sectionOracle: sectionOracle, itemOracle: itemOracle)
-        }}}}}}}}
+            newStorage.itemIDs.withUnsafeBufferPointer { newItemIDs in
+                oldStorage.sectionIDs.withUnsafeBufferPointer { oldSectionIDs in
+                    newStorage.sectionIDs.withUnsafeBufferPointer { newSectionIDs in
+                        oldFlat.itemSlots.withUnsafeBufferPointer { oldItemSlots in
+                            newFlat.itemSlots.withUnsafeBufferPointer { newItemSlots in
+                                oldFlat.sectionSlots.withUnsafeBufferPointer { oldSectionSlots in
+                                    newFlat.sectionSlots.withUnsafeBufferPointer { newSectionSlots in
+                                        let itemOracle = EqualityOracle.comparing(
+                                            oldItemIDs, at: oldItemSlots, with: newItemIDs, at: newItemSlots)
+                                        let sectionOracle = EqualityOracle.comparing(
+                                            oldSectionIDs, at: oldSectionSlots, with: newSectionIDs, at: newSectionSlots)
+                                        return diffFlatSnapshots(
+                                            old: old, new: new, oldFlat: oldFlat, newFlat: newFlat,
+                                            sectionOracle: sectionOracle, itemOracle: itemOracle)
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     private func diffFlatSnapshots<S, I>(
@@ -89,9 +99,11 @@ extension DiffContext {
     ) -> SnapshotDifference<S, I> {
         let oldStorage = old.storage, newStorage = new.storage
         func match(_ injective: Bool, _ oracle: EqualityOracle) -> dfc_match {
-            injective ? dfc_match(kind: Int32(DFC_MATCH_INJECTIVE), equal: nil, user_data: nil)
-                : dfc_match(kind: Int32(DFC_MATCH_CALLBACK), equal: EqualityOracle.callback,
-                            user_data: Unmanaged.passUnretained(oracle).toOpaque())
+            injective
+                ? dfc_match(kind: Int32(DFC_MATCH_INJECTIVE), equal: nil, user_data: nil)
+                : dfc_match(
+                    kind: Int32(DFC_MATCH_CALLBACK), equal: EqualityOracle.callback,
+                    user_data: Unmanaged.passUnretained(oracle).toOpaque())
         }
         var sectionMatch = match(oldStorage.sectionStrategy.isInjective, sectionOracle)
         var itemMatch = match(oldStorage.itemStrategy.isInjective, itemOracle)
@@ -108,30 +120,43 @@ extension DiffContext {
         var result = dfc_sections_result()
         let status: Int32 = withExtendedLifetime((sectionOracle, itemOracle)) {
             oldFlat.sectionKeys.withUnsafeBufferPointer { oldSections in
-            oldFlat.itemKeys.withUnsafeBufferPointer { oldItems in
-            oldFlat.starts.withUnsafeBufferPointer { oldStarts in
-            newFlat.sectionKeys.withUnsafeBufferPointer { newSections in
-            newFlat.itemKeys.withUnsafeBufferPointer { newItems in
-            newFlat.starts.withUnsafeBufferPointer { newStarts in
-            reloadItems.withUnsafeBufferPointer { reload in
-            reconfigureItems.withUnsafeBufferPointer { reconfigure in
-            reloadSections.withUnsafeBufferPointer { reloadSectionList in
-                var oldSnapshot = dfc_snapshot(
-                    sections: dfc_list(keys: oldSections.baseAddress, count: oldSections.count, bytes: nil, offsets: nil),
-                    items: dfc_list(keys: oldItems.baseAddress, count: oldItems.count, bytes: nil, offsets: nil),
-                    section_starts: oldStarts.baseAddress)
-                var newSnapshot = dfc_snapshot(
-                    sections: dfc_list(keys: newSections.baseAddress, count: newSections.count, bytes: nil, offsets: nil),
-                    items: dfc_list(keys: newItems.baseAddress, count: newItems.count, bytes: nil, offsets: nil),
-                    section_starts: newStarts.baseAddress)
-                var refresh = dfc_refresh(
-                    reload_items: reload.baseAddress, reload_item_count: reload.count,
-                    reconfigure_items: reconfigure.baseAddress, reconfigure_item_count: reconfigure.count,
-                    reload_sections: reloadSectionList.baseAddress, reload_section_count: reloadSectionList.count)
-                return dfc_diff_sections(
-                    raw, &oldSnapshot, &newSnapshot, &refresh, &sectionMatch, &itemMatch,
-                    UInt32(DFC_DIFF_ASSUME_UNIQUE), &result)
-            }}}}}}}}}
+                oldFlat.itemKeys.withUnsafeBufferPointer { oldItems in
+                    oldFlat.starts.withUnsafeBufferPointer { oldStarts in
+                        newFlat.sectionKeys.withUnsafeBufferPointer { newSections in
+                            newFlat.itemKeys.withUnsafeBufferPointer { newItems in
+                                newFlat.starts.withUnsafeBufferPointer { newStarts in
+                                    reloadItems.withUnsafeBufferPointer { reload in
+                                        reconfigureItems.withUnsafeBufferPointer { reconfigure in
+                                            reloadSections.withUnsafeBufferPointer { reloadSectionList in
+                                                var oldSnapshot = dfc_snapshot(
+                                                    sections: dfc_list(
+                                                        keys: oldSections.baseAddress, count: oldSections.count, bytes: nil, offsets: nil),
+                                                    items: dfc_list(
+                                                        keys: oldItems.baseAddress, count: oldItems.count, bytes: nil, offsets: nil),
+                                                    section_starts: oldStarts.baseAddress)
+                                                var newSnapshot = dfc_snapshot(
+                                                    sections: dfc_list(
+                                                        keys: newSections.baseAddress, count: newSections.count, bytes: nil, offsets: nil),
+                                                    items: dfc_list(
+                                                        keys: newItems.baseAddress, count: newItems.count, bytes: nil, offsets: nil),
+                                                    section_starts: newStarts.baseAddress)
+                                                var refresh = dfc_refresh(
+                                                    reload_items: reload.baseAddress, reload_item_count: reload.count,
+                                                    reconfigure_items: reconfigure.baseAddress, reconfigure_item_count: reconfigure.count,
+                                                    reload_sections: reloadSectionList.baseAddress,
+                                                    reload_section_count: reloadSectionList.count)
+                                                return dfc_diff_sections(
+                                                    raw, &oldSnapshot, &newSnapshot, &refresh, &sectionMatch, &itemMatch,
+                                                    UInt32(DFC_DIFF_ASSUME_UNIQUE), &result)
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
         // Snapshots are valid by construction; a failure here is a bug in Diffable.
         precondition(status == Int32(DFC_OK), "Diffable: snapshot diff failed: \(CoreError(status: status))")
@@ -158,20 +183,26 @@ extension BatchUpdate {
             count == 0 ? [] : UnsafeBufferPointer(start: pointer, count: count).map { Int($0) }
         }
         func paths(_ pointer: UnsafePointer<dfc_index_path>?, _ count: Int) -> [IndexPath] {
-            count == 0 ? [] : UnsafeBufferPointer(start: pointer, count: count).map {
-                IndexPath(item: Int($0.item), section: Int($0.section))
-            }
+            count == 0
+                ? []
+                : UnsafeBufferPointer(start: pointer, count: count).map {
+                    IndexPath(item: Int($0.item), section: Int($0.section))
+                }
         }
         self.init(
             deleteSections: ints(batch.delete_sections, batch.delete_section_count),
             insertSections: ints(batch.insert_sections, batch.insert_section_count),
-            moveSections: zip(ints(batch.move_section_from, batch.move_section_count),
-                              ints(batch.move_section_to, batch.move_section_count)).map { SectionMove(from: $0, to: $1) },
+            moveSections: zip(
+                ints(batch.move_section_from, batch.move_section_count),
+                ints(batch.move_section_to, batch.move_section_count)
+            ).map { SectionMove(from: $0, to: $1) },
             reloadSections: ints(batch.reload_sections, batch.reload_section_count),
             deleteItems: paths(batch.delete_items, batch.delete_item_count),
             insertItems: paths(batch.insert_items, batch.insert_item_count),
-            moveItems: zip(paths(batch.move_item_from, batch.move_item_count),
-                           paths(batch.move_item_to, batch.move_item_count)).map { ItemMove(from: $0, to: $1) },
+            moveItems: zip(
+                paths(batch.move_item_from, batch.move_item_count),
+                paths(batch.move_item_to, batch.move_item_count)
+            ).map { ItemMove(from: $0, to: $1) },
             reloadItems: paths(batch.reload_items, batch.reload_item_count),
             reconfigureItems: paths(batch.reconfigure_items, batch.reconfigure_item_count))
     }

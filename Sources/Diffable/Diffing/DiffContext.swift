@@ -96,8 +96,9 @@ package final class DiffContext {
         guard let list = dfc_context_duplicates(raw, &count) else { return [] }
         return (0..<count).map { index in
             let entry = list[index]
-            return Duplicate(isNewSide: entry.side == Int32(DFC_SIDE_NEW), isSection: entry.is_section != 0,
-                             first: Int(entry.first), duplicate: Int(entry.duplicate))
+            return Duplicate(
+                isNewSide: entry.side == Int32(DFC_SIDE_NEW), isSection: entry.is_section != 0,
+                first: Int(entry.first), duplicate: Int(entry.duplicate))
         }
     }
 
@@ -122,8 +123,9 @@ package final class DiffContext {
             var match = dfc_match(kind: Int32(DFC_MATCH_INJECTIVE), equal: nil, user_data: nil)
             status = dfc_diff_flat(raw, &oldList, &newList, &match, flags, &result)
         case .bytes(let oldBytes, let newBytes):
-            precondition(oldBytes.count == old.count && newBytes.count == new.count,
-                         "Diffable: byte lists and key lists differ in length")
+            precondition(
+                oldBytes.count == old.count && newBytes.count == new.count,
+                "Diffable: byte lists and key lists differ in length")
             var match = dfc_match(kind: Int32(DFC_MATCH_BYTES), equal: nil, user_data: nil)
             status = oldBytes.bytes.withUnsafeBytes { oldRaw in
                 oldBytes.offsets.withUnsafeBufferPointer { oldOffsets in
@@ -163,7 +165,10 @@ package final class DiffContext {
         var newToOld: [Int?]
         var matched: Int
 
-        struct Move: Equatable { var from: Int; var to: Int }
+        struct Move: Equatable {
+            var from: Int
+            var to: Int
+        }
     }
 
     /// Diffs two flat key lists and copies the result out.

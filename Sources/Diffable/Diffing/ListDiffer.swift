@@ -90,10 +90,11 @@ public final class ListDiffer {
                 }
             }
         } catch let error as CoreError where error == .duplicate {
-            throw ListDifferenceError(duplicates: context.duplicates.map {
-                let side: ListDifferenceError.Side = $0.isNewSide ? .new : .old
-                return .init(side: side, identifier: describe(side, $0.first), firstIndex: $0.first, duplicateIndex: $0.duplicate)
-            })
+            throw ListDifferenceError(
+                duplicates: context.duplicates.map {
+                    let side: ListDifferenceError.Side = $0.isNewSide ? .new : .old
+                    return .init(side: side, identifier: describe(side, $0.first), firstIndex: $0.first, duplicateIndex: $0.duplicate)
+                })
         } catch {
             preconditionFailure("Diffable: the diff engine failed: \(error)")
         }
@@ -156,8 +157,9 @@ public struct ListDifferenceError: Error, Equatable, CustomStringConvertible {
     public var duplicates: [Duplicate]
 
     public var description: String {
-        "identifiers are not unique: " + duplicates.map {
-            "\($0.identifier) at \($0.side) indices \($0.firstIndex) and \($0.duplicateIndex)"
-        }.joined(separator: "; ")
+        "identifiers are not unique: "
+            + duplicates.map {
+                "\($0.identifier) at \($0.side) indices \($0.firstIndex) and \($0.duplicateIndex)"
+            }.joined(separator: "; ")
     }
 }

@@ -102,7 +102,8 @@ public struct SnapshotDifference<SectionIdentifierType: Hashable, ItemIdentifier
     /// - Complexity: O(n).
     public func collectionDifference() -> CollectionDifference<ItemIdentifierType>? {
         guard old.numberOfSections == 1, new.numberOfSections == 1,
-              old.sectionIdentifiers == new.sectionIdentifiers else { return nil }
+            old.sectionIdentifiers == new.sectionIdentifiers
+        else { return nil }
         let oldItems = old.itemIdentifiers, newItems = new.itemIdentifiers
         var changes: [CollectionDifference<ItemIdentifierType>.Change] = []
         let structural = structuralBatch ?? BatchUpdate()
@@ -139,7 +140,8 @@ public struct SnapshotDifference<SectionIdentifierType: Hashable, ItemIdentifier
 extension SnapshotDifference: CustomStringConvertible {
     /// The batches, or "no changes". - Complexity: O(operations).
     public var description: String {
-        batches.isEmpty ? "SnapshotDifference(no changes)" : "SnapshotDifference(\(batches.map(\.description).joined(separator: ", then ")))"
+        batches.isEmpty
+            ? "SnapshotDifference(no changes)" : "SnapshotDifference(\(batches.map(\.description).joined(separator: ", then ")))"
     }
 }
 

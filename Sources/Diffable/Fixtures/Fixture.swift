@@ -46,7 +46,8 @@ public struct Fixture: Codable, Equatable, Sendable {
             problems.append("difference(from:) gave \(text)")
         }
         if case .batches = expect, let oldSnapshot = try? old.snapshot(side: "old"),
-           let newSnapshot = try? new.snapshot(side: "new") {
+            let newSnapshot = try? new.snapshot(side: "new")
+        {
             let difference = newSnapshot.difference(from: oldSnapshot)
             for flavor in [ListViewSimulator<String, String>.Flavor.table, .collection] {
                 var view = ListViewSimulator<String, String>(flavor: flavor)

@@ -68,8 +68,9 @@ public struct SnapshotDocument: Codable, Equatable, Sendable {
         }
         let repeatedSections = sectionOrder.filter { sectionPositions[$0]!.count > 1 }
         if !repeatedSections.isEmpty {
-            throw DocumentError(kind: .duplicateSection, snapshot: side, identifiers: repeatedSections,
-                                positions: repeatedSections.map { sectionPositions[$0]!.map { [$0] } })
+            throw DocumentError(
+                kind: .duplicateSection, snapshot: side, identifiers: repeatedSections,
+                positions: repeatedSections.map { sectionPositions[$0]!.map { [$0] } })
         }
         var itemPositions: [String: [[Int]]] = [:]
         var itemOrder: [String] = []
@@ -81,12 +82,15 @@ public struct SnapshotDocument: Codable, Equatable, Sendable {
         }
         let repeatedItems = itemOrder.filter { itemPositions[$0]!.count > 1 }
         if !repeatedItems.isEmpty {
-            throw DocumentError(kind: .duplicateItem, snapshot: side, identifiers: repeatedItems,
-                                positions: repeatedItems.map { itemPositions[$0]! })
+            throw DocumentError(
+                kind: .duplicateItem, snapshot: side, identifiers: repeatedItems,
+                positions: repeatedItems.map { itemPositions[$0]! })
         }
-        for (list, values, known) in [("reloadItems", reloadItems, itemPositions.keys.contains),
-                                      ("reconfigureItems", reconfigureItems, itemPositions.keys.contains),
-                                      ("reloadSections", reloadSections, sectionPositions.keys.contains)] as [(String, [String], (String) -> Bool)] {
+        for (list, values, known) in [
+            ("reloadItems", reloadItems, itemPositions.keys.contains),
+            ("reconfigureItems", reconfigureItems, itemPositions.keys.contains),
+            ("reloadSections", reloadSections, sectionPositions.keys.contains),
+        ] as [(String, [String], (String) -> Bool)] {
             var unknownOrder: [String] = []
             var unknownPositions: [String: [Int]] = [:]
             for (index, value) in values.enumerated() where !known(value) {
@@ -94,8 +98,9 @@ public struct SnapshotDocument: Codable, Equatable, Sendable {
                 unknownPositions[value, default: []].append(index)
             }
             if !unknownOrder.isEmpty {
-                throw DocumentError(kind: .unknownIdentifier, snapshot: side, identifiers: unknownOrder,
-                                    positions: unknownOrder.map { unknownPositions[$0]!.map { [$0] } }, list: list)
+                throw DocumentError(
+                    kind: .unknownIdentifier, snapshot: side, identifiers: unknownOrder,
+                    positions: unknownOrder.map { unknownPositions[$0]!.map { [$0] } }, list: list)
             }
         }
         var snapshot = DiffableDataSourceSnapshot<String, String>()
@@ -132,7 +137,8 @@ public struct DocumentError: Error, Codable, Equatable, Sendable, CustomStringCo
 
     public var description: String {
         let places = zip(identifiers, positions).map { identifier, positions in
-            "\(identifier.debugDescription) at " + positions.map { "[" + $0.map(String.init).joined(separator: ", ") + "]" }.joined(separator: ", ")
+            "\(identifier.debugDescription) at "
+                + positions.map { "[" + $0.map(String.init).joined(separator: ", ") + "]" }.joined(separator: ", ")
         }
         return "\(snapshot) snapshot: \(kind.rawValue)\(list.map { " in \($0)" } ?? ""): " + places.joined(separator: "; ")
     }

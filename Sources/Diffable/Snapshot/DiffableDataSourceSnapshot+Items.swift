@@ -50,13 +50,17 @@ extension DiffableDataSourceSnapshot {
 
     /// ``insertItems(_:beforeItem:)`` that throws instead of trapping; on error nothing changes.
     /// - Complexity: O(k + size of each section touched).
-    public mutating func tryInsertItems(_ identifiers: [ItemIdentifierType], beforeItem beforeIdentifier: ItemIdentifierType) throws(SnapshotError) {
+    public mutating func tryInsertItems(_ identifiers: [ItemIdentifierType], beforeItem beforeIdentifier: ItemIdentifierType)
+        throws(SnapshotError)
+    {
         try insertItems(identifiers, anchor: beforeIdentifier, after: false, operation: "insertItems(_:beforeItem:)")
     }
 
     /// ``insertItems(_:afterItem:)`` that throws instead of trapping; on error nothing changes.
     /// - Complexity: O(k + size of each section touched).
-    public mutating func tryInsertItems(_ identifiers: [ItemIdentifierType], afterItem afterIdentifier: ItemIdentifierType) throws(SnapshotError) {
+    public mutating func tryInsertItems(_ identifiers: [ItemIdentifierType], afterItem afterIdentifier: ItemIdentifierType)
+        throws(SnapshotError)
+    {
         try insertItems(identifiers, anchor: afterIdentifier, after: true, operation: "insertItems(_:afterItem:)")
     }
 
@@ -121,9 +125,10 @@ extension DiffableDataSourceSnapshot {
                 storage.discardUnattachedItems(from: firstNew)
                 throw .duplicateItems(Self.duplicates(in: identifiers))
             }
-            DiffableDiagnostics.report(.init(
-                kind: .identifierAlreadyExists, operation: operation,
-                identifiers: existing.map { String(reflecting: storage.itemIDs[Int($0)]) }))
+            DiffableDiagnostics.report(
+                .init(
+                    kind: .identifierAlreadyExists, operation: operation,
+                    identifiers: existing.map { String(reflecting: storage.itemIDs[Int($0)]) }))
             storage.detachItems(existing)
         }
         let (section, index) = destination(storage)

@@ -73,8 +73,9 @@ extension DiffableDataSourceSnapshot {
 
     func requireSection(_ identifier: SectionIdentifierType, in operation: String) -> Int32 {
         guard let slot = storage.sectionSlot(identifier) else {
-            fatalError("Diffable: \(operation): section \(String(reflecting: identifier)) is not in the snapshot "
-                + "(\(numberOfSections) sections)")
+            fatalError(
+                "Diffable: \(operation): section \(String(reflecting: identifier)) is not in the snapshot "
+                    + "(\(numberOfSections) sections)")
         }
         return slot
     }

@@ -27,14 +27,18 @@ extension DiffableDataSourceSnapshot {
 
     /// ``insertSections(_:beforeSection:)`` that throws instead of trapping.
     /// - Complexity: O(s + k).
-    public mutating func tryInsertSections(_ identifiers: [SectionIdentifierType], beforeSection toIdentifier: SectionIdentifierType) throws(SnapshotError) {
+    public mutating func tryInsertSections(_ identifiers: [SectionIdentifierType], beforeSection toIdentifier: SectionIdentifierType)
+        throws(SnapshotError)
+    {
         let anchor = try existingSection(toIdentifier)
         try insertSections(identifiers, at: { Int($0.sectionPosition[Int(anchor)]) })
     }
 
     /// ``insertSections(_:afterSection:)`` that throws instead of trapping.
     /// - Complexity: O(s + k).
-    public mutating func tryInsertSections(_ identifiers: [SectionIdentifierType], afterSection toIdentifier: SectionIdentifierType) throws(SnapshotError) {
+    public mutating func tryInsertSections(_ identifiers: [SectionIdentifierType], afterSection toIdentifier: SectionIdentifierType)
+        throws(SnapshotError)
+    {
         let anchor = try existingSection(toIdentifier)
         try insertSections(identifiers, at: { Int($0.sectionPosition[Int(anchor)]) + 1 })
     }
@@ -81,17 +85,22 @@ extension DiffableDataSourceSnapshot {
 
     /// ``moveSection(_:beforeSection:)`` that throws instead of trapping.
     /// - Complexity: O(s).
-    public mutating func tryMoveSection(_ identifier: SectionIdentifierType, beforeSection toIdentifier: SectionIdentifierType) throws(SnapshotError) {
+    public mutating func tryMoveSection(_ identifier: SectionIdentifierType, beforeSection toIdentifier: SectionIdentifierType)
+        throws(SnapshotError)
+    {
         try moveSection(identifier, anchor: toIdentifier, after: false)
     }
 
     /// ``moveSection(_:afterSection:)`` that throws instead of trapping.
     /// - Complexity: O(s).
-    public mutating func tryMoveSection(_ identifier: SectionIdentifierType, afterSection toIdentifier: SectionIdentifierType) throws(SnapshotError) {
+    public mutating func tryMoveSection(_ identifier: SectionIdentifierType, afterSection toIdentifier: SectionIdentifierType)
+        throws(SnapshotError)
+    {
         try moveSection(identifier, anchor: toIdentifier, after: true)
     }
 
-    private mutating func moveSection(_ identifier: SectionIdentifierType, anchor: SectionIdentifierType, after: Bool) throws(SnapshotError) {
+    private mutating func moveSection(_ identifier: SectionIdentifierType, anchor: SectionIdentifierType, after: Bool) throws(SnapshotError)
+    {
         let unknown = [identifier, anchor].filter { storage.sectionSlot($0) == nil }
         if !unknown.isEmpty { throw .unknownSections(unknown.map { String(reflecting: $0) }) }
         if identifier == anchor { throw .anchorIsMoved(String(reflecting: anchor)) }

@@ -41,7 +41,7 @@ public struct DiffableDataSourceSnapshot<SectionIdentifierType: Hashable, ItemId
     @inline(__always)
     func checkInvariants() {
         #if DIFFABLE_INTERNAL_CHECKS
-        storage.checkInvariants()
+            storage.checkInvariants()
         #endif
     }
 }
@@ -55,7 +55,7 @@ extension DiffableDataSourceSnapshot: Equatable {
     public static func == (lhs: Self, rhs: Self) -> Bool {
         if lhs.storage === rhs.storage { return true }
         guard lhs.numberOfSections == rhs.numberOfSections, lhs.numberOfItems == rhs.numberOfItems,
-              lhs.sectionIdentifiers == rhs.sectionIdentifiers
+            lhs.sectionIdentifiers == rhs.sectionIdentifiers
         else { return false }
         for (left, right) in zip(lhs.storage.sectionOrder, rhs.storage.sectionOrder) {
             let leftSlots = lhs.storage.sectionItems[Int(left)], rightSlots = rhs.storage.sectionItems[Int(right)]

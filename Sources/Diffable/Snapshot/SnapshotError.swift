@@ -12,7 +12,8 @@ public enum SnapshotError: Error, Equatable, Sendable, CustomStringConvertible {
         public var positions: [[Int]]
 
         public var description: String {
-            "\(identifier) at " + positions.map { "[" + $0.map(String.init).joined(separator: ", ") + "]" }
+            "\(identifier) at "
+                + positions.map { "[" + $0.map(String.init).joined(separator: ", ") + "]" }
                 .joined(separator: ", ")
         }
     }
@@ -102,7 +103,7 @@ private final class DiagnosticsLock: @unchecked Sendable {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

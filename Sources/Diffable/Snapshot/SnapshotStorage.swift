@@ -368,24 +368,24 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     }
 
     #if DIFFABLE_INTERNAL_CHECKS
-    /// Verifies every cross-reference between slots, sections and tables.
-    /// - Complexity: O(n + s).
-    func checkInvariants() {
-        precondition(itemIDs.count == itemKeys.count && itemKeys.count == itemSection.count && itemSection.count == itemIndex.count)
-        precondition(itemTable.count == itemIDs.count, "item table count \(itemTable.count) != \(itemIDs.count)")
-        var seen = 0
-        for (position, section) in sectionOrder.enumerated() {
-            precondition(sectionPosition[Int(section)] == Int32(position))
-            precondition(sectionIDs[Int(section)] != nil)
-            for (index, slot) in sectionItems[Int(section)].enumerated() {
-                precondition(itemSection[Int(slot)] == section && itemIndex[Int(slot)] == Int32(index))
-                precondition(itemSlot(itemIDs[Int(slot)]) == slot)
-                seen += 1
+        /// Verifies every cross-reference between slots, sections and tables.
+        /// - Complexity: O(n + s).
+        func checkInvariants() {
+            precondition(itemIDs.count == itemKeys.count && itemKeys.count == itemSection.count && itemSection.count == itemIndex.count)
+            precondition(itemTable.count == itemIDs.count, "item table count \(itemTable.count) != \(itemIDs.count)")
+            var seen = 0
+            for (position, section) in sectionOrder.enumerated() {
+                precondition(sectionPosition[Int(section)] == Int32(position))
+                precondition(sectionIDs[Int(section)] != nil)
+                for (index, slot) in sectionItems[Int(section)].enumerated() {
+                    precondition(itemSection[Int(slot)] == section && itemIndex[Int(slot)] == Int32(index))
+                    precondition(itemSlot(itemIDs[Int(slot)]) == slot)
+                    seen += 1
+                }
+                precondition(sectionSlot(sectionIDs[Int(section)]!) == section)
             }
-            precondition(sectionSlot(sectionIDs[Int(section)]!) == section)
+            precondition(seen == itemIDs.count, "\(seen) items in sections, \(itemIDs.count) slots")
+            precondition(sectionTable.count == sectionOrder.count)
         }
-        precondition(seen == itemIDs.count, "\(seen) items in sections, \(itemIDs.count) slots")
-        precondition(sectionTable.count == sectionOrder.count)
-    }
     #endif
 }

@@ -38,7 +38,10 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Print JSON rows instead of a table.")
     var json = false
 
-    @Option(help: "What to measure: flat (list diff engines), snapshot (snapshot operations at 1M), sectioned (difference(from:) at 1M in 10k sections).")
+    @Option(
+        help:
+            "What to measure: flat (list diff engines), snapshot (snapshot operations at 1M), sectioned (difference(from:) at 1M in 10k sections)."
+    )
     var suite: String = "flat"
 
     func run() throws {
@@ -65,9 +68,10 @@ struct BenchCommand: ParsableCommand {
             for scenario in scenarioList {
                 for key in keyList {
                     FileHandle.standardError.write(Data("bench: \(scenario.rawValue) \(key.rawValue) n=\(size)\n".utf8))
-                    rows.append(try BenchRow.measure(
-                        scenario: scenario, key: key, count: size, runs: runs, seed: seed,
-                        swiftLimit: swiftLimit ?? scenario.swiftDifferenceLimit))
+                    rows.append(
+                        try BenchRow.measure(
+                            scenario: scenario, key: key, count: size, runs: runs, seed: seed,
+                            swiftLimit: swiftLimit ?? scenario.swiftDifferenceLimit))
                 }
             }
         }

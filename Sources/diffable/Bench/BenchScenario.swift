@@ -1,6 +1,8 @@
 /// The six input scenarios of PERFORMANCE.md, over identifiers 0..<n.
 enum BenchScenario: String, CaseIterable {
-    case churn, shuffle, reverse, moveOne = "move-one", update, append
+    case churn, shuffle, reverse
+    case moveOne = "move-one"
+    case update, append
 
     var about: String {
         switch self {
@@ -45,10 +47,16 @@ enum BenchScenario: String, CaseIterable {
             result.reserveCapacity(order.count + incoming.count)
             var next = 0
             for (index, element) in order.enumerated() {
-                while next < placed.count && placed[next].0 == index { result.append(placed[next].1); next += 1 }
+                while next < placed.count && placed[next].0 == index {
+                    result.append(placed[next].1)
+                    next += 1
+                }
                 result.append(element)
             }
-            while next < placed.count { result.append(placed[next].1); next += 1 }
+            while next < placed.count {
+                result.append(placed[next].1)
+                next += 1
+            }
             return result
         case .shuffle: order.shuffle(using: &generator)
         case .reverse: order.reverse()

@@ -55,19 +55,24 @@ enum SectionedBench {
             var difference = new.difference(from: old)
             let seconds = Measure.median(runs: runs) { difference = new.difference(from: old) }
             let batch = difference.structuralBatch ?? BatchUpdate()
-            return Row(keys: keys, itemCount: itemCount, sectionCount: sectionCount, differenceMilliseconds: seconds * 1000,
-                       structuralOperations: batch.operationCount, movedItems: batch.moveItems.count)
+            return Row(
+                keys: keys, itemCount: itemCount, sectionCount: sectionCount, differenceMilliseconds: seconds * 1000,
+                structuralOperations: batch.operationCount, movedItems: batch.moveItems.count)
         }
         return [measure("int") { $0 }, measure("string") { BenchKeyKind.name($0) }]
     }
 
     static func table(_ rows: [Row]) -> String {
-        var lines = ["| keys | items | sections | difference(from:) ms | operations | item moves | DifferenceKit sectioned ms (PERFORMANCE.md) | × |",
-                     "|---|---:|---:|---:|---:|---:|---:|---:|"]
+        var lines = [
+            "| keys | items | sections | difference(from:) ms | operations | item moves | DifferenceKit sectioned ms (PERFORMANCE.md) | × |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|",
+        ]
         for row in rows {
             let kit = differenceKitMilliseconds[row.keys] ?? 0
-            lines.append(String(format: "| %@ | %d | %d | %.1f | %d | %d | %.0f | %.1f |", row.keys, row.itemCount, row.sectionCount,
-                                row.differenceMilliseconds, row.structuralOperations, row.movedItems, kit, kit / row.differenceMilliseconds))
+            lines.append(
+                String(
+                    format: "| %@ | %d | %d | %.1f | %d | %d | %.0f | %.1f |", row.keys, row.itemCount, row.sectionCount,
+                    row.differenceMilliseconds, row.structuralOperations, row.movedItems, kit, kit / row.differenceMilliseconds))
         }
         return lines.joined(separator: "\n")
     }

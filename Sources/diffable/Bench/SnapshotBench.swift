@@ -70,7 +70,10 @@ enum SnapshotBench {
                 model.append(Array((section * perSection)..<((section + 1) * perSection)), to: section)
             }
         }
-        rows.append(Row(operation: "build \(itemCount) items in \(sectionCount) sections", diffableMilliseconds: build * 1000, plainSwiftMilliseconds: plainBuild * 1000))
+        rows.append(
+            Row(
+                operation: "build \(itemCount) items in \(sectionCount) sections", diffableMilliseconds: build * 1000,
+                plainSwiftMilliseconds: plainBuild * 1000))
 
         log("indexOfItem")
         var generator = BenchGenerator(seed: 9)
@@ -78,15 +81,19 @@ enum SnapshotBench {
         var checksum = 0
         let lookups = Measure.median(runs: runs) { for probe in probes { checksum &+= snapshot.indexOfItem(probe)! } }
         let plainLookups = Measure.median(runs: 1) { for probe in probes.prefix(1000) { checksum &+= model.indexOfItem(probe)! } } * 100
-        rows.append(Row(operation: "indexOfItem × 100,000", diffableMilliseconds: lookups * 1000, plainSwiftMilliseconds: plainLookups * 1000))
+        rows.append(
+            Row(operation: "indexOfItem × 100,000", diffableMilliseconds: lookups * 1000, plainSwiftMilliseconds: plainLookups * 1000))
 
         log("moveItem")
         var movedSnapshot = snapshot
-        movedSnapshot.reloadItems([0]) // forces a private copy before timing
+        movedSnapshot.reloadItems([0])  // forces a private copy before timing
         let oneMove = Measure.seconds { movedSnapshot.moveItem(0, afterItem: itemCount - 1) }
         var movedModel = model
         let plainMove = Measure.seconds { movedModel.moveItem(0, after: itemCount - 1) }
-        rows.append(Row(operation: "one moveItem (first → last) at \(itemCount)", diffableMilliseconds: oneMove * 1000, plainSwiftMilliseconds: plainMove * 1000))
+        rows.append(
+            Row(
+                operation: "one moveItem (first → last) at \(itemCount)", diffableMilliseconds: oneMove * 1000,
+                plainSwiftMilliseconds: plainMove * 1000))
 
         log("deleteItems")
         let doomed = Array(stride(from: 0, to: itemCount, by: 20))
@@ -95,7 +102,10 @@ enum SnapshotBench {
         let delete = Measure.seconds { deleting.deleteItems(doomed) }
         var deletingModel = model
         let plainDelete = Measure.seconds { deletingModel.deleteItems(doomed) }
-        rows.append(Row(operation: "deleteItems 5% at \(itemCount)", diffableMilliseconds: delete * 1000, plainSwiftMilliseconds: plainDelete * 1000))
+        rows.append(
+            Row(
+                operation: "deleteItems 5% at \(itemCount)", diffableMilliseconds: delete * 1000, plainSwiftMilliseconds: plainDelete * 1000
+            ))
         if checksum == 42 { log("") }
         return rows
     }
@@ -103,8 +113,10 @@ enum SnapshotBench {
     static func table(_ rows: [Row]) -> String {
         var lines = ["| operation | Diffable ms | plain Swift model ms | × |", "|---|---:|---:|---:|"]
         for row in rows {
-            lines.append(String(format: "| %@ | %.2f | %.2f | %.1f |", row.operation, row.diffableMilliseconds,
-                                row.plainSwiftMilliseconds, row.plainSwiftMilliseconds / max(row.diffableMilliseconds, 1e-6)))
+            lines.append(
+                String(
+                    format: "| %@ | %.2f | %.2f | %.1f |", row.operation, row.diffableMilliseconds,
+                    row.plainSwiftMilliseconds, row.plainSwiftMilliseconds / max(row.diffableMilliseconds, 1e-6)))
         }
         return lines.joined(separator: "\n")
     }

@@ -6,8 +6,10 @@
 enum RandomSnapshots {
     typealias Snapshot = DiffableDataSourceSnapshot<String, String>
 
-    static func pair(_ g: inout SeededGenerator, maxSections: Int = 5, maxItems: Int = 8,
-                     sectionChanges: Bool = true) -> (old: Snapshot, new: Snapshot) {
+    static func pair(
+        _ g: inout SeededGenerator, maxSections: Int = 5, maxItems: Int = 8,
+        sectionChanges: Bool = true
+    ) -> (old: Snapshot, new: Snapshot) {
         var nextItem = 0, nextSection = 0
         func item() -> String {
             defer { nextItem += 1 }
@@ -24,8 +26,9 @@ enum RandomSnapshots {
         if sectionChanges {
             new.removeAll { _ in Int.random(in: 0..<5, using: &g) == 0 }
             for _ in 0..<Int.random(in: 0...2, using: &g) {
-                new.insert((sectionName(), (0..<Int.random(in: 0...3, using: &g)).map { _ in item() }),
-                           at: Int.random(in: 0...new.count, using: &g))
+                new.insert(
+                    (sectionName(), (0..<Int.random(in: 0...3, using: &g)).map { _ in item() }),
+                    at: Int.random(in: 0...new.count, using: &g))
             }
             if new.count > 1 && Bool.random(using: &g) {
                 for _ in 0..<Int.random(in: 1...2, using: &g) {

@@ -63,3 +63,27 @@ import Testing
         #expect(try JSONDecoder().decode(BatchUpdate.self, from: Data(json.utf8)) == batch)
     }
 }
+
+/// The README's API tour, verbatim in effect: its documented batches stay true.
+@Suite struct ReadmeTourTests {
+    @Test func tourProducesTheDocumentedBatches() throws {
+        var old = DiffableDataSourceSnapshot<String, String>()
+        old.appendSections(["Fruit", "Vegetables"])
+        old.appendItems(["apple", "banana", "cherry"], toSection: "Fruit")
+        old.appendItems(["kale", "leek"], toSection: "Vegetables")
+        var new = old
+        new.moveItem("cherry", beforeItem: "apple")
+        new.moveItem("banana", afterItem: "kale")
+        new.appendItems(["okra"])
+        new.reloadItems(["apple"])
+        let difference = new.difference(from: old)
+        #expect(
+            difference.batches.map(\.description) == [
+                "BatchUpdate(insertItems: [(1, 3)], moveItems: [(0, 2)→(0, 0), (0, 1)→(1, 1)])",
+                "BatchUpdate(reloadItems: [(0, 1)])",
+            ])
+        var view = ListViewSimulator<String, String>(flavor: .table)
+        view.reloadData(old)
+        try view.apply(difference)
+    }
+}

@@ -43,6 +43,21 @@ final class EqualityOracle {
         _ oldIDs: UnsafeBufferPointer<T>, at oldSlots: UnsafeBufferPointer<Int32>,
         with newIDs: UnsafeBufferPointer<T>, at newSlots: UnsafeBufferPointer<Int32>
     ) -> EqualityOracle {
+        if T.self == String.self {
+            // Strings are the common hashed identifier: compare them with String's own `==`
+            // (specialized code borrows both sides; the generic path copies, and so retains).
+            return specialized(
+                UnsafeRawBufferPointer(oldIDs).bindMemory(to: String.self), oldSlots,
+                UnsafeRawBufferPointer(newIDs).bindMemory(to: String.self), newSlots)
+        }
+        return specialized(oldIDs, oldSlots, newIDs, newSlots)
+    }
+
+    @inline(__always)
+    private static func specialized<T: Equatable>(
+        _ oldIDs: UnsafeBufferPointer<T>, _ oldSlots: UnsafeBufferPointer<Int32>,
+        _ newIDs: UnsafeBufferPointer<T>, _ newSlots: UnsafeBufferPointer<Int32>
+    ) -> EqualityOracle {
         let oldBase = oldIDs.baseAddress, newBase = newIDs.baseAddress
         return EqualityOracle { aSide, a, bSide, b in
             let left = aSide == Int32(DFC_SIDE_OLD) ? oldBase! + Int(oldSlots[Int(a)]) : newBase! + Int(newSlots[Int(a)])

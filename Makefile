@@ -15,6 +15,8 @@ TEST_CFLAGS := -std=c11 -g -O1 -Wall -Wextra -Wpedantic -Werror -fsanitize=addre
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_TEST_FLAGS ?=
 export SWIFT_BACKTRACE := enable=no
+# Debug builds of the library check their invariants after every mutation (see Package.swift).
+export DIFFABLE_INTERNAL_CHECKS := 1
 
 PYTHON ?= python3
 PREFIX ?= /usr/local

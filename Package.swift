@@ -1,11 +1,16 @@
 // swift-tools-version: 6.1
 // Diffable: Apple's diffable data source API on a C list-diffing core.
 //
-// Internal invariant checks (`_checkInvariants()`) compile only when
-// DIFFABLE_INTERNAL_CHECKS is defined, e.g.
-//   swift build -Xswiftc -DDIFFABLE_INTERNAL_CHECKS
-// The test target always enables them (see swiftSettings below).
+// Internal invariant checks (`SnapshotStorage.checkInvariants()`, O(n) after every
+// mutation) compile into debug builds of the library only when the environment has
+// DIFFABLE_INTERNAL_CHECKS set; `make test` sets it, users' builds never pay for them.
 import PackageDescription
+
+import class Foundation.ProcessInfo
+
+let internalChecks: [SwiftSetting] =
+    ProcessInfo.processInfo.environment["DIFFABLE_INTERNAL_CHECKS"] == nil
+    ? [] : [.define("DIFFABLE_INTERNAL_CHECKS", .when(configuration: .debug))]
 
 let package = Package(
     name: "Diffable",
@@ -28,7 +33,8 @@ let package = Package(
         .target(
             name: "Diffable",
             dependencies: ["CDiffCore"],
-            path: "Sources/Diffable"
+            path: "Sources/Diffable",
+            swiftSettings: internalChecks
         ),
         .executableTarget(
             name: "diffable",
@@ -41,8 +47,7 @@ let package = Package(
         .testTarget(
             name: "DiffableTests",
             dependencies: ["Diffable", "CDiffCore"],
-            path: "Tests/DiffableTests",
-            swiftSettings: [.define("DIFFABLE_INTERNAL_CHECKS")]
+            path: "Tests/DiffableTests"
         ),
     ]
 )

@@ -149,6 +149,22 @@ import Testing
         #expect(snapshot.numberOfItems(inSection: 999) == 51)
     }
 
+    @Test func identifiersUnequalToThemselvesNeverCrash() {
+        var snapshot = DiffableDataSourceSnapshot<String, Double>()
+        snapshot.appendSections(["S"])
+        snapshot.appendItems([1, .nan, 2])
+        snapshot.appendItems([.nan])  // a NaN is never "already there"
+        #expect(snapshot.numberOfItems == 4)
+        #expect(snapshot.indexOfItem(.nan) == nil)
+        #expect(snapshot.indexOfItem(2) == 2)
+        var other = snapshot
+        other.deleteItems([1])
+        let difference = other.difference(from: snapshot)
+        let batch = difference.structuralBatch
+        #expect(batch?.deleteItems.count == 3)  // 1 and both NaNs (unmatched)
+        #expect(batch?.insertItems.count == 2)  // the NaNs again
+    }
+
     @Test func descriptionIsReadable() {
         var snapshot = Snapshot()
         snapshot.appendSections(["A", "B"])

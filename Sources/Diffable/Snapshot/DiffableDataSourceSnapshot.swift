@@ -13,6 +13,10 @@
 /// positions; every trapping mutation has a `try…` twin that throws a
 /// ``SnapshotError`` and leaves the snapshot unchanged.
 ///
+/// Identifiers must be equal to themselves: one that is not (`Double.nan`) can be
+/// appended, shown and deleted with the whole snapshot, but never found again by
+/// lookups or matched by a diff (each diff deletes and re-inserts it). Nothing traps or hangs.
+///
 /// Differences from Apple, on purpose:
 /// - identifier equality is Swift's, so `"caf\u{E9}"` and `"cafe\u{301}"` are one
 ///   identifier (Apple bridges to `NSString` and compares code units);

@@ -379,7 +379,9 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
                 precondition(sectionIDs[Int(section)] != nil)
                 for (index, slot) in sectionItems[Int(section)].enumerated() {
                     precondition(itemSection[Int(slot)] == section && itemIndex[Int(slot)] == Int32(index))
-                    precondition(itemSlot(itemIDs[Int(slot)]) == slot)
+                    let id = itemIDs[Int(slot)]
+                    // An identifier unequal to itself (Double.nan) can never be found again.
+                    precondition(id != id || itemSlot(id) == slot)
                     seen += 1
                 }
                 precondition(sectionSlot(sectionIDs[Int(section)]!) == section)

@@ -39,17 +39,24 @@ static int dfc__match_validated(dfc_flat_work *w) {
         return dfc__report_duplicates(context, identity, DFC_SIDE_NEW, DFC_BUF_SLOTS_NEW, w->is_section);
     }
     const uint64_t *new_keys = identity->lists[DFC_SIDE_NEW]->keys;
-    size_t expected = w->prefix; /* the old element after the last match: usually the next match */
+    /* Most new elements are one of the next few old ones: look there before hashing. The
+     * cursor follows the old order; a match far away (a moved element) does not drag it. */
+    enum { WINDOW = 4, RESYNC = 64 };
+    size_t cursor = w->prefix;
     for (size_t j = w->prefix; j < w->new_end; j++) {
-        int64_t i;
-        if (expected < n && dfc__same(identity, DFC_SIDE_OLD, (uint32_t)expected, DFC_SIDE_NEW, (uint32_t)j)) {
-            i = (int64_t)expected;
-        } else {
+        int64_t i = DFC_NOT_FOUND;
+        for (size_t k = cursor; k < cursor + WINDOW && k < n; k++) {
+            if (dfc__same(identity, DFC_SIDE_OLD, (uint32_t)k, DFC_SIDE_NEW, (uint32_t)j)) {
+                i = (int64_t)k;
+                break;
+            }
+        }
+        if (i == DFC_NOT_FOUND) {
             if (j + DFC_LOOKUP_PREFETCH < w->new_end)
                 dfc__scratch_table_prefetch(&table, new_keys[j + DFC_LOOKUP_PREFETCH]);
             i = dfc__scratch_table_find(&table, identity, DFC_SIDE_NEW, (uint32_t)j);
         }
-        if (i != DFC_NOT_FOUND) expected = (size_t)i + 1;
+        if (i != DFC_NOT_FOUND && (size_t)i >= cursor && (size_t)i < cursor + RESYNC) cursor = (size_t)i + 1;
         if (i == DFC_NOT_FOUND) {
             w->new_to_old[j] = DFC_NOT_FOUND;
         } else if (w->old_to_new[i] == DFC_NOT_FOUND) {

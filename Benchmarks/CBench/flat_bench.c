@@ -1,5 +1,8 @@
 /* Plain-C timing of dfc_diff_flat on the churn scenario (no Swift involved):
- *   make c-bench          (n = 1,000,000, median of 7 runs)
+ *   make c-bench                       (n = 1,000,000, median of 7 runs)
+ *   flat_bench [N] [unique]            (unique: DFC_DIFF_ASSUME_UNIQUE)
+ *   DFC_BENCH_REPEAT=30 perf record …  (each timed run repeats the diff, so a profile
+ *                                       is not dominated by building the input)
  * Useful with perf/callgrind when the Swift bench shows a regression. */
 #define _POSIX_C_SOURCE 199309L
 #include "dfc.h"

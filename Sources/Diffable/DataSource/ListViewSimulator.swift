@@ -243,18 +243,7 @@ private struct BatchCheck<S: Hashable, I: Hashable> {
         let moveSources = Set(batch.moveItems.map(\.from))
         let explicitSectionDeletes = Set(batch.deleteSections), explicitSectionInserts = Set(batch.insertSections)
         for path in batch.reloadItems {
-            if path.section >= m {
-                throw fail(
-                    "E4",
-                    "attempt to delete \(unit) \(path.item) from section \(path.section), but there are only \(m) sections before the update"
-                )
-            }
-            if path.item >= oldCounts[path.section] {
-                throw fail(
-                    "E3",
-                    "attempt to delete \(unit) \(path.item) from section \(path.section) which only contains \(oldCounts[path.section]) \(units) before the update"
-                )
-            }
+            try checkDeleteBounds(path)
             if deletes.contains(path) { throw fail("E9", "attempt to delete and reload the same index path (\(Self.show(path)))") }
             if moveSources.contains(path) {
                 throw fail("E10", "attempt to perform a delete and a move from the same index path (\(Self.show(path)))")
@@ -310,21 +299,26 @@ private struct BatchCheck<S: Hashable, I: Hashable> {
         }
     }
 
+    /// E4/E3: a delete (explicit or implied by a reload) must name an existing old row.
+    func checkDeleteBounds(_ path: IndexPath) throws(View.Violation) {
+        if path.section >= m {
+            throw fail(
+                "E4",
+                "attempt to delete \(unit) \(path.item) from section \(path.section), but there are only \(m) sections before the update"
+            )
+        }
+        if path.item >= oldCounts[path.section] {
+            throw fail(
+                "E3",
+                "attempt to delete \(unit) \(path.item) from section \(path.section) which only contains \(oldCounts[path.section]) \(units) before the update"
+            )
+        }
+    }
+
     // V5
     mutating func checkItemDeletes() throws(View.Violation) {
         for path in batch.deleteItems {
-            if path.section >= m {
-                throw fail(
-                    "E4",
-                    "attempt to delete \(unit) \(path.item) from section \(path.section), but there are only \(m) sections before the update"
-                )
-            }
-            if path.item >= oldCounts[path.section] {
-                throw fail(
-                    "E3",
-                    "attempt to delete \(unit) \(path.item) from section \(path.section) which only contains \(oldCounts[path.section]) \(units) before the update"
-                )
-            }
+            try checkDeleteBounds(path)
         }
         // I1: UIKit drops item deletes inside deleted sections (strict rejects them later).
         itemDeletes = itemDeletes.filter { !sectionDeletes.contains($0.section) || reloadPairs[$0] != nil }

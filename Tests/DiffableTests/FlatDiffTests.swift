@@ -2,11 +2,11 @@ import Testing
 
 @testable import Diffable
 
-/// The C core's flat diff seen through the internal Swift wrapper.
+/// The C core's flat diff through `ListDiffer`, the thin Swift layer over it.
 @Suite struct FlatDiffTests {
     /// Applies a flat diff the way a list view does: deletes and move sources leave,
     /// inserts and move targets take their final slots, the rest fill in old order.
-    static func replay<T>(_ old: [T], _ new: [T], _ diff: DiffContext.FlatDiff) -> [T?] {
+    static func replay<T>(_ old: [T], _ new: [T], _ diff: ListDifference) -> [T?] {
         var result = [T?](repeating: nil, count: new.count)
         var leaves = Set(diff.deletes)
         for index in diff.inserts { result[index] = new[index] }
@@ -39,11 +39,11 @@ import Testing
     }
 
     @Test func randomPairsReplayWithMinimalMoves() throws {
-        let context = DiffContext()
+        let differ = ListDiffer()
         var generator = SeededGenerator(seed: 2026)
         for round in 0..<4000 {
             let (old, new) = Self.randomPair(&generator, maxCount: 60)
-            let diff = try context.diffFlat(old: old.map { UInt64($0) }, new: new.map { UInt64($0) })
+            let diff = try differ.difference(from: old, to: new)
             let replayed = Self.replay(old, new, diff)
             #expect(replayed == new.map { Optional($0) }, "round \(round): old \(old) new \(new)")
             let oldIndex = Dictionary(uniqueKeysWithValues: old.enumerated().map { ($1, $0) })
@@ -57,11 +57,9 @@ import Testing
     }
 
     @Test func stringIdentifiersMatchByBytes() throws {
-        let context = DiffContext()
         let old = ["alpha", "beta", "gamma", "δέλτα", ""]
         let new = ["", "gamma", "alpha", "epsilon", "δέλτα"]
-        let oldBytes = DiffContext.ByteList(strings: old), newBytes = DiffContext.ByteList(strings: new)
-        let diff = try context.diffFlat(old: oldBytes.keys(), new: newBytes.keys(), identity: .bytes(old: oldBytes, new: newBytes))
+        let diff = try ListDiffer().difference(from: old, to: new)
         #expect(diff.deletes == [1])
         #expect(diff.inserts == [3])
         #expect(Self.replay(old, new, diff) == new.map { Optional($0) })
@@ -69,26 +67,25 @@ import Testing
     }
 
     @Test func duplicatesAreReportedWithPositions() throws {
-        let context = DiffContext()
-        #expect(throws: CoreError.duplicate) {
-            try context.diffFlat(old: [1, 2, 1], new: [3, 3])
+        let error = #expect(throws: ListDifferenceError.self) {
+            try ListDiffer().difference(from: [1, 2, 1], to: [3, 3])
         }
         #expect(
-            context.duplicates == [
-                .init(isNewSide: false, isSection: false, first: 0, duplicate: 2),
-                .init(isNewSide: true, isSection: false, first: 0, duplicate: 1),
+            error?.duplicates == [
+                .init(side: .old, identifier: "1", firstIndex: 0, duplicateIndex: 2),
+                .init(side: .new, identifier: "3", firstIndex: 0, duplicateIndex: 1),
             ])
         #expect(CoreError.duplicate.description.hasPrefix("DFC_ERR_DUPLICATE"))
     }
 
     @Test func warmContextAllocatesNothing() throws {
-        let context = DiffContext()
+        let differ = ListDiffer()
         var generator = SeededGenerator(seed: 7)
         let old = (0..<10_000).map { UInt64($0) }
         let new = old.shuffled(using: &generator)
-        _ = try context.diffFlat(old: old, new: new)
-        let before = context.allocationCount
-        for _ in 0..<3 { _ = try context.diffFlat(old: old, new: new) }
-        #expect(context.allocationCount == before)
+        _ = try differ.difference(fromKeys: old, toKeys: new)
+        let before = differ.workspaceAllocationCount
+        for _ in 0..<3 { _ = try differ.difference(fromKeys: old, toKeys: new) }
+        #expect(differ.workspaceAllocationCount == before)
     }
 }

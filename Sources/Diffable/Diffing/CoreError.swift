@@ -8,12 +8,8 @@ struct CoreError: Error, Equatable, CustomStringConvertible {
     /// The `DFC_ERR_*` value from `dfc.h`.
     let status: Int32
 
-    static let nullArgument = CoreError(status: Int32(DFC_ERR_NULL_ARGUMENT))
-    static let tooLarge = CoreError(status: Int32(DFC_ERR_TOO_LARGE))
-    static let outOfMemory = CoreError(status: Int32(DFC_ERR_OUT_OF_MEMORY))
+    /// The one status callers handle rather than trap on (details in `DiffContext.duplicates`).
     static let duplicate = CoreError(status: Int32(DFC_ERR_DUPLICATE))
-    static let invalidArgument = CoreError(status: Int32(DFC_ERR_INVALID_ARGUMENT))
-    static let inconsistent = CoreError(status: Int32(DFC_ERR_INCONSISTENT))
 
     /// The core's own text for the status, e.g. "DFC_ERR_DUPLICATE: …".
     /// - Complexity: O(1).

@@ -155,35 +155,4 @@ package final class DiffContext {
             matched: result.matched, commonPrefix: result.common_prefix, commonSuffix: result.common_suffix)
         return try body(view)
     }
-
-    /// A flat diff copied out of the context.
-    struct FlatDiff: Equatable {
-        var deletes: [Int]
-        var inserts: [Int]
-        var moves: [Move]
-        var oldToNew: [Int?]
-        var newToOld: [Int?]
-        var matched: Int
-
-        struct Move: Equatable {
-            var from: Int
-            var to: Int
-        }
-    }
-
-    /// Diffs two flat key lists and copies the result out.
-    /// - Complexity: as ``withFlatDiff(old:new:identity:assumeUnique:_:)`` plus O(n + m) to copy.
-    func diffFlat(old: [UInt64], new: [UInt64], identity: Identity = .injective, assumeUnique: Bool = false) throws -> FlatDiff {
-        try old.withUnsafeBufferPointer { old in
-            try new.withUnsafeBufferPointer { new in
-                try withFlatDiff(old: old, new: new, identity: identity, assumeUnique: assumeUnique) { view in
-                    FlatDiff(
-                        deletes: view.deletes.map { Int($0) }, inserts: view.inserts.map { Int($0) },
-                        moves: zip(view.moveFrom, view.moveTo).map { FlatDiff.Move(from: Int($0), to: Int($1)) },
-                        oldToNew: view.oldToNew.map { $0 < 0 ? nil : Int($0) },
-                        newToOld: view.newToOld.map { $0 < 0 ? nil : Int($0) }, matched: view.matched)
-                }
-            }
-        }
-    }
 }

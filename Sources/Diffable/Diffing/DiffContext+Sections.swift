@@ -28,6 +28,22 @@ struct FlatSnapshot {
             starts.append(UInt32(itemSlots.count))
         }
     }
+
+    /// The C view of this snapshot (identity confirmed by the caller's match), valid inside `body`.
+    /// - Complexity: O(1) plus `body`.
+    func withCSnapshot<R>(_ body: (inout dfc_snapshot) -> R) -> R {
+        sectionKeys.withUnsafeBufferPointer { sections in
+            itemKeys.withUnsafeBufferPointer { items in
+                starts.withUnsafeBufferPointer { starts in
+                    var snapshot = dfc_snapshot(
+                        sections: dfc_list(keys: sections.baseAddress, count: sections.count, bytes: nil, offsets: nil),
+                        items: dfc_list(keys: items.baseAddress, count: items.count, bytes: nil, offsets: nil),
+                        section_starts: starts.baseAddress)
+                    return body(&snapshot)
+                }
+            }
+        }
+    }
 }
 
 /// Equality callbacks for identifiers whose keys are hashes: the C core asks,
@@ -134,39 +150,18 @@ extension DiffContext {
         }
         var result = dfc_sections_result()
         let status: Int32 = withExtendedLifetime((sectionOracle, itemOracle)) {
-            oldFlat.sectionKeys.withUnsafeBufferPointer { oldSections in
-                oldFlat.itemKeys.withUnsafeBufferPointer { oldItems in
-                    oldFlat.starts.withUnsafeBufferPointer { oldStarts in
-                        newFlat.sectionKeys.withUnsafeBufferPointer { newSections in
-                            newFlat.itemKeys.withUnsafeBufferPointer { newItems in
-                                newFlat.starts.withUnsafeBufferPointer { newStarts in
-                                    reloadItems.withUnsafeBufferPointer { reload in
-                                        reconfigureItems.withUnsafeBufferPointer { reconfigure in
-                                            reloadSections.withUnsafeBufferPointer { reloadSectionList in
-                                                var oldSnapshot = dfc_snapshot(
-                                                    sections: dfc_list(
-                                                        keys: oldSections.baseAddress, count: oldSections.count, bytes: nil, offsets: nil),
-                                                    items: dfc_list(
-                                                        keys: oldItems.baseAddress, count: oldItems.count, bytes: nil, offsets: nil),
-                                                    section_starts: oldStarts.baseAddress)
-                                                var newSnapshot = dfc_snapshot(
-                                                    sections: dfc_list(
-                                                        keys: newSections.baseAddress, count: newSections.count, bytes: nil, offsets: nil),
-                                                    items: dfc_list(
-                                                        keys: newItems.baseAddress, count: newItems.count, bytes: nil, offsets: nil),
-                                                    section_starts: newStarts.baseAddress)
-                                                var refresh = dfc_refresh(
-                                                    reload_items: reload.baseAddress, reload_item_count: reload.count,
-                                                    reconfigure_items: reconfigure.baseAddress, reconfigure_item_count: reconfigure.count,
-                                                    reload_sections: reloadSectionList.baseAddress,
-                                                    reload_section_count: reloadSectionList.count)
-                                                return dfc_diff_sections(
-                                                    raw, &oldSnapshot, &newSnapshot, &refresh, &sectionMatch, &itemMatch,
-                                                    UInt32(DFC_DIFF_ASSUME_UNIQUE), &result)
-                                            }
-                                        }
-                                    }
-                                }
+            oldFlat.withCSnapshot { oldSnapshot in
+                newFlat.withCSnapshot { newSnapshot in
+                    reloadItems.withUnsafeBufferPointer { reload in
+                        reconfigureItems.withUnsafeBufferPointer { reconfigure in
+                            reloadSections.withUnsafeBufferPointer { reloadSectionList in
+                                var refresh = dfc_refresh(
+                                    reload_items: reload.baseAddress, reload_item_count: reload.count,
+                                    reconfigure_items: reconfigure.baseAddress, reconfigure_item_count: reconfigure.count,
+                                    reload_sections: reloadSectionList.baseAddress, reload_section_count: reloadSectionList.count)
+                                return dfc_diff_sections(
+                                    raw, &oldSnapshot, &newSnapshot, &refresh, &sectionMatch, &itemMatch,
+                                    UInt32(DFC_DIFF_ASSUME_UNIQUE), &result)
                             }
                         }
                     }

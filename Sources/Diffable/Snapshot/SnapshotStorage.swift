@@ -7,8 +7,10 @@
 /// deleted item slot is refilled by the last slot (swap-remove), so item arrays
 /// stay dense; section slots go to a free list.
 ///
-/// Flat positions (`indexOfItem`) come from per-section start offsets, rebuilt
-/// lazily in O(s) after a change of any section's size.
+/// Flat positions (`indexOfItem`) come from per-section start offsets that every
+/// mutation keeps exact (recomputed from the first section whose size or position
+/// changed, O(s − p)). Reads never write: a snapshot's storage is shared by its
+/// copies across threads, so no query may fill a cache in it.
 final class SnapshotStorage<S: Hashable, I: Hashable> {
     let itemStrategy = KeyStrategy.of(I.self)
     let sectionStrategy = KeyStrategy.of(S.self)
@@ -41,10 +43,8 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     var reloadedSections: [S] = []
     var reloadedSectionSet: Set<S> = []
 
-    /// Flat start of each displayed section (count + 1 entries), valid when `sectionStartsValid`.
-    private var sectionStarts: ContiguousArray<Int> = []
-    /// Whether `sectionStarts` reflects the current section sizes.
-    private var sectionStartsValid = false
+    /// Flat start of each displayed section (count + 1 entries), exact after every mutation.
+    private(set) var sectionStarts: ContiguousArray<Int> = [0]
 
     init() {
         itemTable = IdentifierTable()
@@ -76,7 +76,6 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
         reloadedSections = other.reloadedSections
         reloadedSectionSet = other.reloadedSectionSet
         sectionStarts = other.sectionStarts
-        sectionStartsValid = other.sectionStartsValid
     }
 
     /// - Complexity: O(n + s) (array copies share buffers until written; tables are copied).
@@ -109,25 +108,30 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
 
     func sectionSlot(_ id: S) -> Int32? { sectionSlot(id, key: sectionKey(id)) }
 
-    /// Recomputes the flat start of every displayed section (count + 1 entries).
-    /// - Complexity: O(s).
-    private func rebuildSectionStarts() {
-        sectionStarts.removeAll(keepingCapacity: true)
-        sectionStarts.reserveCapacity(sectionOrder.count + 1)
-        var total = 0
-        for slot in sectionOrder {
-            sectionStarts.append(total)
-            total += sectionItems[Int(slot)].count
+    /// Recomputes the flat starts of the sections at display positions `position...`;
+    /// those before it are unchanged by the mutation that calls this.
+    /// - Complexity: O(s − position).
+    private func refreshSectionStarts(from position: Int) {
+        let count = sectionOrder.count
+        if sectionStarts.count > count + 1 {
+            sectionStarts.removeLast(sectionStarts.count - count - 1)
+        } else if sectionStarts.count < count + 1 {
+            sectionStarts.append(contentsOf: repeatElement(0, count: count + 1 - sectionStarts.count))
         }
-        sectionStarts.append(total)
-        sectionStartsValid = true
+        let first = Swift.min(Swift.max(position, 0), count)
+        var total = sectionStarts[first]
+        if first == 0 { total = 0 }
+        for index in first..<count {
+            sectionStarts[index] = total
+            total += sectionItems[Int(sectionOrder[index])].count
+        }
+        sectionStarts[count] = total
     }
 
-    /// - Complexity: O(1) expected (amortized over section-size changes).
+    /// - Complexity: O(1).
+    @inline(__always)
     func flatIndex(ofItemSlot slot: Int32) -> Int {
         let section = Int(sectionPosition[Int(itemSection[Int(slot)])])
-        // Read through the stored array (no copy per query); rebuilt in O(s) after size changes.
-        if !sectionStartsValid { rebuildSectionStarts() }
         return sectionStarts[section] + Int(itemIndex[Int(slot)])
     }
 
@@ -188,7 +192,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
 
     private func renumberSections(from position: Int) {
         for index in position..<sectionOrder.count { sectionPosition[Int(sectionOrder[index])] = Int32(index) }
-        sectionStartsValid = false
+        refreshSectionStarts(from: position)
     }
 
     // MARK: Items
@@ -251,6 +255,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
             sectionItems[Int(section)].insert(contentsOf: slots, at: index)
         }
         renumberItems(inSection: section, from: index)
+        refreshSectionStarts(fromSectionSlot: section)
     }
 
     /// Takes item slots out of their sections (they stay in the table and arrays,
@@ -262,6 +267,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
             sectionItems[Int(section)].remove(at: index)
             itemIndex[Int(slot)] = -1
             renumberItems(inSection: section, from: index)
+            refreshSectionStarts(fromSectionSlot: section)
             return
         }
         // Mark the detached slots (index -1) and the sections they leave, then compact each once.
@@ -285,6 +291,10 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
             }
             renumberItems(inSection: section, from: 0)
         }
+        // One refresh from the first section touched, not one per section (O(s), not O(s²)).
+        if let first = touched.map({ Int(sectionPosition[Int($0)]) }).filter({ $0 >= 0 }).min() {
+            refreshSectionStarts(from: first)
+        }
     }
 
     /// Deletes items entirely.
@@ -297,7 +307,13 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     private func renumberItems(inSection section: Int32, from index: Int) {
         let slots = sectionItems[Int(section)]
         for position in index..<slots.count { itemIndex[Int(slots[position])] = Int32(position) }
-        sectionStartsValid = false
+    }
+
+    /// Refreshes flat starts after a size change of one section (nothing while it is not displayed).
+    /// - Complexity: O(s − position of the section).
+    private func refreshSectionStarts(fromSectionSlot section: Int32) {
+        let position = Int(sectionPosition[Int(section)])
+        if position >= 0 { refreshSectionStarts(from: position) }
     }
 
     /// Frees item slots (already out of their sections' lists, or in sections being
@@ -324,7 +340,6 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
             itemSection.removeLast()
             itemIndex.removeLast()
         }
-        sectionStartsValid = false
     }
 
     /// Forgets pending refreshes of items that no longer exist.
@@ -364,7 +379,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
         reconfiguredItemSet.removeAll()
         reloadedSections.removeAll()
         reloadedSectionSet.removeAll()
-        sectionStartsValid = false
+        sectionStarts = [0]
     }
 
     #if DIFFABLE_INTERNAL_CHECKS
@@ -387,6 +402,10 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
                 precondition(sectionSlot(sectionIDs[Int(section)]!) == section)
             }
             precondition(seen == itemIDs.count, "\(seen) items in sections, \(itemIDs.count) slots")
+            precondition(sectionStarts.count == sectionOrder.count + 1 && sectionStarts.last == seen, "stale section starts")
+            for (position, section) in sectionOrder.enumerated() {
+                precondition(sectionStarts[position + 1] - sectionStarts[position] == sectionItems[Int(section)].count)
+            }
             precondition(sectionTable.count == sectionOrder.count)
         }
     #endif

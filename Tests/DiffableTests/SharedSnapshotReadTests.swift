@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+@testable import Diffable
+
+/// One snapshot shared by many tasks, read with every query at once: reads must never write.
+/// Run under ThreadSanitizer by `make tsan` (a lazy cache in shared storage shows up there
+/// as a data race; without TSan it shows up as a wrong answer here).
+@Suite struct SharedSnapshotReadTests {
+    /// A sectioned snapshot whose section sizes just changed (a delete), so any
+    /// derived offsets a read could be tempted to rebuild are "fresh".
+    static func makeShared(withReloads: Bool) -> DiffableDataSourceSnapshot<String, Int> {
+        var snapshot = DiffableDataSourceSnapshot<String, Int>()
+        let sections = (0..<40).map { "S\($0)" }
+        snapshot.appendSections(sections)
+        for (index, section) in sections.enumerated() {
+            snapshot.appendItems(Array((index * 50)..<(index * 50 + 50)), toSection: section)
+        }
+        snapshot.deleteItems([75, 1_000, 1_999])
+        snapshot.moveItem(3, afterItem: 1_500)
+        if withReloads {
+            snapshot.reloadItems([0, 1_998, 42])
+            snapshot.reconfigureItems([500, 7])
+            snapshot.reloadSections(["S3"])
+        }
+        return snapshot
+    }
+
+    /// Everything a reader can ask, in one comparable value.
+    struct Answers: Equatable {
+        var counts: [Int]
+        var items: [Int]
+        var sections: [String]
+        var indexOfItem: [Int?]
+        var indexOfSection: [Int?]
+        var sectionOfItem: [String?]
+        var indexPaths: [[Int]?]
+        var contains: [Bool]
+        var pending: [[Int]]
+        var difference: [BatchUpdate]
+        var reverseDifference: [BatchUpdate]
+        var described: String
+    }
+
+    static func ask(_ snapshot: DiffableDataSourceSnapshot<String, Int>, base: DiffableDataSourceSnapshot<String, Int>) -> Answers {
+        let probes = Array(-2..<2_005)
+        let sectionProbes = (0..<42).map { "S\($0)" }
+        return Answers(
+            counts: [snapshot.numberOfItems, snapshot.numberOfSections] + sectionProbes.prefix(40).map { snapshot.numberOfItems(inSection: $0) },
+            items: snapshot.itemIdentifiers + sectionProbes.prefix(40).flatMap { snapshot.itemIdentifiers(inSection: $0) },
+            sections: snapshot.sectionIdentifiers,
+            indexOfItem: probes.map { snapshot.indexOfItem($0) },
+            indexOfSection: sectionProbes.map { snapshot.indexOfSection($0) },
+            sectionOfItem: probes.map { snapshot.sectionIdentifier(containingItem: $0) },
+            indexPaths: probes.map { snapshot.indexPath(ofItem: $0).map { [$0.section, $0.item] } },
+            contains: probes.map { snapshot.contains(item: $0) } + sectionProbes.map { snapshot.contains(section: $0) },
+            pending: [snapshot.reloadedItemIdentifiers, snapshot.reconfiguredItemIdentifiers, snapshot.reloadedSectionIdentifiers.map { $0.count }],
+            difference: snapshot.difference(from: base).batches,
+            reverseDifference: base.difference(from: snapshot).batches,
+            described: snapshot.debugDescription + "\(snapshot == base)")
+    }
+
+    @Test(arguments: [false, true])
+    func everyQueryFromSixteenTasksAgreesWithAFreshCopy(withReloads: Bool) async {
+        let shared = Self.makeShared(withReloads: withReloads)
+        let base = {
+            var base = DiffableDataSourceSnapshot<String, Int>()
+            base.appendSections(["S0", "S1", "S40"])
+            base.appendItems(Array(0..<120), toSection: "S0")
+            return base
+        }()
+        // Expected answers come from an identical snapshot built separately, never from `shared`.
+        let expected = Self.ask(Self.makeShared(withReloads: withReloads), base: base)
+        let answers = await withTaskGroup(of: Answers.self) { group in
+            for _ in 0..<16 { group.addTask { Self.ask(shared, base: base) } }
+            var all: [Answers] = []
+            for await answer in group { all.append(answer) }
+            return all
+        }
+        #expect(answers.count == 16)
+        for answer in answers { #expect(answer == expected) }
+    }
+
+    /// Copies made from a shared snapshot and mutated in many tasks never disturb the original.
+    @Test func mutatingCopiesInTasksLeavesTheSharedValueIntact() async {
+        let shared = Self.makeShared(withReloads: true)
+        let expected = Self.makeShared(withReloads: true)
+        await withTaskGroup(of: Void.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    var copy = shared
+                    copy.deleteItems([task * 10, 1_001 + task])
+                    copy.appendItems([10_000 + task], toSection: "S\(task)")
+                    #expect(copy.indexOfItem(10_000 + task) != nil)
+                    #expect(shared.indexOfItem(10_000 + task) == nil)
+                }
+            }
+        }
+        #expect(shared == expected)
+        #expect(shared.itemIdentifiers == expected.itemIdentifiers)
+    }
+}

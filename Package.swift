@@ -17,6 +17,9 @@ let package = Package(
     products: [
         .library(name: "Diffable", targets: ["Diffable"]),
         .library(name: "CDiffCore", targets: ["CDiffCore"]),
+        // Fixture I/O and seeded workloads shared by the CLI, the tests and Benchmarks/;
+        // an app using Diffable never needs it.
+        .library(name: "DiffableTools", targets: ["DiffableTools"]),
         .executable(name: "diffable", targets: ["diffable"]),
     ],
     dependencies: [
@@ -36,17 +39,23 @@ let package = Package(
             path: "Sources/Diffable",
             swiftSettings: internalChecks
         ),
+        .target(
+            name: "DiffableTools",
+            dependencies: ["Diffable"],
+            path: "Sources/DiffableTools"
+        ),
         .executableTarget(
             name: "diffable",
             dependencies: [
                 "Diffable",
+                "DiffableTools",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/diffable"
         ),
         .testTarget(
             name: "DiffableTests",
-            dependencies: ["Diffable", "CDiffCore"],
+            dependencies: ["Diffable", "DiffableTools", "CDiffCore"],
             path: "Tests/DiffableTests"
         ),
     ]

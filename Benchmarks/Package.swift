@@ -16,6 +16,7 @@ let package = Package(
             name: "DiffBenchmarks",
             dependencies: [
                 .product(name: "Diffable", package: "Diffable"),
+                .product(name: "DiffableTools", package: "Diffable"),
                 .product(name: "Benchmark", package: "package-benchmark"),
             ],
             path: "Benchmarks/DiffBenchmarks",

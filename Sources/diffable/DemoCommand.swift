@@ -1,5 +1,6 @@
 import ArgumentParser
 import Diffable
+import DiffableTools
 import Foundation
 
 /// `diffable demo`: the engine on built-in examples, printed for people.
@@ -70,8 +71,8 @@ struct DemoCommand: ParsableCommand {
         print("• \"caf\\u{E9}\" and \"cafe\\u{301}\" are one identifier (NFC keys): \(equivalent.isEmpty ? "no change" : "changed")\n")
 
         let items = 1_000_000, sections = 10_000
-        let (oldLayout, newLayout) = SectionedBench.layout(itemCount: items, sectionCount: sections, seed: 3)
-        let old = SectionedBench.snapshot(oldLayout) { $0 }, new = SectionedBench.snapshot(newLayout) { $0 }
+        let (oldLayout, newLayout) = SectionedWorkload.churn(itemCount: items, sectionCount: sections, seed: 3)
+        let old = SectionedWorkload.snapshot(oldLayout) { $0 }, new = SectionedWorkload.snapshot(newLayout) { $0 }
         let clock = ContinuousClock()
         var difference = new.difference(from: old)
         let elapsed = clock.measure { difference = new.difference(from: old) }

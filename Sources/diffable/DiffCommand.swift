@@ -1,5 +1,6 @@
 import ArgumentParser
 import Diffable
+import DiffableTools
 import Foundation
 
 /// `diffable diff OLD.json NEW.json`: the fixture `expect` object for two snapshot files.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Diffable
+import DiffableTools
 import Foundation
 
 /// `diffable fixtures verify [DIR]`: every fixture through the Swift API and the simulator.

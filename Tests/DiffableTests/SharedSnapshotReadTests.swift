@@ -46,7 +46,8 @@ import Testing
         let probes = Array(-2..<2_005)
         let sectionProbes = (0..<42).map { "S\($0)" }
         return Answers(
-            counts: [snapshot.numberOfItems, snapshot.numberOfSections] + sectionProbes.prefix(40).map { snapshot.numberOfItems(inSection: $0) },
+            counts: [snapshot.numberOfItems, snapshot.numberOfSections]
+                + sectionProbes.prefix(40).map { snapshot.numberOfItems(inSection: $0) },
             items: snapshot.itemIdentifiers + sectionProbes.prefix(40).flatMap { snapshot.itemIdentifiers(inSection: $0) },
             sections: snapshot.sectionIdentifiers,
             indexOfItem: probes.map { snapshot.indexOfItem($0) },
@@ -54,7 +55,10 @@ import Testing
             sectionOfItem: probes.map { snapshot.sectionIdentifier(containingItem: $0) },
             indexPaths: probes.map { snapshot.indexPath(ofItem: $0).map { [$0.section, $0.item] } },
             contains: probes.map { snapshot.contains(item: $0) } + sectionProbes.map { snapshot.contains(section: $0) },
-            pending: [snapshot.reloadedItemIdentifiers, snapshot.reconfiguredItemIdentifiers, snapshot.reloadedSectionIdentifiers.map { $0.count }],
+            pending: [
+                snapshot.reloadedItemIdentifiers, snapshot.reconfiguredItemIdentifiers,
+                snapshot.reloadedSectionIdentifiers.map { $0.count },
+            ],
             difference: snapshot.difference(from: base).batches,
             reverseDifference: base.difference(from: snapshot).batches,
             described: snapshot.debugDescription + "\(snapshot == base)")

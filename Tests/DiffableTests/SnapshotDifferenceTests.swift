@@ -1,3 +1,4 @@
+import DiffableTools
 import Foundation
 import Testing
 

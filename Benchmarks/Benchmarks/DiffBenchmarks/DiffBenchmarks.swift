@@ -1,22 +1,12 @@
 import Benchmark
 import Diffable
+import DiffableTools
 
 /// Identifiers 0..<n and the churn scenario of PERFORMANCE.md (delete 5%, move 5%, insert 5%),
-/// made deterministically so every run diffs the same lists.
+/// from the package's one seeded workload generator, so every run diffs the same lists.
 private func churn(_ n: Int) -> (old: [Int], new: [Int]) {
-    var state: UInt64 = 42
-    func next() -> Int {
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return Int(truncatingIfNeeded: state >> 33)
-    }
-    let share = n / 20
-    var new = (0..<n).filter { _ in next() % 20 != 0 }
-    for _ in 0..<share {
-        let element = new.remove(at: next() % new.count)
-        new.insert(element, at: next() % (new.count + 1))
-    }
-    for fresh in n..<(n + share) { new.insert(fresh, at: next() % (new.count + 1)) }
-    return (Array(0..<n), new)
+    var generator = SplitMix64(seed: 42)
+    return (Array(0..<n), WorkloadScenario.churn.newOrder(count: n, using: &generator))
 }
 
 let benchmarks: @Sendable () -> Void = {

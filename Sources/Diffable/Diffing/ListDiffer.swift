@@ -95,11 +95,16 @@ public final class ListDiffer {
                     let side: ListDifferenceError.Side = $0.isNewSide ? .new : .old
                     return .init(side: side, identifier: describe(side, $0.first), firstIndex: $0.first, duplicateIndex: $0.duplicate)
                 })
+        } catch let error as CoreError where error == .outOfMemory || error == .tooLarge {
+            throw ListDifferenceError(duplicates: [], reason: error == .outOfMemory ? .outOfMemory : .tooLarge)
         } catch {
             preconditionFailure("Diffable: the diff engine failed: \(error)")
         }
     }
 }
+
+@available(*, unavailable)
+extension ListDiffer: Sendable {}
 
 /// The difference between two flat lists, in the index spaces a list view expects.
 public struct ListDifference: Equatable, Sendable {
@@ -141,9 +146,20 @@ public struct ListDifference: Equatable, Sendable {
     }
 }
 
-/// Raised when a list given to ``ListDiffer`` repeats an identifier.
+/// Raised when a list given to ``ListDiffer`` repeats an identifier, or when the
+/// workspace for a diff cannot be allocated (the differ stays usable).
 public struct ListDifferenceError: Error, Equatable, CustomStringConvertible {
     public enum Side: String, Sendable { case old, new }
+
+    /// Why the diff was refused.
+    public enum Reason: String, Sendable {
+        /// An identifier repeats: see ``duplicates``.
+        case duplicates
+        /// The workspace could not be allocated.
+        case outOfMemory
+        /// A list is longer than the core's 32-bit indices allow (2^31 − 1 elements).
+        case tooLarge
+    }
 
     /// One repeated identifier: it stands at `firstIndex` and again at `duplicateIndex`.
     public struct Duplicate: Equatable, Sendable {
@@ -155,9 +171,22 @@ public struct ListDifferenceError: Error, Equatable, CustomStringConvertible {
 
     /// Every duplicate, old list first, by ascending `duplicateIndex`.
     public var duplicates: [Duplicate]
+    /// Why the diff was refused.
+    public var reason: Reason
+
+    /// - Complexity: O(1).
+    public init(duplicates: [Duplicate], reason: Reason = .duplicates) {
+        self.duplicates = duplicates
+        self.reason = reason
+    }
 
     public var description: String {
-        "identifiers are not unique: "
+        switch reason {
+        case .outOfMemory: return "out of memory: the diff workspace could not be allocated"
+        case .tooLarge: return "a list is too large for the diff core (at most 2^31 - 1 elements)"
+        case .duplicates: break
+        }
+        return "identifiers are not unique: "
             + duplicates.map {
                 "\($0.identifier) at \($0.side) indices \($0.firstIndex) and \($0.duplicateIndex)"
             }.joined(separator: "; ")

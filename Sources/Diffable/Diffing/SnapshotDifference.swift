@@ -68,7 +68,7 @@ public struct SnapshotDifference<SectionIdentifierType: Hashable, ItemIdentifier
     public var reloadedSectionCount: Int { refreshBatch?.reloadSections.count ?? 0 }
 
     /// Where the item at `indexPath` of the old snapshot is in the new one (nil: deleted).
-    /// - Complexity: O(1).
+    /// - Complexity: O(log s) for s new sections (binary search over the new section starts).
     public func newIndexPath(forOldIndexPath indexPath: IndexPath) -> IndexPath? {
         guard let flat = Self.flat(indexPath, oldStarts) else { return nil }
         let mapped = oldItemToNew[flat]

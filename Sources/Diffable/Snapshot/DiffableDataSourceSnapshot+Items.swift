@@ -90,7 +90,7 @@ extension DiffableDataSourceSnapshot {
         // New identifiers go into the table in one prefetched C pass; the rest (already
         // present, repeated in this call, or a hash collision) are resolved one by one.
         var conflicts = [UInt8](repeating: 0, count: keys.count)
-        storage.reserveItems(identifiers.count)
+        try storage.reserveItems(identifiers.count)
         let inserted = storage.itemTable.insertBatch(keys, firstSlot: firstNew, conflicts: &conflicts)
         var slots: [Int32] = []
         var existing: [Int32] = []
@@ -156,16 +156,10 @@ extension DiffableDataSourceSnapshot {
     }
 
     /// Every identifier that occurs more than once in `identifiers`, with its argument positions.
+    /// - Complexity: O(k) expected.
     static func duplicates<T: Hashable>(in identifiers: [T]) -> [SnapshotError.Duplicate] {
-        var positions: [T: [Int]] = [:]
-        var order: [T] = []
-        for (index, identifier) in identifiers.enumerated() {
-            if positions[identifier] == nil { order.append(identifier) }
-            positions[identifier, default: []].append(index)
-        }
-        return order.compactMap { identifier in
-            let at = positions[identifier]!
-            return at.count > 1 ? .init(identifier: String(reflecting: identifier), positions: at.map { [$0] }) : nil
+        Occurrences.repeated(identifiers.enumerated().lazy.map { ($1, [$0]) }).map {
+            .init(identifier: String(reflecting: $0.value), positions: $0.positions)
         }
     }
 

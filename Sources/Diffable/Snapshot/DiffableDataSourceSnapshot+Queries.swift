@@ -25,7 +25,7 @@ extension DiffableDataSourceSnapshot {
     }
 
     /// The number of items in `identifier`'s section. Traps when the section is unknown.
-    /// - Complexity: O(1) expected.
+    /// - Complexity: O(1) expected hash-and-compare operations.
     public func numberOfItems(inSection identifier: SectionIdentifierType) -> Int {
         storage.sectionItems[Int(requireSection(identifier, in: "numberOfItems(inSection:)"))].count
     }
@@ -39,7 +39,7 @@ extension DiffableDataSourceSnapshot {
     }
 
     /// The section that contains `identifier`, or nil when the item is not in the snapshot.
-    /// - Complexity: O(1) expected.
+    /// - Complexity: O(1) expected hash-and-compare operations.
     public func sectionIdentifier(containingItem identifier: ItemIdentifierType) -> SectionIdentifierType? {
         guard let slot = storage.itemSlot(identifier) else { return nil }
         return storage.sectionIDs[Int(storage.itemSection[Int(slot)])]
@@ -53,19 +53,19 @@ extension DiffableDataSourceSnapshot {
     }
 
     /// The index of a section, or nil when it is not in the snapshot.
-    /// - Complexity: O(1) expected.
+    /// - Complexity: O(1) expected hash-and-compare operations.
     public func indexOfSection(_ identifier: SectionIdentifierType) -> Int? {
         storage.sectionSlot(identifier).map { Int(storage.sectionPosition[Int($0)]) }
     }
 
-    /// Whether the snapshot holds the item. - Complexity: O(1) expected.
+    /// Whether the snapshot holds the item. - Complexity: O(1) expected hash-and-compare operations.
     public func contains(item identifier: ItemIdentifierType) -> Bool { storage.itemSlot(identifier) != nil }
 
-    /// Whether the snapshot holds the section. - Complexity: O(1) expected.
+    /// Whether the snapshot holds the section. - Complexity: O(1) expected hash-and-compare operations.
     public func contains(section identifier: SectionIdentifierType) -> Bool { storage.sectionSlot(identifier) != nil }
 
     /// The (section index, item index) of an item, or nil.
-    /// - Complexity: O(1) expected.
+    /// - Complexity: O(1) expected hash-and-compare operations.
     public func indexPath(ofItem identifier: ItemIdentifierType) -> (section: Int, item: Int)? {
         guard let slot = storage.itemSlot(identifier) else { return nil }
         return (Int(storage.sectionPosition[Int(storage.itemSection[Int(slot)])]), Int(storage.itemIndex[Int(slot)]))

@@ -52,6 +52,7 @@ extension DiffableDataSourceSnapshot {
         let existing = zip(identifiers, keys).filter { storage.sectionSlot($0, key: $1) != nil }.map(\.0)
         if !existing.isEmpty { throw .sectionsAlreadyExist(existing.map { String(reflecting: $0) }) }
         makeUnique()
+        try storage.reserveSections(identifiers.count)
         storage.insertSections(identifiers, keys: keys, at: position(storage))
         checkInvariants()
     }

@@ -4,18 +4,18 @@ extension DiffableDataSourceSnapshot {
     /// Throws ``SnapshotError/duplicateSections(_:)`` listing **every** repeated section
     /// identifier with all its positions (`[section]`), else
     /// ``SnapshotError/duplicateItems(_:)`` listing every repeated item identifier
-    /// (across all sections) with all its positions (`[section, item]`).
+    /// (across all sections) with all its positions (`[section, item]`); throws
+    /// ``SnapshotError/outOfMemory`` when the tables cannot be allocated.
     /// - Complexity: O(n + s) expected.
     public init(validating sections: [(SectionIdentifierType, [ItemIdentifierType])]) throws(SnapshotError) {
         self.init()
         let sectionIdentifiers = sections.map(\.0)
         let sectionDuplicates = Self.duplicates(in: sectionIdentifiers)
-        if !sectionDuplicates.isEmpty {
-            throw .duplicateSections(sectionDuplicates.map { .init(identifier: $0.identifier, positions: $0.positions) })
-        }
+        if !sectionDuplicates.isEmpty { throw .duplicateSections(sectionDuplicates) }
+        try storage.reserveSections(sectionIdentifiers.count)
+        try storage.reserveItems(sections.reduce(0) { $0 + $1.1.count })
         storage.insertSections(sectionIdentifiers, keys: sectionIdentifiers.map(storage.sectionKey), at: 0)
         var repeated = false
-        storage.reserveItems(sections.reduce(0) { $0 + $1.1.count })
         for (position, (_, items)) in sections.enumerated() {
             var slots: [Int32] = []
             slots.reserveCapacity(items.count)
@@ -34,18 +34,11 @@ extension DiffableDataSourceSnapshot {
     }
 
     /// Every item identifier that occurs more than once, with its `[section, item]` positions.
+    /// - Complexity: O(n) expected.
     static func itemDuplicates(in sections: [(SectionIdentifierType, [ItemIdentifierType])]) -> [SnapshotError.Duplicate] {
-        var positions: [ItemIdentifierType: [[Int]]] = [:]
-        var order: [ItemIdentifierType] = []
-        for (section, (_, items)) in sections.enumerated() {
-            for (index, item) in items.enumerated() {
-                if positions[item] == nil { order.append(item) }
-                positions[item, default: []].append([section, index])
-            }
+        let entries = sections.enumerated().lazy.flatMap { section, content in
+            content.1.enumerated().lazy.map { ($1, [section, $0]) }
         }
-        return order.compactMap { item in
-            let at = positions[item]!
-            return at.count > 1 ? .init(identifier: String(reflecting: item), positions: at) : nil
-        }
+        return Occurrences.repeated(entries).map { .init(identifier: String(reflecting: $0.value), positions: $0.positions) }
     }
 }

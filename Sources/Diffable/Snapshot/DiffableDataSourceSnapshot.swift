@@ -23,7 +23,10 @@
 /// - `==` compares sections, items and pending reload/reconfigure requests.
 ///
 /// In the complexity notes, *n* is the number of items, *s* the number of
-/// sections and *k* the number of identifiers passed in.
+/// sections and *k* the number of identifiers passed in. "O(1) expected" counts
+/// hash-and-compare operations on identifiers, assuming good hashing: each is O(1)
+/// for integers and UUIDs and O(length) for `String` and byte-array identifiers
+/// (keying a string reads all of its UTF-8).
 public struct DiffableDataSourceSnapshot<SectionIdentifierType: Hashable, ItemIdentifierType: Hashable> {
     public typealias Section = SectionIdentifierType
     public typealias Item = ItemIdentifierType

@@ -34,6 +34,8 @@ public enum SnapshotError: Error, Equatable, Sendable, CustomStringConvertible {
     case noSections
     /// An identifier was to be placed relative to itself (or to one of the identifiers being moved).
     case anchorIsMoved(String)
+    /// Memory for the identifier tables could not be allocated; nothing was changed.
+    case outOfMemory
 
     public var description: String {
         switch self {
@@ -53,6 +55,8 @@ public enum SnapshotError: Error, Equatable, Sendable, CustomStringConvertible {
             "there are no sections to append items to: append a section first"
         case .anchorIsMoved(let identifier):
             "\(identifier) cannot be placed relative to itself"
+        case .outOfMemory:
+            "out of memory: the identifier tables could not grow; the snapshot is unchanged"
         }
     }
 }
@@ -75,35 +79,16 @@ public enum DiffableDiagnostics {
         }
     }
 
-    private static let lock = DiagnosticsLock()
+    private static let installed = Locked<(@Sendable (Event) -> Void)?>(nil)
 
     /// Called for every event, on the thread that caused it. `nil` (the default) ignores events.
     /// - Complexity: O(1).
     public static var handler: (@Sendable (Event) -> Void)? {
-        get { lock.withLock { lock.handler } }
-        set { lock.withLock { lock.handler = newValue } }
+        get { installed.withLock { $0 } }
+        set { installed.withLock { $0 = newValue } }
     }
 
     static func report(_ event: @autoclosure () -> Event) {
         if let handler { handler(event()) }
     }
 }
-
-/// A pthread-backed lock (TSan understands it, unlike futex-based locks on Linux).
-private final class DiagnosticsLock: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-    var handler: (@Sendable (DiffableDiagnostics.Event) -> Void)?
-    init() { pthread_mutex_init(&mutex, nil) }
-    deinit { pthread_mutex_destroy(&mutex) }
-    func withLock<R>(_ body: () -> R) -> R {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return body()
-    }
-}
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif

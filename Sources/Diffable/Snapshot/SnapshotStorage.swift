@@ -137,7 +137,14 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
 
     // MARK: Sections
 
-    /// Inserts new sections (not yet present) at display position `position`.
+    /// Room for `count` more sections in the section table (see ``reserveItems(_:)``).
+    /// - Throws: ``SnapshotError/outOfMemory`` (nothing changed).
+    /// - Complexity: O(s) when it grows, amortized away.
+    func reserveSections(_ count: Int) throws(SnapshotError) {
+        do { try sectionTable.reserve(sectionTable.count + count) } catch { throw .outOfMemory }
+    }
+
+    /// Inserts new sections (not yet present) at display position `position`; reserve first.
     /// - Complexity: O(s + k).
     func insertSections(_ ids: [S], keys: [UInt64], at position: Int) {
         var slots = ContiguousArray<Int32>()
@@ -197,11 +204,13 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
 
     // MARK: Items
 
-    /// Room for `count` more items without regrowing arrays or the table.
+    /// Room for `count` more items without regrowing arrays or the table: the one
+    /// step of an item insertion that can fail, taken before anything changes.
+    /// - Throws: ``SnapshotError/outOfMemory`` (nothing changed).
     /// - Complexity: O(n) when it grows, amortized away.
-    func reserveItems(_ count: Int) {
+    func reserveItems(_ count: Int) throws(SnapshotError) {
         let total = itemIDs.count + count
-        itemTable.reserve(total)
+        do { try itemTable.reserve(total) } catch { throw .outOfMemory }
         if itemIDs.capacity < total {
             let target = Swift.max(total, itemIDs.capacity * 2)
             itemIDs.reserveCapacity(target)
@@ -410,3 +419,6 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
         }
     #endif
 }
+
+@available(*, unavailable)
+extension SnapshotStorage: Sendable {}

@@ -114,6 +114,3 @@ struct BenchError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }
-
-/// Bench inputs come from the package's deterministic generator.
-typealias BenchGenerator = SplitMix64

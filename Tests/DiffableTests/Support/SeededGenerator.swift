@@ -1,3 +1,5 @@
+import DiffableTools
+
 @testable import Diffable
 
 /// The package's deterministic generator under the name the tests use.

@@ -2,11 +2,16 @@ internal import CDiffCore
 
 /// Owns a C `dfc_idtable`: 64-bit key → 32-bit slot, several slots per key allowed
 /// (hash collisions). Callers confirm candidates; see ``find(_:where:)``.
+///
+/// Only ``reserve(_:)`` may fail (out of memory, thrown): callers reserve before they
+/// mutate, so inserts within the reserved capacity never allocate and never fail.
+/// Not `Sendable`: a table belongs to one storage, mutated by its unique owner.
 final class IdentifierTable {
     private let raw: OpaquePointer
 
     /// - Complexity: O(1).
     init() {
+        // An empty table allocates nothing but its header: failing here means the process is out of memory.
         guard let table = dfc_idtable_create(nil) else { fatalError("Diffable: out of memory creating a table") }
         raw = table
     }
@@ -24,20 +29,17 @@ final class IdentifierTable {
 
     var count: Int { dfc_idtable_count(raw) }
 
-    /// Bytes held by the table.
-    var byteCount: Int { dfc_idtable_sizeof(raw) }
-
+    /// Room for `count` entries in all, so that inserts up to it never allocate.
+    /// - Throws: ``CoreError/outOfMemory`` or ``CoreError/tooLarge``; the table is then unchanged.
     /// - Complexity: O(count) when it grows.
-    func reserve(_ count: Int) {
-        let status = dfc_idtable_reserve(raw, count)
-        precondition(status == Int32(DFC_OK), "Diffable: identifier table: \(CoreError(status: status))")
+    func reserve(_ count: Int) throws(CoreError) {
+        try CoreError.check(dfc_idtable_reserve(raw, count))
     }
 
     /// - Complexity: O(1) expected, amortized.
     @inline(__always)
     func insert(key: UInt64, slot: Int32) {
-        let status = dfc_idtable_insert(raw, key, UInt32(bitPattern: slot))
-        precondition(status == Int32(DFC_OK), "Diffable: identifier table: \(CoreError(status: status))")
+        CoreError.require(dfc_idtable_insert(raw, key, UInt32(bitPattern: slot)), "identifier table insert")
     }
 
     /// Inserts `keys[i]` → consecutive slots from `firstSlot` for every key not yet in the
@@ -51,7 +53,7 @@ final class IdentifierTable {
                 dfc_idtable_insert_batch(raw, keys.baseAddress, keys.count, UInt32(firstSlot), conflicts.baseAddress, &inserted)
             }
         }
-        precondition(status == Int32(DFC_OK), "Diffable: identifier table: \(CoreError(status: status))")
+        CoreError.require(status, "identifier table batch insert")
         return inserted
     }
 
@@ -82,3 +84,6 @@ final class IdentifierTable {
     /// - Complexity: O(capacity).
     func removeAll() { dfc_idtable_clear(raw) }
 }
+
+@available(*, unavailable)
+extension IdentifierTable: Sendable {}

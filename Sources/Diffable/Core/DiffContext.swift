@@ -62,7 +62,7 @@ package final class DiffContext {
                         dfc_hash_bytes(raw.baseAddress, offsets.baseAddress, count, seed, buffer.baseAddress)
                     }
                 }
-                precondition(status == Int32(DFC_OK), "Diffable: hashing failed: \(CoreError(status: status))")
+                CoreError.require(status, "hashing")
                 initialized = count
             }
         }
@@ -156,3 +156,6 @@ package final class DiffContext {
         return try body(view)
     }
 }
+
+@available(*, unavailable)
+extension DiffContext: Sendable {}

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Reusable diff contexts shared by all threads: a diff borrows one, so its
 /// scratch memory is warm for the next diff, and never shares it while in use.
 /// At most four idle contexts are kept, and none that grew past `retainedByteLimit`
@@ -7,15 +5,14 @@ import Foundation
 final class DiffContextPool: @unchecked Sendable {
     static let shared = DiffContextPool()
     static let retainedByteLimit = 64 << 20
-    private let lock = NSLock()
-    private var idle: [DiffContext] = []
+    private let idle = Locked<[DiffContext]>([])
 
     /// Runs `body` with a context no other thread uses meanwhile.
     /// - Complexity: O(1) plus `body`.
     func withContext<R>(_ body: (DiffContext) throws -> R) rethrows -> R {
-        let context = lock.withLock { idle.popLast() } ?? DiffContext()
+        let context = idle.withLock { $0.popLast() } ?? DiffContext()
         defer {
-            if context.byteCount <= Self.retainedByteLimit { lock.withLock { if idle.count < 4 { idle.append(context) } } }
+            if context.byteCount <= Self.retainedByteLimit { idle.withLock { if $0.count < 4 { $0.append(context) } } }
         }
         return try body(context)
     }

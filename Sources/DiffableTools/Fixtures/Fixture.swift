@@ -1,3 +1,4 @@
+import Diffable
 import Foundation
 
 /// One cross-language fixture (FIXTURES.md, format 1): two snapshots, the exact

@@ -1,3 +1,4 @@
+import Diffable
 import Foundation
 
 /// A snapshot in the cross-language JSON form of FIXTURES.md (a fixture's `old`
@@ -54,58 +55,46 @@ public struct SnapshotDocument: Codable, Equatable, Sendable {
         reloadSections = try container.decodeIfPresent([String].self, forKey: .reloadSections) ?? []
     }
 
-    /// Builds the snapshot, or the ALGORITHM.md error for the first problem found:
-    /// duplicate sections, then duplicate items, then unknown identifiers in the
-    /// refresh requests. Identifiers compare as Swift strings (canonical equivalence).
+    /// Builds the snapshot through ``DiffableDataSourceSnapshot/init(validating:)``, or
+    /// the ALGORITHM.md error for the first kind of problem found: duplicate sections,
+    /// then duplicate items, then unknown identifiers in the refresh requests (each
+    /// with every identifier of that kind and all its positions). Identifiers compare
+    /// as Swift strings (canonical equivalence).
     /// - Parameter side: `"old"` or `"new"`, reported in the error.
     /// - Complexity: O(n + s) expected.
     public func snapshot(side: String) throws(DocumentError) -> DiffableDataSourceSnapshot<String, String> {
-        var sectionPositions: [String: [Int]] = [:]
-        var sectionOrder: [String] = []
-        for (index, section) in sections.enumerated() {
-            if sectionPositions[section.id] == nil { sectionOrder.append(section.id) }
-            sectionPositions[section.id, default: []].append(index)
-        }
-        let repeatedSections = sectionOrder.filter { sectionPositions[$0]!.count > 1 }
-        if !repeatedSections.isEmpty {
-            throw DocumentError(
-                kind: .duplicateSection, snapshot: side, identifiers: repeatedSections,
-                positions: repeatedSections.map { sectionPositions[$0]!.map { [$0] } })
-        }
-        var itemPositions: [String: [[Int]]] = [:]
-        var itemOrder: [String] = []
-        for (sectionIndex, section) in sections.enumerated() {
-            for (itemIndex, item) in section.items.enumerated() {
-                if itemPositions[item] == nil { itemOrder.append(item) }
-                itemPositions[item, default: []].append([sectionIndex, itemIndex])
-            }
-        }
-        let repeatedItems = itemOrder.filter { itemPositions[$0]!.count > 1 }
-        if !repeatedItems.isEmpty {
-            throw DocumentError(
-                kind: .duplicateItem, snapshot: side, identifiers: repeatedItems,
-                positions: repeatedItems.map { itemPositions[$0]! })
-        }
-        for (list, values, known) in [
-            ("reloadItems", reloadItems, itemPositions.keys.contains),
-            ("reconfigureItems", reconfigureItems, itemPositions.keys.contains),
-            ("reloadSections", reloadSections, sectionPositions.keys.contains),
-        ] as [(String, [String], (String) -> Bool)] {
-            var unknownOrder: [String] = []
-            var unknownPositions: [String: [Int]] = [:]
-            for (index, value) in values.enumerated() where !known(value) {
-                if unknownPositions[value] == nil { unknownOrder.append(value) }
-                unknownPositions[value, default: []].append(index)
-            }
-            if !unknownOrder.isEmpty {
+        var snapshot: DiffableDataSourceSnapshot<String, String>
+        do {
+            snapshot = try DiffableDataSourceSnapshot(validating: sections.map { ($0.id, $0.items) })
+        } catch {
+            // Positions name the raw identifiers (the error carries them as debug text).
+            switch error {
+            case .duplicateSections(let duplicates):
                 throw DocumentError(
-                    kind: .unknownIdentifier, snapshot: side, identifiers: unknownOrder,
-                    positions: unknownOrder.map { unknownPositions[$0]!.map { [$0] } }, list: list)
+                    kind: .duplicateSection, snapshot: side, identifiers: duplicates.map { sections[$0.positions[0][0]].id },
+                    positions: duplicates.map(\.positions))
+            case .duplicateItems(let duplicates):
+                throw DocumentError(
+                    kind: .duplicateItem, snapshot: side,
+                    identifiers: duplicates.map { sections[$0.positions[0][0]].items[$0.positions[0][1]] },
+                    positions: duplicates.map(\.positions))
+            default:
+                fatalError("Diffable: \(side) snapshot: \(error)")
             }
         }
-        var snapshot = DiffableDataSourceSnapshot<String, String>()
-        snapshot.appendSections(sections.map(\.id))
-        for section in sections { snapshot.appendItems(section.items, toSection: section.id) }
+        let requests: [(list: String, values: [String], known: (String) -> Bool)] = [
+            ("reloadItems", reloadItems, { [snapshot] in snapshot.contains(item: $0) }),
+            ("reconfigureItems", reconfigureItems, { [snapshot] in snapshot.contains(item: $0) }),
+            ("reloadSections", reloadSections, { [snapshot] in snapshot.contains(section: $0) }),
+        ]
+        for request in requests {
+            let unknown = Occurrences.group(request.values.enumerated().lazy.filter { !request.known($1) }.map { ($1, [$0]) })
+            if !unknown.isEmpty {
+                throw DocumentError(
+                    kind: .unknownIdentifier, snapshot: side, identifiers: unknown.map(\.value),
+                    positions: unknown.map(\.positions), list: request.list)
+            }
+        }
         snapshot.reloadItems(reloadItems)
         snapshot.reconfigureItems(reconfigureItems)
         snapshot.reloadSections(reloadSections)

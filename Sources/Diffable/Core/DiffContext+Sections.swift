@@ -1,0 +1,127 @@
+internal import CDiffCore
+import Foundation
+
+extension DiffContext {
+    /// The two-level diff of two snapshots (unique by construction, so the core
+    /// skips duplicate validation).
+    /// - Complexity: O(n + s) expected plus O(k log k) for the LIS of matched items.
+    func diffSnapshots<S, I>(old: DiffableDataSourceSnapshot<S, I>, new: DiffableDataSourceSnapshot<S, I>)
+        -> SnapshotDifference<S, I>
+    {
+        let oldStorage = old.storage, newStorage = new.storage
+        let oldFlat = FlatSnapshot(oldStorage), newFlat = FlatSnapshot(newStorage)
+        // Identifiers are read through buffer pointers valid for the whole call:
+        // the C core may ask for equality a million times, and no retain may happen per ask.
+        return oldStorage.itemIDs.withUnsafeBufferPointer { oldItemIDs in
+            newStorage.itemIDs.withUnsafeBufferPointer { newItemIDs in
+                oldStorage.sectionIDs.withUnsafeBufferPointer { oldSectionIDs in
+                    newStorage.sectionIDs.withUnsafeBufferPointer { newSectionIDs in
+                        oldFlat.itemSlots.withUnsafeBufferPointer { oldItemSlots in
+                            newFlat.itemSlots.withUnsafeBufferPointer { newItemSlots in
+                                oldFlat.sectionSlots.withUnsafeBufferPointer { oldSectionSlots in
+                                    newFlat.sectionSlots.withUnsafeBufferPointer { newSectionSlots in
+                                        EqualityOracle.withMatch(
+                                            injective: oldStorage.sectionStrategy.isInjective,
+                                            old: oldSectionIDs, at: oldSectionSlots, new: newSectionIDs, at: newSectionSlots
+                                        ) { sectionMatch in
+                                            EqualityOracle.withMatch(
+                                                injective: oldStorage.itemStrategy.isInjective,
+                                                old: oldItemIDs, at: oldItemSlots, new: newItemIDs, at: newItemSlots
+                                            ) { itemMatch in
+                                                diffFlatSnapshots(
+                                                    old: old, new: new, oldFlat: oldFlat, newFlat: newFlat,
+                                                    sectionMatch: &sectionMatch, itemMatch: &itemMatch)
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private func diffFlatSnapshots<S, I>(
+        old: DiffableDataSourceSnapshot<S, I>, new: DiffableDataSourceSnapshot<S, I>,
+        oldFlat: FlatSnapshot, newFlat: FlatSnapshot, sectionMatch: inout dfc_match, itemMatch: inout dfc_match
+    ) -> SnapshotDifference<S, I> {
+        let newStorage = new.storage
+        // Refresh requests as flat new positions.
+        let reloadItems = newStorage.reloadedItems.compactMap { newStorage.itemSlot($0) }.map {
+            UInt32(newStorage.flatIndex(ofItemSlot: $0))
+        }
+        let reconfigureItems = newStorage.reconfiguredItems.compactMap { newStorage.itemSlot($0) }.map {
+            UInt32(newStorage.flatIndex(ofItemSlot: $0))
+        }
+        let reloadSections = newStorage.reloadedSections.compactMap { newStorage.sectionSlot($0) }.map {
+            UInt32(newStorage.sectionPosition[Int($0)])
+        }
+        var result = dfc_sections_result()
+        let status: Int32 = oldFlat.withCSnapshot { oldSnapshot in
+            newFlat.withCSnapshot { newSnapshot in
+                reloadItems.withUnsafeBufferPointer { reload in
+                    reconfigureItems.withUnsafeBufferPointer { reconfigure in
+                        reloadSections.withUnsafeBufferPointer { reloadSectionList in
+                            var refresh = dfc_refresh(
+                                reload_items: reload.baseAddress, reload_item_count: reload.count,
+                                reconfigure_items: reconfigure.baseAddress, reconfigure_item_count: reconfigure.count,
+                                reload_sections: reloadSectionList.baseAddress, reload_section_count: reloadSectionList.count)
+                            return dfc_diff_sections(
+                                raw, &oldSnapshot, &newSnapshot, &refresh, &sectionMatch, &itemMatch,
+                                UInt32(DFC_DIFF_ASSUME_UNIQUE), &result)
+                        }
+                    }
+                }
+            }
+        }
+        // Snapshots are valid by construction: a failure here is a bug in Diffable or exhausted memory.
+        CoreError.require(status, "snapshot diff")
+        var batches: [BatchUpdate] = []
+        if result.has_structural != 0 { batches.append(BatchUpdate(result.structural)) }
+        if result.has_refresh != 0 { batches.append(BatchUpdate(result.refresh)) }
+        func copy(_ pointer: UnsafePointer<Int32>?, _ count: Int) -> [Int32] {
+            count == 0 ? [] : Array(UnsafeBufferPointer(start: pointer, count: count))
+        }
+        return SnapshotDifference(
+            old: old, new: new, batches: batches,
+            oldItemToNew: copy(result.old_item_to_new, oldFlat.itemKeys.count),
+            newItemToOld: copy(result.new_item_to_old, newFlat.itemKeys.count),
+            oldSectionToNew: copy(result.old_section_to_new, oldFlat.sectionKeys.count),
+            newSectionToOld: copy(result.new_section_to_old, newFlat.sectionKeys.count),
+            oldStarts: oldFlat.starts, newStarts: newFlat.starts)
+    }
+}
+
+extension BatchUpdate {
+    /// Copies a C batch into Swift arrays.
+    init(_ batch: dfc_batch) {
+        func ints(_ pointer: UnsafePointer<UInt32>?, _ count: Int) -> [Int] {
+            count == 0 ? [] : UnsafeBufferPointer(start: pointer, count: count).map { Int($0) }
+        }
+        func paths(_ pointer: UnsafePointer<dfc_index_path>?, _ count: Int) -> [IndexPath] {
+            count == 0
+                ? []
+                : UnsafeBufferPointer(start: pointer, count: count).map {
+                    IndexPath(item: Int($0.item), section: Int($0.section))
+                }
+        }
+        self.init(
+            deleteSections: ints(batch.delete_sections, batch.delete_section_count),
+            insertSections: ints(batch.insert_sections, batch.insert_section_count),
+            moveSections: zip(
+                ints(batch.move_section_from, batch.move_section_count),
+                ints(batch.move_section_to, batch.move_section_count)
+            ).map { SectionMove(from: $0, to: $1) },
+            reloadSections: ints(batch.reload_sections, batch.reload_section_count),
+            deleteItems: paths(batch.delete_items, batch.delete_item_count),
+            insertItems: paths(batch.insert_items, batch.insert_item_count),
+            moveItems: zip(
+                paths(batch.move_item_from, batch.move_item_count),
+                paths(batch.move_item_to, batch.move_item_count)
+            ).map { ItemMove(from: $0, to: $1) },
+            reloadItems: paths(batch.reload_items, batch.reload_item_count),
+            reconfigureItems: paths(batch.reconfigure_items, batch.reconfigure_item_count))
+    }
+}

@@ -22,7 +22,7 @@ PYTHON ?= python3
 PREFIX ?= /usr/local
 FIXTURE_LIBS := libcjson libutf8proc
 
-.PHONY: all demo test deps lint sanitize c-deps python-deps c-test c-fixtures swift-test cli-test python-test fixtures fixtures-check \
+.PHONY: all demo test deps lint sanitize tsan c-deps python-deps c-test c-fixtures swift-test cli-test python-test fixtures fixtures-check \
         lib install bench bench-cli c-bench fuzz fuzz-replay clean
 
 all: lib
@@ -134,6 +134,13 @@ swift-test: deps
 sanitize: deps
 	SWIFT_BACKTRACE=enable=no swift test --sanitize=address --disable-xctest --scratch-path .build-asan
 
+# The concurrency tests under ThreadSanitizer (RELIABILITY G10), in their own build folder.
+# Swift Testing only (XCTest adds nothing here); NSLock/pthread locks only (futex-based
+# Synchronization.Mutex gives false reports on Linux; see docs/TESTING.md).
+TSAN_FILTER ?= SharedSnapshot|concurrentDiffs|DataSource
+tsan: deps
+	SWIFT_BACKTRACE=enable=no swift test --sanitize=thread --disable-xctest --filter "$(TSAN_FILTER)" --scratch-path .build-tsan
+
 # House style (.swift-format): any lint warning fails the run.
 lint:
 	swift format lint --strict -r Sources Tests/DiffableTests Benchmarks/Benchmarks Package.swift
@@ -157,7 +164,7 @@ fixtures-check: python-deps
 
 # ---- the README's two commands ------------------------------------------------
 
-test: deps lint c-test c-fixtures fuzz-replay fuzz python-test swift-test cli-test
+test: deps lint c-test c-fixtures fuzz-replay fuzz python-test swift-test cli-test tsan
 
 demo: deps
 	swift build -c release --product diffable

@@ -74,8 +74,12 @@ $(BUILD)/dfc.pc: CSources/CDiffCore/dfc.pc.in
 
 lib: $(BUILD)/libdfc.a $(BUILD)/libdfc.so $(BUILD)/dfc.pc
 
-# Installs dfc.h, libdfc.a, libdfc.so and dfc.pc under PREFIX (default /usr/local).
+# Installs a release `diffable` in PREFIX/bin and dfc.h, libdfc.a, libdfc.so and dfc.pc
+# under PREFIX (default /usr/local).
 install: lib
+	swift build -c release --product diffable
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 .build/release/diffable $(DESTDIR)$(PREFIX)/bin/
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 644 $(CORE_DIR)/include/dfc.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(BUILD)/libdfc.a $(BUILD)/libdfc.so $(DESTDIR)$(PREFIX)/lib/
@@ -126,8 +130,12 @@ fuzz: deps
 
 # ---- Swift ---------------------------------------------------------------------
 
+# Checked test builds (invariant checks compiled in, O(n) per mutation) live in their own
+# build folder, so the `.build/debug/diffable` a user finds is never one of them.
+CHECKED := .build-checked
+
 swift-test: deps
-	swift test $(SWIFT_TEST_FLAGS)
+	swift test --scratch-path $(CHECKED) $(SWIFT_TEST_FLAGS)
 
 # The Swift suite under AddressSanitizer + LeakSanitizer (RELIABILITY G7; its own build folder,
 # about 4 extra minutes, so not part of make test).
@@ -145,10 +153,10 @@ tsan: deps
 lint:
 	swift format lint --strict -r Sources Tests/DiffableTests Benchmarks/Benchmarks Package.swift
 
-# The CLI end to end (uses the debug build that swift test leaves).
+# The CLI end to end (the checked debug build that swift-test leaves in its own folder).
 cli-test: deps
-	swift build --product diffable
-	Tests/cli/test_cli.sh .build/debug/diffable
+	swift build --product diffable --scratch-path $(CHECKED)
+	Tests/cli/test_cli.sh $(CHECKED)/debug/diffable
 
 # ---- Python: the reference implementation, the replay checker, the core via ctypes ----
 
@@ -164,7 +172,9 @@ fixtures-check: python-deps
 
 # ---- the README's two commands ------------------------------------------------
 
-test: deps lint c-test c-fixtures fuzz-replay fuzz python-test swift-test cli-test tsan
+# Runs every part (see Tests/run_all.sh) and ends with one line: what ran, what passed, how long.
+test: deps
+	@MAKE="$(MAKE)" Tests/run_all.sh
 
 demo: deps
 	swift build -c release --product diffable

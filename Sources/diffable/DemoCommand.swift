@@ -19,7 +19,8 @@ struct DemoCommand: ParsableCommand {
         let difference = new.difference(from: old)
         print("• \(title)")
         print("  old \(old)")
-        print("  new \(new.debugDescription)")
+        print("  new \(new)")
+        if !new.reloadedItemIdentifiers.isEmpty { print("      reloading \(new.reloadedItemIdentifiers.joined(separator: ", "))") }
         print(DiffCommand.text(.batches(difference.batches)).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
         var view = ListViewSimulator<String, String>(flavor: .table)
         view.reloadData(old)

@@ -12,8 +12,8 @@ struct DiffCommand: ParsableCommand {
             Each file holds {"sections": [{"id": "S", "items": ["a", "b"]}], "reloadItems": [], \
             "reconfigureItems": [], "reloadSections": []} (the refresh lists are optional). Prints \
             {"batches": [...]} or, for a snapshot with duplicate or unknown identifiers, \
-            {"error": {...}} (exit status 0 either way: the error is the answer). Unreadable \
-            files or JSON exit with status 1 and a message on stderr.
+            {"error": {...}} on stdout with exit status 1. Unreadable files, broken JSON and \
+            unknown keys exit with status 2 and one line on stderr (--lenient ignores unknown keys).
             """)
 
     @Argument(help: "The old snapshot (JSON).")
@@ -27,8 +27,13 @@ struct DiffCommand: ParsableCommand {
 
     enum OutputFormat: String, ExpressibleByArgument { case json, text }
 
+    @Flag(help: "Ignore keys the snapshot format does not define (by default they are an error).")
+    var lenient = false
+
     func run() throws {
-        let outcome = DiffOutcome.of(old: try Self.load(old), new: try Self.load(new))
+        let oldDocument = try Self.load(old, lenient: lenient), newDocument = try Self.load(new, lenient: lenient)
+        DebugBuild.noteIfLarge(itemCount: oldDocument.itemCount + newDocument.itemCount)
+        let outcome = DiffOutcome.of(old: oldDocument, new: newDocument)
         switch format {
         case .json:
             let encoder = JSONEncoder()
@@ -37,14 +42,17 @@ struct DiffCommand: ParsableCommand {
         case .text:
             print(Self.text(outcome))
         }
+        if case .error = outcome { throw ExitCode(CLIError.Status.rejected.rawValue) }
     }
 
-    static func load(_ path: String) throws -> SnapshotDocument {
+    static func load(_ path: String, lenient: Bool = false) throws -> SnapshotDocument {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CLIError("cannot read '\(path)': no such file or not readable")
         }
         do {
-            return try JSONDecoder().decode(SnapshotDocument.self, from: data)
+            let decoder = JSONDecoder()
+            decoder.userInfo[SnapshotDocument.lenientKey] = lenient
+            return try decoder.decode(SnapshotDocument.self, from: data)
         } catch let error as DecodingError {
             throw CLIError("'\(path)' is not a snapshot document: \(describe(error))")
         } catch {
@@ -60,6 +68,8 @@ struct DiffCommand: ParsableCommand {
         case .keyNotFound(let key, let context): return "missing key '\(key.stringValue)' at \(at(context.codingPath))"
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
             return "\(context.debugDescription) at \(at(context.codingPath))"
+        case .dataCorrupted(let context) where !context.codingPath.isEmpty:
+            return "\(context.debugDescription) at \(at(context.codingPath.dropLast()))"
         case .dataCorrupted(let context):
             return "\(context.debugDescription) \(context.underlyingError.map { "(\($0.localizedDescription))" } ?? "")"
         @unknown default: return "\(error)"
@@ -90,10 +100,4 @@ struct DiffCommand: ParsableCommand {
             }.joined(separator: "\n")
         }
     }
-}
-
-/// A command-line failure with a message for people (exit status 1).
-struct CLIError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

@@ -26,16 +26,16 @@ check "text format names the refresh batch" 'grep -q "batch 2 (refresh)" "$scrat
 
 echo '{"sections":[{"id":"S","items":["a","b","a"]}]}' > "$scratch/dup.json"
 "$bin" diff "$scratch/dup.json" "$scratch/new.json" > "$scratch/dup.out"; status=$?
-check "bad snapshot answers with an error object" '[ $status -eq 0 ] && grep -q "\"kind\":\"duplicateItem\"" "$scratch/dup.out"'
+check "bad snapshot answers with an error object and exit 1" '[ $status -eq 1 ] && grep -q "\"kind\":\"duplicateItem\"" "$scratch/dup.out"'
 
 "$bin" diff "$scratch/missing.json" "$scratch/new.json" 2> "$scratch/err"; status=$?
-check "missing file exits 1 with its name" '[ $status -eq 1 ] && grep -q "missing.json" "$scratch/err"'
+check "missing file exits 2 with its name" '[ $status -eq 2 ] && grep -q "missing.json" "$scratch/err"'
 echo '{"sections": [' > "$scratch/broken.json"
 "$bin" diff "$scratch/broken.json" "$scratch/new.json" 2> "$scratch/err"; status=$?
-check "broken JSON exits 1 with a message" '[ $status -eq 1 ] && grep -q "broken.json" "$scratch/err"'
+check "broken JSON exits 2 with a message" '[ $status -eq 2 ] && grep -q "broken.json" "$scratch/err"'
 echo '{"sections": [{"id": "S"}]}' > "$scratch/shape.json"
 "$bin" diff "$scratch/shape.json" "$scratch/new.json" 2> "$scratch/err"; status=$?
-check "a missing key is named with its path" '[ $status -eq 1 ] && grep -q "items" "$scratch/err" && grep -q "sections\[0\]" "$scratch/err"'
+check "a missing key is named with its path" '[ $status -eq 2 ] && grep -q "items" "$scratch/err" && grep -q "sections\[0\]" "$scratch/err"'
 
 "$bin" fixtures verify Tests/Fixtures --quiet > "$scratch/fixtures.out"; status=$?
 check "fixtures verify passes every fixture" '[ $status -eq 0 ] && grep -Eq "^[0-9]+ passed, 0 failed$" "$scratch/fixtures.out"'
@@ -49,6 +49,31 @@ check "fixtures verify fails a wrong expectation" '[ $status -eq 1 ] && grep -q 
 check "bench prints a table row" '[ $status -eq 0 ] && grep -q "| churn | int | 1000 |" "$scratch/bench.out"'
 "$bin" bench --sizes 10 --scenarios nope 2> "$scratch/err"; status=$?
 check "bench rejects an unknown scenario" '[ $status -ne 0 ] && grep -q "unknown scenario" "$scratch/err"'
+
+# Issue 15: strict input, honest exit codes, checked arguments.
+echo '{"sections":[{"id":"S","items":["a"]}],"reloadItem":["a"]}' > "$scratch/typo.json"
+"$bin" diff "$scratch/typo.json" "$scratch/typo.json" > /dev/null 2> "$scratch/err"; status=$?
+check "an unknown key is rejected with a suggestion (exit 2)" \
+    '[ $status -eq 2 ] && grep -q "unknown key \"reloadItem\"" "$scratch/err" && grep -q "did you mean \"reloadItems\"" "$scratch/err" && grep -q typo.json "$scratch/err"'
+echo '{"sections":[{"id":"S","itemz":["a"]}]}' > "$scratch/typo2.json"
+"$bin" diff "$scratch/typo2.json" "$scratch/typo.json" 2> "$scratch/err" > /dev/null; status=$?
+check "an unknown key inside a section is named with its path" '[ $status -eq 2 ] && grep -q "sections\[0\]" "$scratch/err"'
+"$bin" diff --lenient "$scratch/typo.json" "$scratch/typo.json" > "$scratch/out"; status=$?
+check "--lenient ignores unknown keys" '[ $status -eq 0 ] && grep -q "\"batches\":\[\]" "$scratch/out"'
+"$bin" --version > "$scratch/out"; status=$?
+check "--version prints the package and core versions" '[ $status -eq 0 ] && grep -Eq "^diffable [0-9]+\.[0-9]+\.[0-9]+" "$scratch/out"'
+"$bin" --help > "$scratch/out"; status=$?
+check "--help documents the exit statuses" '[ $status -eq 0 ] && grep -q "internal error" "$scratch/out"'
+for args in "--runs 0" "--sizes ," "--sizes 10000000000" "--sizes 2000000000"; do
+    "$bin" bench $args > /dev/null 2> "$scratch/err"; status=$?
+    check "bench $args is refused in one line with exit 2" '[ $status -eq 2 ] && [ $(wc -l < "$scratch/err") -eq 1 ]'
+done
+"$bin" bench --sizes 2000000000 2> "$scratch/err"; status=$?
+check "a size that will not fit in memory is refused with the estimate" 'grep -q "MB" "$scratch/err"'
+"$bin" frobnicate 2> "$scratch/err"; status=$?
+check "an unknown subcommand exits 2" '[ $status -eq 2 ]'
+"$bin" demo > "$scratch/demo.out"; status=$?
+check "the demo never says \"1 items\"" '[ $status -eq 0 ] && ! grep -q "\b1 items\b" "$scratch/demo.out" && ! grep -q "\b1 sections\b" "$scratch/demo.out"'
 
 echo "CLI: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -103,6 +103,7 @@ extension DiffableDataSourceSnapshot: CustomStringConvertible, CustomDebugString
             let more = items.count > shown.count ? ", … \(items.count - shown.count) more" : ""
             parts.append("\(show(storage.sectionIDs[Int(slot)]!)): [\(shown.joined(separator: ", "))\(more)]")
         }
-        return "Snapshot(\(numberOfSections) sections, \(numberOfItems) items) [\(parts.joined(separator: ", "))]"
+        func count(_ value: Int, _ noun: String) -> String { "\(value) \(noun)\(value == 1 ? "" : "s")" }
+        return "Snapshot(\(count(numberOfSections, "section")), \(count(numberOfItems, "item"))) [\(parts.joined(separator: ", "))]"
     }
 }

@@ -18,7 +18,24 @@ public struct SnapshotDocument: Codable, Equatable, Sendable {
             self.id = id
             self.items = items
         }
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case id, items }
+
+        /// - Complexity: O(size of the decoded value).
+        public init(from decoder: Decoder) throws {
+            try KnownKeys.check(decoder, CodingKeys.allCases.map(\.rawValue))
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(String.self, forKey: .id)
+            items = try container.decode([String].self, forKey: .items)
+        }
     }
+
+    /// A `JSONDecoder.userInfo` key: `true` ignores keys the format does not define
+    /// (by default they are a decoding error naming the key and the nearest known one).
+    public static let lenientKey = CodingUserInfoKey(rawValue: "diffable.lenient")!
+
+    /// Items in all sections. - Complexity: O(s).
+    public var itemCount: Int { sections.reduce(0) { $0 + $1.items.count } }
 
     /// The sections, in order.
     public var sections: [Section]
@@ -44,10 +61,12 @@ public struct SnapshotDocument: Codable, Equatable, Sendable {
         reloadSections = snapshot.reloadedSectionIdentifiers
     }
 
-    enum CodingKeys: String, CodingKey { case sections, reloadItems, reconfigureItems, reloadSections }
+    enum CodingKeys: String, CodingKey, CaseIterable { case sections, reloadItems, reconfigureItems, reloadSections }
 
+    /// Decodes the JSON form; unknown keys are an error unless ``lenientKey`` is set.
     /// - Complexity: O(size of the decoded value).
     public init(from decoder: Decoder) throws {
+        try KnownKeys.check(decoder, CodingKeys.allCases.map(\.rawValue))
         let container = try decoder.container(keyedBy: CodingKeys.self)
         sections = try container.decode([Section].self, forKey: .sections)
         reloadItems = try container.decodeIfPresent([String].self, forKey: .reloadItems) ?? []

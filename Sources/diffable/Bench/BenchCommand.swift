@@ -85,8 +85,36 @@ struct BenchCommand: ParsableCommand {
         }
     }
 
+    /// Arguments are checked before anything runs: a bad one is a usage error (exit 2).
+    func validate() throws {
+        guard (1...1_000).contains(runs) else {
+            throw ValidationError("--runs must be between 1 and 1000 (got \(runs))")
+        }
+        if let swiftLimit, swiftLimit < 0 { throw ValidationError("--swift-limit must be 0 or more (got \(swiftLimit))") }
+        let sizeList = try parseList(sizes, name: "size") { Int($0) }
+        for size in sizeList where !(1...Self.maximumSize).contains(size) {
+            throw ValidationError("--sizes: \(size) is out of range (1 to \(Self.maximumSize), the core's 32-bit indices)")
+        }
+        let physical = Int(clamping: ProcessInfo.processInfo.physicalMemory)
+        if let largest = sizeList.max(), largest.multipliedReportingOverflow(by: Self.bytesPerItem).partialValue > physical / 10 * 8 {
+            let estimate = largest * Self.bytesPerItem
+            throw ValidationError(
+                "--sizes: \(largest) items need about \(estimate >> 20) MB (\(Self.bytesPerItem) B per item for inputs, "
+                    + "baselines and workspace); this machine has \(physical >> 20) MB")
+        }
+    }
+
+    /// The largest list the C core indexes (32-bit indices).
+    static let maximumSize = Int(Int32.max)
+    /// A generous estimate of peak bytes per item of one flat bench row with String keys.
+    static let bytesPerItem = 400
+
     private func parseList<T>(_ text: String, name: String, _ parse: (String) -> T?) throws -> [T] {
-        try text.split(separator: ",").map { part in
+        let parts = text.split(separator: ",")
+        guard !parts.isEmpty else {
+            throw ValidationError("--\(name == "key type" ? "keys" : name + "s") is empty: give at least one \(name)")
+        }
+        return try parts.map { part in
             let word = part.trimmingCharacters(in: .whitespaces)
             guard let value = parse(word) else { throw ValidationError("unknown \(name) '\(word)'") }
             return value

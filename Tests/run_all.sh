@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# `make test`: every part in order, each part's output as it runs, then one line that
+# says what ran and what passed, with the time taken. Exits non-zero if any part failed
+# (every part still runs, so one failure does not hide another).
+set -uo pipefail
+MAKE=${MAKE:-make}
+start=$(date +%s)
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+summary=() failures=()
+
+# part NAME TARGET PATTERN: runs `make TARGET`, then takes the last line matching PATTERN as the count.
+part() {
+    local name=$1 target=$2 pattern=$3
+    echo "==> $name (make $target)"
+    $MAKE --no-print-directory "$target" 2>&1 | tee "$logs/$target.log"
+    local status=${PIPESTATUS[0]}
+    local count
+    count=$(grep -Eo "$pattern" "$logs/$target.log" | tail -1)
+    if [ "$status" -eq 0 ]; then
+        summary+=("$name ${count:-ok}")
+    else
+        summary+=("$name FAILED")
+        failures+=("$name")
+    fi
+}
+
+part lint lint '^$'
+part "C" c-test '[0-9]+ passed, [0-9]+ failed'
+part "C fixtures" c-fixtures '[0-9]+ passed, [0-9]+ failed'
+part "fuzz corpus" fuzz-replay '[0-9]+ inputs replayed, [0-9]+ failed'
+part "libFuzzer" fuzz 'number_of_executed_units: [0-9]+'
+part "Python" python-test '[0-9]+ passed'
+part "Swift" swift-test 'with [0-9]+ tests in [0-9]+ suites (passed|failed)'
+part "CLI" cli-test '[0-9]+ passed, [0-9]+ failed'
+part "TSan" tsan 'with [0-9]+ tests in [0-9]+ suites (passed|failed)'
+
+elapsed=$(($(date +%s) - start))
+line=$(IFS=';'; echo "${summary[*]}" | sed 's/;/ · /g')
+if [ ${#failures[@]} -eq 0 ]; then
+    echo "make test: PASSED in $((elapsed / 60))m$((elapsed % 60))s — $line"
+else
+    echo "make test: FAILED (${failures[*]}) in $((elapsed / 60))m$((elapsed % 60))s — $line"
+    exit 1
+fi

@@ -22,6 +22,9 @@ public enum SnapshotError: Error, Equatable, Sendable, CustomStringConvertible {
     case duplicateSections([Duplicate])
     /// Item identifiers repeated within the input (every one, first occurrence order).
     case duplicateItems([Duplicate])
+    /// Both at once (``DiffableDataSourceSnapshot/init(validating:)`` reports every problem
+    /// of its input in one error): repeated sections, then repeated items across all sections.
+    case duplicateSectionsAndItems(sections: [Duplicate], items: [Duplicate])
     /// Sections to add that the snapshot already has.
     case sectionsAlreadyExist([String])
     /// A section the operation names is not in the snapshot.
@@ -43,6 +46,8 @@ public enum SnapshotError: Error, Equatable, Sendable, CustomStringConvertible {
             "section identifiers are not unique: " + duplicates.map(\.description).joined(separator: "; ")
         case .duplicateItems(let duplicates):
             "item identifiers are not unique: " + duplicates.map(\.description).joined(separator: "; ")
+        case .duplicateSectionsAndItems(let sections, let items):
+            SnapshotError.duplicateSections(sections).description + "; " + SnapshotError.duplicateItems(items).description
         case .sectionsAlreadyExist(let identifiers):
             "sections already exist in the snapshot: " + identifiers.joined(separator: ", ")
         case .unknownSection(let identifier):

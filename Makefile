@@ -62,15 +62,26 @@ $(BUILD)/obj/%.o: $(CORE_DIR)/%.c $(CORE_HEADERS) | deps
 
 CORE_OBJECTS := $(patsubst $(CORE_DIR)/%.c,$(BUILD)/obj/%.o,$(CORE_SOURCES))
 
+# The version comes from dfc.h alone. Before 1.0 a minor release may change the ABI,
+# so the soname carries major and minor (0.2.0 -> libdfc.so.0.2).
+dfc_version_part = $(shell awk '$$1 ~ /define$$/ && $$2 == "DFC_VERSION_$(1)" { print $$3 }' $(CORE_DIR)/include/dfc.h)
+DFC_VERSION := $(call dfc_version_part,MAJOR).$(call dfc_version_part,MINOR).$(call dfc_version_part,RELEASE)
+DFC_SONAME := libdfc.so.$(call dfc_version_part,MAJOR).$(call dfc_version_part,MINOR)
+
 $(BUILD)/libdfc.a: $(CORE_OBJECTS)
 	ar rcs $@ $^
 
-$(BUILD)/libdfc.so: $(CORE_OBJECTS)
-	$(CC) -shared -o $@ $^
+$(BUILD)/libdfc.so.$(DFC_VERSION): $(CORE_OBJECTS)
+	$(CC) -shared -Wl,-soname,$(DFC_SONAME) -o $@ $^
 
-$(BUILD)/dfc.pc: CSources/CDiffCore/dfc.pc.in
+# libdfc.so -> libdfc.so.0.2 -> libdfc.so.0.2.0, as a distribution installs them.
+$(BUILD)/libdfc.so: $(BUILD)/libdfc.so.$(DFC_VERSION)
+	ln -sf libdfc.so.$(DFC_VERSION) $(BUILD)/$(DFC_SONAME)
+	ln -sf $(DFC_SONAME) $@
+
+$(BUILD)/dfc.pc: CSources/CDiffCore/dfc.pc.in $(CORE_DIR)/include/dfc.h
 	@mkdir -p $(BUILD)
-	sed 's|@PREFIX@|$(PREFIX)|' $< > $@
+	sed 's|@PREFIX@|$(PREFIX)|; s|@VERSION@|$(DFC_VERSION)|' $< > $@
 
 lib: $(BUILD)/libdfc.a $(BUILD)/libdfc.so $(BUILD)/dfc.pc
 
@@ -78,7 +89,10 @@ lib: $(BUILD)/libdfc.a $(BUILD)/libdfc.so $(BUILD)/dfc.pc
 install: lib
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 644 $(CORE_DIR)/include/dfc.h $(DESTDIR)$(PREFIX)/include/
-	install -m 644 $(BUILD)/libdfc.a $(BUILD)/libdfc.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(BUILD)/libdfc.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(BUILD)/libdfc.so.$(DFC_VERSION) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libdfc.so.$(DFC_VERSION) $(DESTDIR)$(PREFIX)/lib/$(DFC_SONAME)
+	ln -sf $(DFC_SONAME) $(DESTDIR)$(PREFIX)/lib/libdfc.so
 	install -m 644 $(BUILD)/dfc.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
 
 $(BUILD)/cdiffcore-tests: Tests/CDiffCoreTests/test_main.c Tests/CDiffCoreTests/harness.h $(CORE_SOURCES) $(CORE_HEADERS) | deps

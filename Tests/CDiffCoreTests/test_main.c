@@ -168,6 +168,18 @@ static void test_hash_bytes_arguments(void) {
     CHECK_EQ_INT(dfc_hash_bytes("ab", good, DFC_MAX_COUNT + 1, 0, keys), DFC_ERR_TOO_LARGE);
 }
 
+/* ---- version ------------------------------------------------------------------ */
+
+static void test_version(void) {
+    /* The library linked reports the header's version, and the three forms agree. */
+    CHECK_EQ_INT(dfc_version(), DFC_VERSION_NUMBER);
+    CHECK(strcmp(dfc_version_string(), DFC_VERSION_STRING) == 0);
+    char expected[32];
+    snprintf(expected, sizeof(expected), "%d.%d.%d", DFC_VERSION_MAJOR, DFC_VERSION_MINOR, DFC_VERSION_RELEASE);
+    CHECK(strcmp(DFC_VERSION_STRING, expected) == 0);
+    CHECK_EQ_INT(DFC_VERSION_NUMBER, DFC_VERSION_MAJOR * 10000 + DFC_VERSION_MINOR * 100 + DFC_VERSION_RELEASE);
+}
+
 /* ---- identifier table ------------------------------------------------------ */
 
 static void test_idtable_against_model(void) {
@@ -873,6 +885,7 @@ static void test_sections_known_answers(void) {
 
 int main(void) {
     const harness_test tests[] = {
+        {"version", test_version},
         {"xxh3_known_answers", test_xxh3_known_answers},
         {"hash_bytes_arguments", test_hash_bytes_arguments},
         {"idtable_against_model", test_idtable_against_model},

@@ -95,9 +95,11 @@ install: lib
 	ln -sf $(DFC_SONAME) $(DESTDIR)$(PREFIX)/lib/libdfc.so
 	install -m 644 $(BUILD)/dfc.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
 
-$(BUILD)/cdiffcore-tests: Tests/CDiffCoreTests/test_main.c Tests/CDiffCoreTests/harness.h $(CORE_SOURCES) $(CORE_HEADERS) | deps
+C_TEST_SOURCES := Tests/CDiffCoreTests/test_main.c Tests/CDiffCoreTests/test_contract.c
+
+$(BUILD)/cdiffcore-tests: $(C_TEST_SOURCES) Tests/CDiffCoreTests/harness.h $(CORE_SOURCES) $(CORE_HEADERS) | deps
 	@mkdir -p $(BUILD)
-	gcc $(TEST_CFLAGS) Tests/CDiffCoreTests/test_main.c $(CORE_SOURCES) -o $@
+	gcc $(TEST_CFLAGS) $(C_TEST_SOURCES) $(CORE_SOURCES) -o $@
 
 $(BUILD)/fixtures-tests: Tests/CDiffCoreTests/fixtures_main.c $(CORE_SOURCES) $(CORE_HEADERS) | c-deps
 	@mkdir -p $(BUILD)
@@ -111,7 +113,7 @@ c-fixtures: $(BUILD)/fixtures-tests
 c-test: $(BUILD)/cdiffcore-tests $(BUILD)/libdfc.a $(BUILD)/libdfc.so
 	gcc -std=c11 -Wall -Wextra -Wpedantic -Werror -I$(CORE_DIR)/include -c Tests/CDiffCoreTests/header_alone.c -o $(BUILD)/header_alone_c.o
 	g++ -std=c++17 -Wall -Wextra -Wpedantic -Werror -I$(CORE_DIR)/include -c Tests/CDiffCoreTests/header_alone.cpp -o $(BUILD)/header_alone_cpp.o
-	Tests/CDiffCoreTests/check_symbols.sh $(BUILD)/libdfc.a $(BUILD)/libdfc.so
+	Tests/CDiffCoreTests/check_symbols.sh $(BUILD)/libdfc.a $(BUILD)/libdfc.so $(BUILD)/cdiffcore-tests
 	Tests/CDiffCoreTests/check_header_example.sh $(BUILD)
 	$(BUILD)/cdiffcore-tests
 

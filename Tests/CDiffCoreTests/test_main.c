@@ -1,5 +1,7 @@
 /* C-only tests of CDiffCore: keys, tables, LIS, flat diffs, bad arguments,
- * allocation failure. Prints "N passed, N failed". */
+ * allocation failure, and the API contract table (test_contract.c).
+ * Prints "N passed, N failed"; `--list-contract` prints the functions the
+ * contract table covers (check_symbols.sh compares them with the exports). */
 #include "dfc.h"
 #include "harness.h"
 
@@ -883,7 +885,8 @@ static void test_sections_known_answers(void) {
     dfc_context_free(ctx);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "--list-contract") == 0) return contract_list();
     const harness_test tests[] = {
         {"version", test_version},
         {"xxh3_known_answers", test_xxh3_known_answers},
@@ -903,6 +906,8 @@ int main(void) {
         {"sections_known_answers", test_sections_known_answers},
         {"warm_context_allocates_nothing", test_warm_context_allocates_nothing},
         {"allocation_failure_every_k", test_allocation_failure_every_k},
+        {"contract", test_contract},
+        {"size_guards", test_size_guards},
     };
     int passed = 0, failed = 0;
     for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {

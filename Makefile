@@ -23,7 +23,7 @@ PREFIX ?= /usr/local
 FIXTURE_LIBS := libcjson libutf8proc
 
 .PHONY: all demo test deps lint sanitize c-deps python-deps c-test c-fixtures swift-test cli-test python-test fixtures fixtures-check \
-        lib install bench bench-cli c-bench fuzz fuzz-replay clean
+        lib install bench bench-cli c-bench fuzz fuzz-replay clean valgrind valgrind-deps c-coverage coverage-deps
 
 all: lib
 	swift build -c release
@@ -116,6 +116,55 @@ c-test: $(BUILD)/cdiffcore-tests $(BUILD)/libdfc.a $(BUILD)/libdfc.so
 	Tests/CDiffCoreTests/check_symbols.sh $(BUILD)/libdfc.a $(BUILD)/libdfc.so $(BUILD)/cdiffcore-tests
 	Tests/CDiffCoreTests/check_header_example.sh $(BUILD)
 	$(BUILD)/cdiffcore-tests
+
+# ---- the C binaries under valgrind, and C coverage (RELIABILITY G7, G12) ----------------
+
+# valgrind and ASan do not mix: these builds have no sanitizer.
+PLAIN_CFLAGS := -std=c11 -g -O1 -Wall -Wextra -Wpedantic -Werror -I$(CORE_DIR)/include
+VALGRIND := valgrind --quiet --error-exitcode=1 --leak-check=full
+
+valgrind-deps:
+	@command -v valgrind >/dev/null || { echo "installing valgrind"; \
+	    $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null; }
+
+$(BUILD)/plain/cdiffcore-tests: $(C_TEST_SOURCES) Tests/CDiffCoreTests/harness.h $(CORE_SOURCES) $(CORE_HEADERS) | deps
+	@mkdir -p $(dir $@)
+	gcc $(PLAIN_CFLAGS) $(C_TEST_SOURCES) $(CORE_SOURCES) -o $@
+
+$(BUILD)/plain/fixtures-tests: Tests/CDiffCoreTests/fixtures_main.c $(CORE_SOURCES) $(CORE_HEADERS) | c-deps
+	@mkdir -p $(dir $@)
+	gcc $(PLAIN_CFLAGS) $$(pkg-config --cflags $(FIXTURE_LIBS)) Tests/CDiffCoreTests/fixtures_main.c $(CORE_SOURCES) \
+	    $$(pkg-config --libs $(FIXTURE_LIBS)) -o $@
+
+# memcheck on the C tests and the C fixture reader: any invalid access or leak fails.
+valgrind: valgrind-deps $(BUILD)/plain/cdiffcore-tests $(BUILD)/plain/fixtures-tests
+	$(VALGRIND) $(BUILD)/plain/cdiffcore-tests
+	$(VALGRIND) $(BUILD)/plain/fixtures-tests Tests/Fixtures
+
+# gcovr (PyPI) reports gcc's --coverage data.
+coverage-deps:
+	@$(PYTHON) -m gcovr --version >/dev/null 2>&1 || { echo "installing gcovr"; \
+	    $(PYTHON) -m pip install --quiet gcovr 2>/dev/null || $(PYTHON) -m pip install --quiet --break-system-packages gcovr; }
+
+C_COVERAGE := $(BUILD)/coverage
+C_COVERAGE_FLOOR := --fail-under-line 90 --fail-under-branch 80
+
+# Line and branch coverage of the C core over the C tests, the fixture reader and the fuzz
+# corpus; fails under 90% lines or 80% branches.
+c-coverage: coverage-deps c-deps
+	rm -rf $(C_COVERAGE) && mkdir -p $(C_COVERAGE)/obj
+	cd $(C_COVERAGE)/obj && gcc -std=c11 -g -O0 --coverage -I$(CURDIR)/$(CORE_DIR)/include \
+	    -c $(addprefix $(CURDIR)/,$(CORE_SOURCES))
+	gcc $(PLAIN_CFLAGS) --coverage $(C_TEST_SOURCES) $(C_COVERAGE)/obj/*.o -o $(C_COVERAGE)/cdiffcore-tests
+	gcc $(PLAIN_CFLAGS) --coverage $$(pkg-config --cflags $(FIXTURE_LIBS)) Tests/CDiffCoreTests/fixtures_main.c \
+	    $(C_COVERAGE)/obj/*.o $$(pkg-config --libs $(FIXTURE_LIBS)) -o $(C_COVERAGE)/fixtures-tests
+	gcc $(PLAIN_CFLAGS) --coverage Tests/CDiffCoreTests/fuzz/fuzz_diff.c Tests/CDiffCoreTests/fuzz/fuzz_main.c \
+	    $(C_COVERAGE)/obj/*.o -o $(C_COVERAGE)/fuzz-replay
+	$(C_COVERAGE)/cdiffcore-tests > /dev/null
+	$(C_COVERAGE)/fixtures-tests Tests/Fixtures > /dev/null
+	$(C_COVERAGE)/fuzz-replay Tests/CDiffCoreTests/fuzz/corpus/* > /dev/null
+	$(PYTHON) -m gcovr --root . --filter '$(CORE_DIR)/' --object-directory $(C_COVERAGE)/obj \
+	    --txt-metric branch --print-summary $(C_COVERAGE_FLOOR) $(C_COVERAGE)/obj
 
 # ---- fuzzing (RELIABILITY G5): libFuzzer with oracles; the corpus replays in every test run ----
 

@@ -61,7 +61,7 @@ check "an unknown key inside a section is named with its path" '[ $status -eq 2 
 "$bin" diff --lenient "$scratch/typo.json" "$scratch/typo.json" > "$scratch/out"; status=$?
 check "--lenient ignores unknown keys" '[ $status -eq 0 ] && grep -q "\"batches\":\[\]" "$scratch/out"'
 "$bin" --version > "$scratch/out"; status=$?
-check "--version prints the package and core versions" '[ $status -eq 0 ] && grep -Eq "^diffable [0-9]+\.[0-9]+\.[0-9]+" "$scratch/out"'
+check "--version prints the package and core versions" '[ $status -eq 0 ] && grep -Eq "^diffable [0-9]+\.[0-9]+\.[0-9]+ \(C core [0-9]+\.[0-9]+\.[0-9]+\)$" "$scratch/out"'
 "$bin" --help > "$scratch/out"; status=$?
 check "--help documents the exit statuses" '[ $status -eq 0 ] && grep -q "internal error" "$scratch/out"'
 for args in "--runs 0" "--sizes ," "--sizes 10000000000" "--sizes 2000000000"; do

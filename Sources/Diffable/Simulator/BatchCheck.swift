@@ -150,6 +150,11 @@ struct BatchCheck {
     // V3
     mutating func deriveItemReloads() throws(Violation) {
         let deletes = Set(batch.deleteItems)
+        guard !batch.reloadItems.isEmpty else {
+            itemDeletes = deletes
+            itemInserts = Set(batch.insertItems)
+            return
+        }
         let moveSources = Set(batch.moveItems.map(\.from))
         let explicitSectionDeletes = Set(batch.deleteSections).sorted(), explicitSectionInserts = Set(batch.insertSections).sorted()
         let deletesBySection = Self.itemsBySection(batch.deleteItems), insertsBySection = Self.itemsBySection(batch.insertItems)

@@ -47,12 +47,22 @@ extension BatchPlan {
     func replay<Row: Equatable>(
         oldRows: [[Row]], newRows: [[Row]], reloadsKeepRow: Bool, sectionMismatch: (_ old: Int, _ new: Int) -> String? = { _, _ in nil }
     ) throws(Violation) -> BatchReplay<Row> {
-        var moveTargets: [IndexPath: IndexPath] = [:]
-        var leaving = itemDeletes.union(moves.map(\.from))
-        for move in moves { moveTargets[move.to] = move.from }
-        var reloadedAt: [IndexPath: IndexPath] = [:]
-        for (old, new) in reloadPairs { reloadedAt[new] = old }
-        leaving.formUnion(reloadPairs.keys)
+        // Per section, what arrives (new paths) and what leaves (old paths), so untouched
+        // sections are copied and touched ones are merged without hashing every row.
+        var arrivals: [Int: [(item: Int, arrival: Arrival)]] = [:], leaving: [Int: [Int]] = [:]
+        for move in moves {
+            arrivals[move.to.section, default: []].append((move.to.item, .moved(move.from)))
+            leaving[move.from.section, default: []].append(move.from.item)
+        }
+        for (old, new) in reloadPairs {
+            arrivals[new.section, default: []].append((new.item, .reloaded(old)))
+            leaving[old.section, default: []].append(old.item)
+        }
+        let reloadTargets = Set(reloadPairs.values)
+        for path in itemInserts where !reloadTargets.contains(path) {
+            arrivals[path.section, default: []].append((path.item, .inserted))
+        }
+        for path in itemDeletes where reloadPairs[path] == nil { leaving[path.section, default: []].append(path.item) }
         var replay = BatchReplay<Row>(rows: [])
         replay.rows.reserveCapacity(newRows.count)
         for (t, expected) in newRows.enumerated() {
@@ -63,33 +73,49 @@ extension BatchPlan {
                 continue
             }
             if let mismatch = sectionMismatch(o, t) { throw Violation(rule: "V9", message: mismatch) }
-            var slots = [Row?](repeating: nil, count: expected.count)
-            for index in slots.indices {
-                let path = IndexPath(item: index, section: t)
-                if let source = moveTargets[path] {
-                    slots[index] = oldRows[source.section][source.item]
-                } else if let source = reloadedAt[path] {
-                    slots[index] = reloadsKeepRow ? oldRows[source.section][source.item] : expected[index]
-                    replay.refreshedPaths.append(path)
-                } else if itemInserts.contains(path) {
-                    slots[index] = expected[index]
-                    replay.refreshedPaths.append(path)
+            var shown: [Row]
+            if arrivals[t] == nil && leaving[o] == nil {
+                shown = oldRows[o]
+            } else {
+                shown = []
+                shown.reserveCapacity(expected.count)
+                let gone = Set(leaving[o] ?? [])
+                var carried = oldRows[o].indices.lazy.filter { !gone.contains($0) }.map { oldRows[o][$0] }.makeIterator()
+                var next = 0
+                for (item, arrival) in (arrivals[t] ?? []).sorted(by: { $0.item < $1.item }) {
+                    while next < item, let row = carried.next() {
+                        shown.append(row)
+                        next += 1
+                    }
+                    guard next == item else { break }  // too few carried rows: the comparison below fails
+                    switch arrival {
+                    case .moved(let source): shown.append(oldRows[source.section][source.item])
+                    case .reloaded(let source): shown.append(reloadsKeepRow ? oldRows[source.section][source.item] : expected[item])
+                    case .inserted: shown.append(expected[item])
+                    }
+                    if case .moved = arrival {} else { replay.refreshedPaths.append(IndexPath(item: item, section: t)) }
+                    next += 1
                 }
+                while let row = carried.next() { shown.append(row) }
             }
-            var carried = oldRows[o].indices.lazy.filter { !leaving.contains(IndexPath(item: $0, section: o)) }
-                .map { oldRows[o][$0] }.makeIterator()
-            for index in slots.indices where slots[index] == nil { slots[index] = carried.next() }
-            let shown = slots.compactMap { $0 }
             if shown != expected {
+                let extra = shown.count > expected.count ? " (\(shown.count - expected.count) old rows have no place)" : ""
                 throw Violation(
                     rule: "V9",
                     message:
-                        "batch does not produce the target state: section \(t) would show \(shown.map { String(reflecting: $0) }), the data source has \(expected.map { String(reflecting: $0) })"
+                        "batch does not produce the target state: section \(t) would show \(shown.map { String(reflecting: $0) }), the data source has \(expected.map { String(reflecting: $0) })\(extra)"
                 )
             }
             replay.rows.append(shown)
         }
         replay.refreshedPaths += batch.reconfigureItems
         return replay
+    }
+
+    /// What fills a new slot that is not carried over.
+    private enum Arrival {
+        case moved(IndexPath)
+        case reloaded(IndexPath)
+        case inserted
     }
 }

@@ -136,7 +136,8 @@ public struct BatchUpdate: Equatable, Hashable, Sendable, Codable {
         try container.encode(reconfigureItems.map(PathCoding.init), forKey: .reconfigureItems)
     }
 
-    static func show(_ path: IndexPath) -> String { "(\(path.section), \(path.item))" }
+    /// `(section, item)`; any length, so describing a malformed batch never traps.
+    static func show(_ path: IndexPath) -> String { "(\(path.map(String.init).joined(separator: ", ")))" }
 }
 
 extension BatchUpdate: CustomStringConvertible {

@@ -174,13 +174,14 @@ struct DataSourceHarness<Section: Hashable & Sendable, Item: Hashable & Sendable
 
     /// A problem with what the view shows, or nil: a broken UIKit rule, or rows other than
     /// the data source's snapshot.
-    func problem() -> String? {
-        onView { view in
-            if let violation = view.violations.first { return violation }
-            let expected = dataSource.snapshot()
-            let shown = DiffableDataSourceSnapshot<Section, Item>.build(view.headers, view.rows)
-            return shown == expected ? nil : "the view shows \(shown), the data source has \(expected)"
-        }
+    func problem() -> String? { queue.sync(execute: problemOnView) }
+
+    /// ``problem()`` for code already on the view's queue (a completion handler).
+    func problemOnView() -> String? {
+        if let violation = view.violations.first { return violation }
+        let expected = dataSource.snapshot()
+        let shown = DiffableDataSourceSnapshot<Section, Item>.build(view.headers, view.rows)
+        return shown == expected ? nil : "the view shows \(shown), the data source has \(expected)"
     }
 }
 

@@ -58,7 +58,8 @@ import Testing
         await harness.dataSource.apply(next)
         let batches = harness.onView(\.batches)
         #expect(batches.count == 2)
-        #expect(batches.last == BatchUpdate(reloadItems: [IndexPath(item: 0, section: 0)], reconfigureItems: [IndexPath(item: 0, section: 1)]))
+        #expect(
+            batches.last == BatchUpdate(reloadItems: [IndexPath(item: 0, section: 0)], reconfigureItems: [IndexPath(item: 0, section: 1)]))
         let current = harness.dataSource.snapshot()
         #expect(current.reloadedItemIdentifiers.isEmpty && current.reconfiguredItemIdentifiers.isEmpty)
         #expect(current == plain)

@@ -45,7 +45,9 @@ import Testing
                     let snapshot = harness.dataSource.snapshot()
                     if let first = snapshot.itemIdentifiers.first {
                         let path = snapshot.indexPathOfItem(first)
-                        if path.flatMap(snapshot.itemIdentifier(at:)) != first { log.note("reader: \(first) at \(String(describing: path))") }
+                        if path.flatMap(snapshot.itemIdentifier(at:)) != first {
+                            log.note("reader: \(first) at \(String(describing: path))")
+                        }
                         _ = harness.dataSource.indexPath(for: first)
                     }
                     _ = harness.dataSource.itemIdentifier(for: IndexPath(item: 0, section: 0))
@@ -147,7 +149,12 @@ import Testing
         let done = DispatchSemaphore(value: 0)
         harness.dataSource.apply(target) { done.signal() }  // diffed here, against [a, b, c, d]
         gate.signal()
-        await withCheckedContinuation { continuation in DispatchQueue.global().async { done.wait(); continuation.resume() } }
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                done.wait()
+                continuation.resume()
+            }
+        }
         #expect(harness.problem() == nil)
         #expect(harness.dataSource.snapshot() == target)
         let reordered = Snapshot.build(["A"], [["b", "c", "d", "a"]])

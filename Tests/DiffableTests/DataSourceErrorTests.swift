@@ -39,7 +39,8 @@ import Testing
             Failing.reentrantApply()
         }
         let text = output.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
-        #expect(text.contains("event: reentrantApply in apply(_:animatingDifferences:completion:): called while the view is inside an update"))
+        #expect(
+            text.contains("event: reentrantApply in apply(_:animatingDifferences:completion:): called while the view is inside an update"))
         #expect(text.contains("APPLYING_SNAPSHOTS_REENTRANTLY"))
     }
 
@@ -63,7 +64,8 @@ import Testing
         let text = output.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
         #expect(
             text.contains(
-                "event: viewContractViolation in performBatchUpdates(_:animation:updates:completion:): RogueListView called `updates` 2 times"))
+                "event: viewContractViolation in performBatchUpdates(_:animation:updates:completion:): RogueListView called `updates` 2 times"
+            ))
     }
 
     @Test func dragOfAnItemThatCannotMove() async {

@@ -40,7 +40,10 @@ import Testing
         let (transaction, before) = recorder.will[0]
         #expect(before == initial && recorder.did[0].1 == final)
         #expect(transaction.initialSnapshot == initial && transaction.finalSnapshot == final)
-        #expect(Array(transaction.difference) == [.remove(offset: 1, element: "b", associatedWith: 3), .insert(offset: 3, element: "b", associatedWith: 1)])
+        #expect(
+            Array(transaction.difference) == [
+                .remove(offset: 1, element: "b", associatedWith: 3), .insert(offset: 3, element: "b", associatedWith: 1),
+            ])
         #expect(initial.itemIdentifiers.applying(transaction.difference) == final.itemIdentifiers)
         #expect(transaction.sectionTransactions.map(\.sectionIdentifier) == ["Todo"])
         #expect(transaction.sectionTransactions[0].difference == transaction.difference)

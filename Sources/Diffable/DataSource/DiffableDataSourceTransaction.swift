@@ -37,7 +37,9 @@ public struct DiffableDataSourceTransaction<SectionIdentifierType: Hashable & Se
         difference = change(removing: flat(source, in: initial), inserting: flat(destination, in: final), linked: true)
         let from = initial.sectionIdentifier(at: source.section)!, to = final.sectionIdentifier(at: destination.section)!
         if from == to {
-            sectionTransactions = [.init(sectionIdentifier: from, difference: change(removing: source.item, inserting: destination.item, linked: true))]
+            sectionTransactions = [
+                .init(sectionIdentifier: from, difference: change(removing: source.item, inserting: destination.item, linked: true))
+            ]
         } else {
             let leaving = DiffableDataSourceSectionTransaction(
                 sectionIdentifier: from, difference: change(removing: source.item, inserting: nil, linked: false))

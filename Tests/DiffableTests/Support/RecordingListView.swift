@@ -41,7 +41,8 @@ final class RecordingListView<Section: Hashable & Sendable, Item: Hashable & Sen
     private let identity: (Item) -> ID
     private let isOnExecutor: () -> Bool
 
-    init(flavor: ListViewSimulator<Section, ID>.Flavor = .collection, identity: @escaping (Item) -> ID, isOnExecutor: @escaping () -> Bool) {
+    init(flavor: ListViewSimulator<Section, ID>.Flavor = .collection, identity: @escaping (Item) -> ID, isOnExecutor: @escaping () -> Bool)
+    {
         simulator = ListViewSimulator(flavor: flavor)
         self.identity = identity
         self.isOnExecutor = isOnExecutor
@@ -188,9 +189,9 @@ struct DataSourceHarness<Section: Hashable & Sendable, Item: Hashable & Sendable
 extension DataSourceHarness where ID == Item {
     /// A harness whose data source matches items by identity (Apple's behaviour).
     init(flavor: ListViewSimulator<Section, ID>.Flavor = .collection) {
-        self.init(flavor: flavor, identity: { $0 }) { view, executor in
-            DiffableDataSource(view: view, executor: executor) { _, item in .row(item) }
-        }
+        self.init(
+            flavor: flavor, identity: { $0 },
+            make: { view, executor in DiffableDataSource(view: view, executor: executor) { _, item in .row(item) } })
     }
 }
 

@@ -35,6 +35,7 @@ struct ApplyRequest<S: Hashable & Sendable, I: Hashable & Sendable>: Sendable {
     /// - Complexity: O(n) of the newest snapshot when refresh requests carry over, else O(k).
     static func coalescing(_ requests: ArraySlice<Self>) -> Self {
         var merged = requests.last!
+        guard requests.count > 1 else { return merged }
         let skipped = requests.dropLast()
         if skipped.contains(where: { $0.kind == .reload }) { merged.kind = .reload }
         merged.completions = requests.flatMap(\.completions)
@@ -78,21 +79,17 @@ struct ApplyQueue<S: Hashable & Sendable, I: Hashable & Sendable> {
     /// - Complexity: O(1) amortized.
     mutating func append(_ request: ApplyRequest<S, I>) { requests.append(request) }
 
-    /// The next request (all waiting ones merged when coalescing), or nil after clearing `running`.
-    /// - Complexity: O(1) amortized; O(k) for k merged requests.
-    mutating func next(coalescing: Bool) -> ApplyRequest<S, I>? {
+    /// The next request, or every waiting one when coalescing (the caller merges them outside
+    /// the lock with ``ApplyRequest/coalescing(_:)``); empty after clearing `running`.
+    /// - Complexity: O(1) amortized; O(k) for k requests taken.
+    mutating func next(coalescing: Bool) -> ArraySlice<ApplyRequest<S, I>> {
         guard head < requests.count else {
             running = false
-            return nil
+            return []
         }
-        let taken: ApplyRequest<S, I>
-        if coalescing && requests.count - head > 1 {
-            taken = .coalescing(requests[head...])
-            head = requests.count
-        } else {
-            taken = requests[head]
-            head += 1
-        }
+        let end = coalescing ? requests.count : head + 1
+        let taken = requests[head..<end]
+        head = end
         if head == requests.count {
             requests.removeAll(keepingCapacity: true)
             head = 0

@@ -61,13 +61,13 @@ extension DiffableDataSource {
         let request = Request(
             snapshot: snapshot, kind: kind, prepared: matcher.prepare(snapshot, operation: operation),
             completions: completion.map { [$0] } ?? [])
-        let first: Request? = lock.withLock {
+        let first: ArraySlice<Request> = lock.withLock {
             queue.append(request)
-            guard !queue.running else { return nil }
+            guard !queue.running else { return [] }
             queue.running = true
             return queue.next(coalescing: settings.queuedApplyPolicy == .coalesce)
         }
-        if let first { process(first, onExecutor: onExecutor) }
+        if !first.isEmpty { process(.coalescing(first), onExecutor: onExecutor) }
     }
 
     /// Diffs `request` against the committed state here, then performs it on the executor.
@@ -87,8 +87,9 @@ extension DiffableDataSource {
         let plan = proposed.baseGeneration == shown.generation ? proposed : matcher.plan(request, from: shown)
         let animation = request.kind == .diff(animating: true) ? lock.withLock { settings.defaultRowAnimation } : .none
         show(plan, animation: animation, completions: request.completions)
-        if let next = lock.withLock({ queue.next(coalescing: settings.queuedApplyPolicy == .coalesce) }) {
-            DispatchQueue.global(qos: .userInitiated).async { self.process(next, onExecutor: false) }
+        let next = lock.withLock { queue.next(coalescing: settings.queuedApplyPolicy == .coalesce) }
+        if !next.isEmpty {
+            DispatchQueue.global(qos: .userInitiated).async { self.process(.coalescing(next), onExecutor: false) }
         }
         runDeferredCompletions()
     }

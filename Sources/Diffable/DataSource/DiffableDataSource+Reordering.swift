@@ -44,6 +44,7 @@ extension DiffableDataSource {
     /// - Complexity: O(size of the sections involved + s).
     public func moveItem(at source: IndexPath, to destination: IndexPath) {
         let operation = "moveItem(at:to:)"
+        assert(executor.isCurrent(), "Diffable: the view reported a move off the view executor")
         if insideViewUpdate {
             DiffableDiagnostics.fail(.viewContractViolation, in: operation, "the view reported a move while inside an update")
         }

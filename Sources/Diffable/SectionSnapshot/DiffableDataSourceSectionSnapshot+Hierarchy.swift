@@ -86,8 +86,20 @@ extension DiffableDataSourceSectionSnapshot {
     private func newItemProblems(_ items: [ItemIdentifierType], keys: [UInt64], anchor: ItemIdentifierType?) -> [Problem] {
         var problems: [Problem] = []
         if let anchor, items.contains(anchor) { problems.append(.anchorIsInserted(String(reflecting: anchor))) }
-        for duplicate in DiffableDataSourceSnapshot<Int, ItemIdentifierType>.duplicates(in: items) {
-            problems.append(.duplicate(duplicate.identifier, positions: duplicate.positions.map { $0[0] }))
+        // Every repeated identifier with all its indices, by first occurrence (one unequal
+        // to itself, such as Double.nan, never repeats).
+        var group: [ItemIdentifierType: Int] = [:]
+        var indices: [[Int]] = []
+        for (index, item) in items.enumerated() where item == item {
+            if let known = group[item] {
+                indices[known].append(index)
+            } else {
+                group[item] = indices.count
+                indices.append([index])
+            }
+        }
+        for positions in indices where positions.count > 1 {
+            problems.append(.duplicate(String(reflecting: items[positions[0]]), positions: positions))
         }
         var reported = Set<Int>()
         for (item, key) in zip(items, keys) where item != anchor {

@@ -100,7 +100,8 @@ struct OutlineModel<Item: Hashable>: Equatable {
 
     /// `append(_:to:)` of new items, or of subtrees (`nodes`).
     mutating func append(_ nodes: [Node], to parent: Item?) -> [Problem] {
-        let problems = (parent.map { contains($0) ? [] : [Problem.notInSnapshot(String(reflecting: $0))] } ?? [])
+        let problems =
+            (parent.map { contains($0) ? [] : [Problem.notInSnapshot(String(reflecting: $0))] } ?? [])
             + additionProblems(nodes.flatMap(\.allItems), anchor: parent)
         if problems.isEmpty { withChildren(of: parent) { $0 += nodes } }
         return problems
@@ -159,7 +160,8 @@ struct OutlineModel<Item: Hashable>: Equatable {
     mutating func replaceChildren(of parent: Item, with nodes: [Node]) -> [Problem] {
         guard let parentPath = path(of: parent) else {
             let inserted = nodes.flatMap(\.allItems)
-            return [.notInSnapshot(String(reflecting: parent))] + (inserted.contains(parent) ? [.anchorIsInserted(String(reflecting: parent))] : [])
+            return [.notInSnapshot(String(reflecting: parent))]
+                + (inserted.contains(parent) ? [.anchorIsInserted(String(reflecting: parent))] : [])
         }
         let old = node(at: parentPath)
         let oldDescendants = old.children.flatMap(\.allItems)

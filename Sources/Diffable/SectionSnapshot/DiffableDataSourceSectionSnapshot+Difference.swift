@@ -34,10 +34,7 @@ extension DiffableDataSourceSectionSnapshot {
         var ids: [ItemIdentifierType] = [], keys: [UInt64] = []
         ids.reserveCapacity(storage.visibleCount)
         keys.reserveCapacity(ids.capacity)
-        storage.forEachVisiblePosition { position in
-            ids.append(storage.ids[position])
-            keys.append(storage.keys[position])
-        }
+        storage.appendVisible(ids: &ids, keys: &keys)
         flat.reserveItems(ids.count)
         var conflicts = [UInt8](repeating: 0, count: keys.count)
         if flat.itemTable.insertBatch(keys, firstSlot: 0, conflicts: &conflicts) == keys.count {

@@ -11,19 +11,11 @@ extension DiffableDataSourceSectionSnapshot {
     public mutating func collapse(_ items: [ItemIdentifierType]) { setExpanded(items, false) }
 
     private mutating func setExpanded(_ items: [ItemIdentifierType], _ value: Bool) {
-        var previous = -1
-        var unique = false
-        for item in items {
-            guard let position = storage.position(of: item, after: previous) else { continue }
-            previous = position
-            if storage.expanded[position] == value { continue }
-            // Copy shared storage only once something changes.
-            if !unique {
-                makeUnique()
-                unique = true
-            }
-            storage.expanded[position] = value
-        }
+        // Find first (reads only), so a call that changes nothing never copies shared storage.
+        let changes = storage.positions(of: items, keys: storage.strategy.keys(items), expandedOtherThan: value)
+        guard !changes.isEmpty else { return }
+        makeUnique()
+        storage.expanded.set(changes, to: value)
     }
 
     /// Whether `item` is expanded (false for an item not in the snapshot).
@@ -45,7 +37,8 @@ extension DiffableDataSourceSectionSnapshot {
     /// False for an item not in the snapshot.
     /// - Complexity: O(depth) expected.
     public func isVisible(_ item: ItemIdentifierType) -> Bool {
-        storage.position(of: item).map(storage.isVisible(at:)) ?? false
+        guard let position = storage.position(of: item) else { return false }
+        return storage.isVisible(at: position)
     }
 
     /// The rows a list shows: the visible items, in outline order.
@@ -55,27 +48,11 @@ extension DiffableDataSourceSectionSnapshot {
         let visibleCount = storage.visibleCount
         return storage.ids.withUnsafeBufferPointer { ids in
             [ItemIdentifierType](unsafeUninitializedCapacity: visibleCount) { buffer, initialized in
-                storage.forEachVisiblePosition { position in
-                    (buffer.baseAddress! + initialized).initialize(to: ids[position])
-                    initialized += 1
+                storage.forEachVisibleRun { run in
+                    (buffer.baseAddress! + initialized).initialize(from: ids.baseAddress! + run.lowerBound, count: run.count)
+                    initialized += run.count
                 }
             }
         }
-    }
-}
-
-extension SectionSnapshotStorage {
-    /// The position of `item`, tried first where a list in outline order would have it
-    /// after `previous` (its first child or its next sibling), then through the table.
-    /// - Complexity: O(1) expected.
-    @inline(__always)
-    func position(of item: Item, after previous: Int) -> Int? {
-        if previous >= 0 {
-            let child = previous + 1
-            if child < count && ids[child] == item { return child }
-            let sibling = previous + Int(sizes[previous])
-            if sibling != child && sibling < count && ids[sibling] == item { return sibling }
-        }
-        return position(of: item)
     }
 }

@@ -27,6 +27,37 @@ struct ExpansionBits: Equatable {
         }
     }
 
+    /// Whether bit `position` is set in `words` (a borrowed view of a bit array's words).
+    @inline(__always)
+    static func isSet(_ words: UnsafeBufferPointer<UInt64>, _ position: Int) -> Bool {
+        words[position >> 6] & (1 << UInt64(position & 63)) != 0
+    }
+
+    /// Runs `body` with a borrowed view of the words (one access for a whole loop).
+    @inline(__always)
+    func withUnsafeWords<R>(_ body: (UnsafeBufferPointer<UInt64>) throws -> R) rethrows -> R {
+        try words.withUnsafeBufferPointer(body)
+    }
+
+    /// Sets or clears the bits at `positions`.
+    /// - Complexity: O(positions.count).
+    mutating func set(_ positions: [Int32], to value: Bool) {
+        words.withUnsafeMutableBufferPointer { words in
+            for position in positions {
+                let mask: UInt64 = 1 << UInt64(position & 63)
+                if value { words[Int(position >> 6)] |= mask } else { words[Int(position >> 6)] &= ~mask }
+            }
+        }
+    }
+
+    /// Appends `count` clear bits.
+    /// - Complexity: O(count / 64) amortized.
+    mutating func appendZeros(_ count: Int) {
+        self.count += count
+        let needed = (self.count + 63) >> 6
+        if needed > words.count { words.append(contentsOf: repeatElement(0, count: needed - words.count)) }
+    }
+
     /// The number of set bits.
     /// - Complexity: O(count / 64).
     var setCount: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
@@ -79,6 +110,10 @@ struct ExpansionBits: Equatable {
     /// Replaces the bits in `range` by all of `other`'s.
     /// - Complexity: O(other.count / 64) at the end, else O((count - range.lowerBound + other.count) / 64).
     mutating func replaceSubrange(_ range: Range<Int>, with other: ExpansionBits) {
+        if range.isEmpty && range.lowerBound == count {
+            append(contentsOf: other, range: 0..<other.count)
+            return
+        }
         if range.count == other.count {
             for start in stride(from: 0, to: other.count, by: 64) {
                 let taken = Swift.min(64, other.count - start)

@@ -60,26 +60,87 @@ final class SectionSnapshotStorage<Item: Hashable> {
     /// - Complexity: O(1) expected.
     func position(of item: Item) -> Int? { position(of: item, key: key(item)) }
 
+    /// The positions of `items` (whose keys are `itemKeys`) that are in the outline and whose
+    /// expansion differs from `value`. Each item is first looked for where a list in outline
+    /// order would have it after the previous one found (its first child or next sibling),
+    /// by key, and only then through the table.
+    /// - Complexity: O(k) expected; O(1) per item that follows outline order.
+    func positions(of items: [Item], keys itemKeys: [UInt64], expandedOtherThan value: Bool) -> [Int32] {
+        var changes: [Int32] = []
+        let injective = strategy.isInjective
+        ids.withUnsafeBufferPointer { ids in
+            keys.withUnsafeBufferPointer { keys in
+                sizes.withUnsafeBufferPointer { sizes in
+                    expanded.withUnsafeWords { words in
+                        @inline(__always)
+                        func isAt(_ position: Int, _ index: Int) -> Bool {
+                            position < keys.count && keys[position] == itemKeys[index] && (injective || ids[position] == items[index])
+                        }
+                        var previous = -1
+                        for index in items.indices {
+                            var found = -1
+                            if previous >= 0 {
+                                let sibling = previous + Int(sizes[previous])
+                                if isAt(previous + 1, index) {
+                                    found = previous + 1
+                                } else if isAt(sibling, index) {
+                                    found = sibling
+                                }
+                            }
+                            if found < 0 {
+                                guard let position = lookUp(items[index], key: itemKeys[index], in: ids) else { continue }
+                                found = position
+                            }
+                            previous = found
+                            if ExpansionBits.isSet(words, found) != value { changes.append(Int32(found)) }
+                        }
+                    }
+                }
+            }
+        }
+        return changes
+    }
+
+    /// The table lookup with the identifiers borrowed (no access per candidate).
+    @inline(__always)
+    private func lookUp(_ item: Item, key: UInt64, in ids: UnsafeBufferPointer<Item>) -> Int? {
+        let found = strategy.isInjective ? table.find(key) { _ in true } : table.find(key) { ids[Int($0)] == item }
+        return found.map { Int($0) }
+    }
+
     /// Whether every ancestor of the item at `position` is expanded.
     /// - Complexity: O(depth).
     func isVisible(at position: Int) -> Bool {
-        var ancestor = Int(parents[position])
-        while ancestor >= 0 {
-            if !expanded[ancestor] { return false }
-            ancestor = Int(parents[ancestor])
+        parents.withUnsafeBufferPointer { parents in
+            expanded.withUnsafeWords { words in
+                var ancestor = Int(parents[position])
+                while ancestor >= 0 {
+                    if !ExpansionBits.isSet(words, ancestor) { return false }
+                    ancestor = Int(parents[ancestor])
+                }
+                return true
+            }
         }
-        return true
     }
 
-    /// Calls `body` with the position of every visible item, in order.
+    /// Calls `body` with each maximal run of consecutive visible positions, in order.
     /// - Complexity: O(visible items): a collapsed item's subtree is skipped in one step.
-    @inline(__always)
-    func forEachVisiblePosition(_ body: (Int) -> Void) {
-        var position = 0
-        let total = ids.count
-        while position < total {
-            body(position)
-            position += expanded[position] ? 1 : Int(sizes[position])
+    func forEachVisibleRun(_ body: (Range<Int>) -> Void) {
+        sizes.withUnsafeBufferPointer { sizes in
+            expanded.withUnsafeWords { words in
+                var position = 0, runStart = 0
+                let total = sizes.count
+                while position < total {
+                    let size = Int(sizes[position])
+                    let next = size == 1 || ExpansionBits.isSet(words, position) ? position + 1 : position + size
+                    if next != position + 1 {
+                        body(runStart..<(position + 1))
+                        runStart = next
+                    }
+                    position = next
+                }
+                if runStart < total { body(runStart..<total) }
+            }
         }
     }
 
@@ -87,8 +148,21 @@ final class SectionSnapshotStorage<Item: Hashable> {
     /// - Complexity: O(visible items).
     var visibleCount: Int {
         var visible = 0
-        forEachVisiblePosition { _ in visible += 1 }
+        forEachVisibleRun { visible += $0.count }
         return visible
+    }
+
+    /// Appends the identifiers (and keys) of the visible items to `visibleIDs` (and `visibleKeys`).
+    /// - Complexity: O(visible items).
+    func appendVisible(ids visibleIDs: inout [Item], keys visibleKeys: inout [UInt64]) {
+        ids.withUnsafeBufferPointer { ids in
+            keys.withUnsafeBufferPointer { keys in
+                forEachVisibleRun { run in
+                    visibleIDs.append(contentsOf: UnsafeBufferPointer(rebasing: ids[run]))
+                    visibleKeys.append(contentsOf: UnsafeBufferPointer(rebasing: keys[run]))
+                }
+            }
+        }
     }
 
     // MARK: Structural changes
@@ -133,7 +207,11 @@ final class SectionSnapshotStorage<Item: Hashable> {
             levels.replaceSubrange(range, with: repeatElement(level, count: added))
             parents.replaceSubrange(range, with: repeatElement(Int32(parent), count: added))
             sizes.replaceSubrange(range, with: repeatElement(1, count: added))
-            expanded.replaceSubrange(range, with: ExpansionBits(repeating: false, count: added))
+            if range.isEmpty && start == expanded.count {
+                expanded.appendZeros(added)
+            } else {
+                expanded.replaceSubrange(range, with: ExpansionBits(repeating: false, count: added))
+            }
         case .subtrees(let block):
             ids.replaceSubrange(range, with: block.ids)
             keys.replaceSubrange(range, with: block.keys)
@@ -146,8 +224,10 @@ final class SectionSnapshotStorage<Item: Hashable> {
         if delta != 0 {
             // Items after the run keep their parents, which moved when they were after the run too.
             let shift = Int32(delta), first = Int32(start)
-            parents.withUnsafeMutableBufferPointer { parents in
-                for position in (start + added)..<newCount where parents[position] >= first { parents[position] += shift }
+            if !tail.isEmpty {
+                parents.withUnsafeMutableBufferPointer { parents in
+                    for position in (start + added)..<newCount where parents[position] >= first { parents[position] += shift }
+                }
             }
             var ancestor = parent
             while ancestor >= 0 {

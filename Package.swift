@@ -53,9 +53,11 @@ let package = Package(
             ],
             path: "Sources/diffable"
         ),
+        // Test support: another module defining UIKit's IndexPath accessors.
+        .target(name: "IndexPathTwin", path: "Tests/IndexPathTwin"),
         .testTarget(
             name: "DiffableTests",
-            dependencies: ["Diffable", "DiffableTools", "CDiffCore"],
+            dependencies: ["Diffable", "DiffableTools", "CDiffCore", "IndexPathTwin"],
             path: "Tests/DiffableTests"
         ),
     ]

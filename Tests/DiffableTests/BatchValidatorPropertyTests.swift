@@ -97,8 +97,10 @@ import Testing
         view.dataSource = dataSource
         view.reloadData()
         var finished: [Bool] = []
-        view.performBatchUpdates(batch, animation: .automatic, updates: { dataSource.show(target) }) { finished.append($0) }
-        if view.mismatch(against: target) != nil || finished.count != 1 { Issue.record("the ListView does not show the data source\n\(context)") }
+        view.performBatchUpdates(batch, animation: .automatic, updates: { dataSource.show(target) }, completion: { finished.append($0) })
+        if view.mismatch(against: target) != nil || finished.count != 1 {
+            Issue.record("the ListView does not show the data source\n\(context)")
+        }
         if let shown = view.violations.first {
             if violation == nil || (shown.rule != "V9" && shown != violation) {
                 Issue.record("ListView: \(shown), simulator: \(String(describing: violation))\n\(context)")

@@ -73,7 +73,8 @@ import Testing
             }
         }
         if itemMoves != structural.moveItems.count || sectionMoves != structural.moveSections.count {
-            return "\(itemMoves) item and \(sectionMoves) section move steps for \(structural.moveItems.count) and \(structural.moveSections.count) moves"
+            return
+                "\(itemMoves) item and \(sectionMoves) section move steps for \(structural.moveItems.count) and \(structural.moveSections.count) moves"
         }
         // Refreshes: every requested reload and reconfigure is done (or the row is fresh anyway), and nothing else.
         let fresh = Set(view.insertedRows), reloaded = Set(view.reloadedRows), reconfigured = Set(view.reconfiguredRows)
@@ -89,7 +90,8 @@ import Testing
         if view.reloadedRows.count != reloaded.count || view.reconfiguredRows.count != reconfigured.count {
             return "a row was refreshed twice"
         }
-        if Set(view.reloadedSections) != Set(new.reloadedSectionIdentifiers).intersection(difference.old.sectionIdentifiers)
+        if Set(view.reloadedSections)
+            != Set(new.reloadedSectionIdentifiers).intersection(difference.old.sectionIdentifiers)
             .subtracting(freshSections(difference))
         {
             return "reloaded sections \(view.reloadedSections), asked \(new.reloadedSectionIdentifiers)"
@@ -181,7 +183,9 @@ import Testing
             var view = ListStepReplayer(old)
             let replay = try clock.measure { try view.apply(steps, reaching: new) }
             let moves = steps.count { if case .moveItem = $0 { true } else { false } }
-            print("ListStepTests: 10^5 rows in \(sections) sections: \(steps.count) steps (\(moves) moves) derived in \(derivation), replayed in \(replay)")
+            print(
+                "ListStepTests: 10^5 rows in \(sections) sections: \(steps.count) steps (\(moves) moves) derived in \(derivation), replayed in \(replay)"
+            )
             #expect(moves == difference.movedItemCount)
             #expect(derivation < .seconds(5), "steps look quadratic")
         }

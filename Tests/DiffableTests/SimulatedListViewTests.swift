@@ -51,7 +51,7 @@ final class RowsDataSource: ListViewDataSource, ListViewInteractionDelegate {
     func apply(_ new: Snapshot, to view: SimulatedListView<String>, animation: RowAnimation = .automatic) -> [Bool] {
         var finished: [Bool] = []
         for batch in new.difference(from: snapshot).batches {
-            view.performBatchUpdates(batch, animation: animation, updates: { self.show(new) }) { finished.append($0) }
+            view.performBatchUpdates(batch, animation: animation, updates: { self.show(new) }, completion: { finished.append($0) })
         }
         return finished
     }
@@ -126,7 +126,8 @@ final class RowsDataSource: ListViewDataSource, ListViewInteractionDelegate {
     @Test func aRejectedBatchIsRecordedWithUIKitsTextAndReloads() {
         let (view, dataSource) = Self.loaded(Self.build([("A", ["a"])]))
         var finished: [Bool] = []
-        view.performBatchUpdates(BatchUpdate(), animation: .automatic, updates: { dataSource.rows = [["a", "b"]] }) { finished.append($0) }
+        view.performBatchUpdates(
+            BatchUpdate(), animation: .automatic, updates: { dataSource.rows = [["a", "b"]] }, completion: { finished.append($0) })
         #expect(finished == [false])
         #expect(
             view.violations == [
@@ -149,7 +150,7 @@ final class RowsDataSource: ListViewDataSource, ListViewInteractionDelegate {
         ]
         for (batch, rule) in cases {
             let (view, dataSource) = Self.loaded(Self.build([("A", ["a", "b"])]))
-            view.performBatchUpdates(batch, animation: .none, updates: { dataSource.rows = [["a", "b"]] }) { #expect(!$0) }
+            view.performBatchUpdates(batch, animation: .none, updates: { dataSource.rows = [["a", "b"]] }, completion: { #expect(!$0) })
             #expect(view.violations.map(\.rule) == [rule], "\(batch)")
         }
     }
@@ -157,12 +158,12 @@ final class RowsDataSource: ListViewDataSource, ListViewInteractionDelegate {
     @Test func staleCellsAndWrongMovesAreCaught() {
         // Cells carry content: a changed value without a reload is a stale cell.
         let (view, dataSource) = Self.loaded(Self.build([("A", ["a:1", "b:1"])]))
-        view.performBatchUpdates(BatchUpdate(), animation: .none, updates: { dataSource.rows = [["a:2", "b:1"]] }) { _ in }
+        view.performBatchUpdates(BatchUpdate(), animation: .none, updates: { dataSource.rows = [["a:2", "b:1"]] }, completion: { _ in })
         #expect(view.violations.map(\.rule) == ["V9"])
         #expect(view.rows == [["a:2", "b:1"]])
-        view.performBatchUpdates(BatchUpdate(reloadItems: [Self.p(0, 1)]), animation: .none, updates: { dataSource.rows = [["a:2", "b:2"]] }) {
-            #expect($0)
-        }
+        view.performBatchUpdates(
+            BatchUpdate(reloadItems: [Self.p(0, 1)]), animation: .none, updates: { dataSource.rows = [["a:2", "b:2"]] },
+            completion: { #expect($0) })
         #expect(view.violations.count == 1 && view.rows == [["a:2", "b:2"]])
     }
 
@@ -170,13 +171,13 @@ final class RowsDataSource: ListViewDataSource, ListViewInteractionDelegate {
         let view = SimulatedListView<String>(policy: .record)
         let dataSource = RowsDataSource(Self.build([("A", ["a"])]))
         view.dataSource = dataSource
-        view.performBatchUpdates(BatchUpdate(), animation: .none, updates: {}) { #expect(!$0) }
+        view.performBatchUpdates(BatchUpdate(), animation: .none, updates: {}, completion: { #expect(!$0) })
         #expect(view.violations.map(\.rule) == ["B3"])
         #expect(view.rows == [["a"]])  // recovered by a reload
         view.performBatchUpdates(
             BatchUpdate(), animation: .none,
-            updates: { view.performBatchUpdates(BatchUpdate(), animation: .none, updates: {}) { #expect(!$0) } }
-        ) { #expect($0) }
+            updates: { view.performBatchUpdates(BatchUpdate(), animation: .none, updates: {}, completion: { #expect(!$0) }) },
+            completion: { #expect($0) })
         #expect(view.violations.map(\.rule) == ["B3", "B2"])
         let negative = NegativeDataSource()
         view.dataSource = negative
@@ -191,7 +192,8 @@ final class RowsDataSource: ListViewDataSource, ListViewInteractionDelegate {
             let dataSource = RowsDataSource(RandomSnapshots.build([("A", ["a"])]))
             view.dataSource = dataSource
             view.reloadData()
-            view.performBatchUpdates(BatchUpdate(insertItems: [IndexPath(item: 1, section: 0)]), animation: .none, updates: {}) { _ in }
+            view.performBatchUpdates(
+                BatchUpdate(insertItems: [IndexPath(item: 1, section: 0)]), animation: .none, updates: {}, completion: { _ in })
         }.map { result in
             let text = String(decoding: result.standardErrorContent, as: UTF8.self)
             #expect(
@@ -229,7 +231,10 @@ final class RowsDataSource: ListViewDataSource, ListViewInteractionDelegate {
         #expect(try view.simulateTapDisclosure(at: Self.p(0, 0)))
         #expect(dataSource.taps == [Self.p(0, 0)])
         #expect(view.rows == [["docs", "docs/a.md", "docs/b.md", "src"]] && view.batchCount == 1 && view.violations.isEmpty)
-        #expect(throws: BatchValidator.Violation(rule: "U1", message: "simulateTapDisclosure: index path {length = 2, path = 0 - 4} is past the end, section 0 shows 4 rows")) {
+        #expect(
+            throws: BatchValidator.Violation(
+                rule: "U1", message: "simulateTapDisclosure: index path {length = 2, path = 0 - 4} is past the end, section 0 shows 4 rows")
+        ) {
             try view.simulateTapDisclosure(at: Self.p(0, 4))
         }
         view.interactionDelegate = nil

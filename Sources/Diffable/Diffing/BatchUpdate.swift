@@ -177,10 +177,19 @@ struct PathCoding: Codable {
     }
 }
 
-#if !canImport(Darwin)
+#if canImport(UIKit)
+    import UIKit  // IndexPath(item:section:), .item and .section
+#elseif canImport(AppKit)
+    import AppKit  // IndexPath(item:section:), .item and .section
+#else
+    /// Foundation off Apple's platforms lacks UIKit's `item`/`section` accessors; these match them.
+    ///
+    /// Guarded twice: they only exist where no UIKit or AppKit provides them, and they are
+    /// disfavoured, so a package that defines the same members (or an app's own copy) wins
+    /// overload resolution instead of making every call ambiguous.
     extension IndexPath {
-        /// Foundation on Linux lacks UIKit's `item`/`section` accessors; these match them.
-        /// - Complexity: O(1).
+        /// The path `[section, item]`. - Complexity: O(1).
+        @_disfavoredOverload
         public init(item: Int, section: Int) {
             // Two appends build Foundation's inline two-index form without allocating the
             // array that `init(indexes:)` would (2× faster per path; a batch can hold 10^6).
@@ -189,8 +198,10 @@ struct PathCoding: Codable {
             append(item)
         }
         /// The section index (the first index). - Complexity: O(1).
+        @_disfavoredOverload
         public var section: Int { self[0] }
         /// The item index (the second index). - Complexity: O(1).
+        @_disfavoredOverload
         public var item: Int { self[1] }
     }
 #endif

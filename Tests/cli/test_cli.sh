@@ -77,5 +77,11 @@ check "an unknown subcommand exits 2" '[ $status -eq 2 ]'
 diffable_cli demo > "$scratch/demo.out"; status=$?
 check "the demo never says \"1 items\"" '[ $status -eq 0 ] && ! grep -q "\b1 items\b" "$scratch/demo.out" && ! grep -q "\b1 sections\b" "$scratch/demo.out"'
 
+python3 -c "import json,sys; json.dump({'sections':[{'id':'S','items':[str(i) for i in range(100001)]}]}, open(sys.argv[1],'w'))" "$scratch/big.json"
+diffable_cli diff "$scratch/big.json" "$scratch/big.json" > /dev/null 2> "$scratch/err"; status=$?
+check "a debug binary says so once on a large input" '[ $status -eq 0 ] && [ $(grep -c "debug build" "$scratch/err") -eq 1 ]'
+check "make install installs a release diffable" \
+    'make -n install PREFIX="$scratch/prefix" | grep -q "swift build -c release --product diffable" && make -n install PREFIX="$scratch/prefix" | grep -q "release/diffable"'
+
 echo "CLI: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -409,7 +409,8 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
                 precondition(sectionSlot(sectionIDs[Int(section)]!) == section)
             }
             precondition(seen == itemIDs.count, "\(seen) items in sections, \(itemIDs.count) slots")
-            precondition(sectionOffsets.count == sectionOrder.count && sectionOffsets.prefixSum(sectionOrder.count) == seen, "stale offsets")
+            precondition(sectionOffsets.count == sectionOrder.count, "\(sectionOffsets.count) offsets for \(sectionOrder.count) sections")
+            precondition(sectionOffsets.prefixSum(sectionOrder.count) == seen, "offsets count other than \(seen) items")
             for (position, section) in sectionOrder.enumerated() {
                 precondition(sectionOffsets.value(at: position) == sectionItems[Int(section)].count, "stale offset at \(position)")
             }

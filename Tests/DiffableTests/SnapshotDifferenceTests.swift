@@ -108,7 +108,8 @@ import Testing
         new.reloadItems(["apple"])
         let view = SimulatedListView<String>()
         let dataSource = DiffableDataSource<String, String, String>(
-            view: view, executor: .queue(DispatchQueue(label: "ui"))) { indexPath, item in item }
+            view: view, executor: .queue(DispatchQueue(label: "ui"))
+        ) { indexPath, item in item }
         await dataSource.apply(old)
         await dataSource.apply(new)
         #expect(dataSource.indexPath(for: "okra") == IndexPath(item: 3, section: 1))

@@ -55,6 +55,8 @@ public final class SimulatedListView<Cell: Equatable>: ListView {
     /// Rejected batches under ``ViolationPolicy/record``.
     public private(set) var violations: [Violation] = []
     private var insideBatch = false
+    /// Rows left with old content by the last structural batch; the next batch must refresh them.
+    public private(set) var staleRows: [IndexPath] = []
 
     /// A view with nothing loaded. - Complexity: O(1).
     public init(flavor: BatchValidator.Flavor = .collection, mode: BatchValidator.Mode = .strict, policy: ViolationPolicy = .trap) {
@@ -71,6 +73,7 @@ public final class SimulatedListView<Cell: Equatable>: ListView {
         }
         reloadCount += 1
         isLoaded = true
+        staleRows = []
         do {
             rows = try answers()
         } catch {
@@ -103,7 +106,12 @@ public final class SimulatedListView<Cell: Equatable>: ListView {
             }
             let newRows = try answers()
             let plan = try validator.plan(batch, oldCounts: oldRows.map(\.count), newCounts: newRows.map(\.count))
-            rows = try plan.replay(oldRows: oldRows, newRows: newRows, reloadsKeepRow: false).rows
+            try checkStaleRowsRefreshed(by: batch)
+            // A structural batch may leave changed values showing old content (the data source
+            // refreshes them in the batch that follows); a refresh batch must leave none.
+            let replay = try plan.replay(oldRows: oldRows, newRows: newRows, reloadsKeepRow: false, staleContent: !batch.isRefreshOnly)
+            rows = replay.rows
+            staleRows = replay.stalePaths
         } catch {
             report(error)
             completion(false)
@@ -114,6 +122,21 @@ public final class SimulatedListView<Cell: Equatable>: ListView {
         performedBatches.append(batch)
         askSupplementaryViews()
         completion(true)
+    }
+
+    /// V9 for content: rows a structural batch left with old content must be reloaded or
+    /// reconfigured by the very next batch, a refresh batch (what a data source's refresh batch does).
+    private func checkStaleRowsRefreshed(by batch: BatchUpdate) throws(Violation) {
+        guard !staleRows.isEmpty else { return }
+        let refreshed = batch.isRefreshOnly ? Set(batch.reloadItems + batch.reconfigureItems) : []
+        let left = staleRows.filter { !refreshed.contains($0) }
+        staleRows = []
+        if !left.isEmpty {
+            throw Violation(
+                rule: "V9",
+                message: "cells that do not update: rows \(left.map { "(\($0.section), \($0.item))" }.joined(separator: ", ")) "
+                    + "still show old content, and the next batch does not reload or reconfigure them")
+        }
     }
 
     /// The data source's answers to the three questions, or V0 for a negative count.
@@ -151,6 +174,7 @@ public final class SimulatedListView<Cell: Equatable>: ListView {
             reloadCount += 1
             isLoaded = true
             rows = (try? answers()) ?? []
+            staleRows = []
             askSupplementaryViews()
         }
     }

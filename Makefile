@@ -23,7 +23,7 @@ PREFIX ?= /usr/local
 FIXTURE_LIBS := libcjson libutf8proc
 
 .PHONY: all demo test deps lint sanitize tsan c-deps python-deps c-test c-fixtures swift-test cli-test python-test fixtures fixtures-check \
-        lib install bench bench-cli c-bench fuzz fuzz-replay clean valgrind valgrind-deps c-coverage coverage-deps
+        lib install docs bench bench-cli c-bench fuzz fuzz-replay clean valgrind valgrind-deps c-coverage coverage-deps
 
 all: lib
 	swift build -c release
@@ -244,6 +244,11 @@ test: deps
 demo: deps
 	swift build -c release --product diffable
 	.build/release/diffable demo
+
+# The DocC documentation of the library (articles in Sources/Diffable/Diffable.docc), in
+# .build/plugins/Swift-DocC/outputs/Diffable.doccarchive; broken symbol links fail it.
+docs:
+	swift package --disable-sandbox generate-documentation --target Diffable --warnings-as-errors
 
 # ---- benchmarks (not part of make test) --------------------------------------------
 

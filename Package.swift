@@ -23,7 +23,9 @@ let package = Package(
         .executable(name: "diffable", targets: ["diffable"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // `make docs`: the DocC catalog in Sources/Diffable/Diffable.docc.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         // The C performance core; needs xxhash.h (Debian: libxxhash-dev), XXH3 is inlined.

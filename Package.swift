@@ -39,9 +39,24 @@ let package = Package(
             path: "Sources/Diffable",
             swiftSettings: internalChecks
         ),
+        // simdjson (Debian: libsimdjson-dev), for the CLI's fast JSON input; its header is
+        // C++, so only CSnapshotJSON includes it.
+        .systemLibrary(
+            name: "CSimdjson",
+            path: "CSources/CSimdjson",
+            pkgConfig: "simdjson",
+            providers: [.apt(["libsimdjson-dev"])]
+        ),
+        // A snapshot document parsed by simdjson into flat arrays, behind a C API.
+        .target(
+            name: "CSnapshotJSON",
+            dependencies: ["CSimdjson"],
+            path: "CSources/CSnapshotJSON",
+            publicHeadersPath: "include"
+        ),
         .target(
             name: "DiffableTools",
-            dependencies: ["Diffable"],
+            dependencies: ["Diffable", "CSnapshotJSON"],
             path: "Sources/DiffableTools"
         ),
         .executableTarget(
@@ -58,5 +73,6 @@ let package = Package(
             dependencies: ["Diffable", "DiffableTools", "CDiffCore"],
             path: "Tests/DiffableTests"
         ),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )

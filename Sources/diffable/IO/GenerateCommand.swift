@@ -26,7 +26,7 @@ struct GenerateCommand: ParsableCommand {
     var seed: UInt64 = 3
 
     @Option(help: "File form: json or tsv.")
-    var format: SnapshotFileFormat = .json
+    var format: SnapshotInputFormat = .json
 
     func validate() throws {
         guard (1...100_000_000).contains(items), (1...items).contains(sections) else {

@@ -23,7 +23,7 @@ PREFIX ?= /usr/local
 FIXTURE_LIBS := libcjson libutf8proc
 
 .PHONY: all demo test deps lint sanitize tsan c-deps python-deps c-test c-fixtures swift-test cli-test python-test fixtures fixtures-check \
-        lib install bench bench-cli c-bench fuzz fuzz-replay clean
+        lib install bench bench-cli c-bench fuzz fuzz-replay clean valgrind valgrind-deps c-coverage coverage-deps
 
 all: lib
 	swift build -c release
@@ -62,15 +62,26 @@ $(BUILD)/obj/%.o: $(CORE_DIR)/%.c $(CORE_HEADERS) | deps
 
 CORE_OBJECTS := $(patsubst $(CORE_DIR)/%.c,$(BUILD)/obj/%.o,$(CORE_SOURCES))
 
+# The version comes from dfc.h alone. Before 1.0 a minor release may change the ABI,
+# so the soname carries major and minor (0.2.0 -> libdfc.so.0.2).
+dfc_version_part = $(shell awk '$$1 ~ /define$$/ && $$2 == "DFC_VERSION_$(1)" { print $$3 }' $(CORE_DIR)/include/dfc.h)
+DFC_VERSION := $(call dfc_version_part,MAJOR).$(call dfc_version_part,MINOR).$(call dfc_version_part,RELEASE)
+DFC_SONAME := libdfc.so.$(call dfc_version_part,MAJOR).$(call dfc_version_part,MINOR)
+
 $(BUILD)/libdfc.a: $(CORE_OBJECTS)
 	ar rcs $@ $^
 
-$(BUILD)/libdfc.so: $(CORE_OBJECTS)
-	$(CC) -shared -o $@ $^
+$(BUILD)/libdfc.so.$(DFC_VERSION): $(CORE_OBJECTS)
+	$(CC) -shared -Wl,-soname,$(DFC_SONAME) -o $@ $^
 
-$(BUILD)/dfc.pc: CSources/CDiffCore/dfc.pc.in
+# libdfc.so -> libdfc.so.0.2 -> libdfc.so.0.2.0, as a distribution installs them.
+$(BUILD)/libdfc.so: $(BUILD)/libdfc.so.$(DFC_VERSION)
+	ln -sf libdfc.so.$(DFC_VERSION) $(BUILD)/$(DFC_SONAME)
+	ln -sf $(DFC_SONAME) $@
+
+$(BUILD)/dfc.pc: CSources/CDiffCore/dfc.pc.in $(CORE_DIR)/include/dfc.h
 	@mkdir -p $(BUILD)
-	sed 's|@PREFIX@|$(PREFIX)|' $< > $@
+	sed 's|@PREFIX@|$(PREFIX)|; s|@VERSION@|$(DFC_VERSION)|' $< > $@
 
 lib: $(BUILD)/libdfc.a $(BUILD)/libdfc.so $(BUILD)/dfc.pc
 
@@ -82,12 +93,17 @@ install: lib
 	install -m 755 .build/release/diffable $(DESTDIR)$(PREFIX)/bin/
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 644 $(CORE_DIR)/include/dfc.h $(DESTDIR)$(PREFIX)/include/
-	install -m 644 $(BUILD)/libdfc.a $(BUILD)/libdfc.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(BUILD)/libdfc.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(BUILD)/libdfc.so.$(DFC_VERSION) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libdfc.so.$(DFC_VERSION) $(DESTDIR)$(PREFIX)/lib/$(DFC_SONAME)
+	ln -sf $(DFC_SONAME) $(DESTDIR)$(PREFIX)/lib/libdfc.so
 	install -m 644 $(BUILD)/dfc.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
 
-$(BUILD)/cdiffcore-tests: Tests/CDiffCoreTests/test_main.c Tests/CDiffCoreTests/harness.h $(CORE_SOURCES) $(CORE_HEADERS) | deps
+C_TEST_SOURCES := Tests/CDiffCoreTests/test_main.c Tests/CDiffCoreTests/test_contract.c
+
+$(BUILD)/cdiffcore-tests: $(C_TEST_SOURCES) Tests/CDiffCoreTests/harness.h $(CORE_SOURCES) $(CORE_HEADERS) | deps
 	@mkdir -p $(BUILD)
-	gcc $(TEST_CFLAGS) Tests/CDiffCoreTests/test_main.c $(CORE_SOURCES) -o $@
+	gcc $(TEST_CFLAGS) $(C_TEST_SOURCES) $(CORE_SOURCES) -o $@
 
 $(BUILD)/fixtures-tests: Tests/CDiffCoreTests/fixtures_main.c $(CORE_SOURCES) $(CORE_HEADERS) | c-deps
 	@mkdir -p $(BUILD)
@@ -101,9 +117,58 @@ c-fixtures: $(BUILD)/fixtures-tests
 c-test: $(BUILD)/cdiffcore-tests $(BUILD)/libdfc.a $(BUILD)/libdfc.so
 	gcc -std=c11 -Wall -Wextra -Wpedantic -Werror -I$(CORE_DIR)/include -c Tests/CDiffCoreTests/header_alone.c -o $(BUILD)/header_alone_c.o
 	g++ -std=c++17 -Wall -Wextra -Wpedantic -Werror -I$(CORE_DIR)/include -c Tests/CDiffCoreTests/header_alone.cpp -o $(BUILD)/header_alone_cpp.o
-	Tests/CDiffCoreTests/check_symbols.sh $(BUILD)/libdfc.a $(BUILD)/libdfc.so
+	Tests/CDiffCoreTests/check_symbols.sh $(BUILD)/libdfc.a $(BUILD)/libdfc.so $(BUILD)/cdiffcore-tests
 	Tests/CDiffCoreTests/check_header_example.sh $(BUILD)
 	$(BUILD)/cdiffcore-tests
+
+# ---- the C binaries under valgrind, and C coverage (RELIABILITY G7, G12) ----------------
+
+# valgrind and ASan do not mix: these builds have no sanitizer.
+PLAIN_CFLAGS := -std=c11 -g -O1 -Wall -Wextra -Wpedantic -Werror -I$(CORE_DIR)/include
+VALGRIND := valgrind --quiet --error-exitcode=1 --leak-check=full
+
+valgrind-deps:
+	@command -v valgrind >/dev/null || { echo "installing valgrind"; \
+	    $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null; }
+
+$(BUILD)/plain/cdiffcore-tests: $(C_TEST_SOURCES) Tests/CDiffCoreTests/harness.h $(CORE_SOURCES) $(CORE_HEADERS) | deps
+	@mkdir -p $(dir $@)
+	gcc $(PLAIN_CFLAGS) $(C_TEST_SOURCES) $(CORE_SOURCES) -o $@
+
+$(BUILD)/plain/fixtures-tests: Tests/CDiffCoreTests/fixtures_main.c $(CORE_SOURCES) $(CORE_HEADERS) | c-deps
+	@mkdir -p $(dir $@)
+	gcc $(PLAIN_CFLAGS) $$(pkg-config --cflags $(FIXTURE_LIBS)) Tests/CDiffCoreTests/fixtures_main.c $(CORE_SOURCES) \
+	    $$(pkg-config --libs $(FIXTURE_LIBS)) -o $@
+
+# memcheck on the C tests and the C fixture reader: any invalid access or leak fails.
+valgrind: valgrind-deps $(BUILD)/plain/cdiffcore-tests $(BUILD)/plain/fixtures-tests
+	$(VALGRIND) $(BUILD)/plain/cdiffcore-tests
+	$(VALGRIND) $(BUILD)/plain/fixtures-tests Tests/Fixtures
+
+# gcovr (PyPI) reports gcc's --coverage data.
+coverage-deps:
+	@$(PYTHON) -m gcovr --version >/dev/null 2>&1 || { echo "installing gcovr"; \
+	    $(PYTHON) -m pip install --quiet gcovr 2>/dev/null || $(PYTHON) -m pip install --quiet --break-system-packages gcovr; }
+
+C_COVERAGE := $(BUILD)/coverage
+C_COVERAGE_FLOOR := --fail-under-line 90 --fail-under-branch 80
+
+# Line and branch coverage of the C core over the C tests, the fixture reader and the fuzz
+# corpus; fails under 90% lines or 80% branches.
+c-coverage: coverage-deps c-deps
+	rm -rf $(C_COVERAGE) && mkdir -p $(C_COVERAGE)/obj
+	cd $(C_COVERAGE)/obj && gcc -std=c11 -g -O0 --coverage -I$(CURDIR)/$(CORE_DIR)/include \
+	    -c $(addprefix $(CURDIR)/,$(CORE_SOURCES))
+	gcc $(PLAIN_CFLAGS) --coverage $(C_TEST_SOURCES) $(C_COVERAGE)/obj/*.o -o $(C_COVERAGE)/cdiffcore-tests
+	gcc $(PLAIN_CFLAGS) --coverage $$(pkg-config --cflags $(FIXTURE_LIBS)) Tests/CDiffCoreTests/fixtures_main.c \
+	    $(C_COVERAGE)/obj/*.o $$(pkg-config --libs $(FIXTURE_LIBS)) -o $(C_COVERAGE)/fixtures-tests
+	gcc $(PLAIN_CFLAGS) --coverage Tests/CDiffCoreTests/fuzz/fuzz_diff.c Tests/CDiffCoreTests/fuzz/fuzz_main.c \
+	    $(C_COVERAGE)/obj/*.o -o $(C_COVERAGE)/fuzz-replay
+	$(C_COVERAGE)/cdiffcore-tests > /dev/null
+	$(C_COVERAGE)/fixtures-tests Tests/Fixtures > /dev/null
+	$(C_COVERAGE)/fuzz-replay Tests/CDiffCoreTests/fuzz/corpus/* > /dev/null
+	$(PYTHON) -m gcovr --root . --filter '$(CORE_DIR)/' --object-directory $(C_COVERAGE)/obj \
+	    --txt-metric branch --print-summary $(C_COVERAGE_FLOOR) $(C_COVERAGE)/obj
 
 # ---- fuzzing (RELIABILITY G5): libFuzzer with oracles; the corpus replays in every test run ----
 

@@ -13,7 +13,8 @@ summary=() failures=()
 part() {
     local name=$1 target=$2 pattern=$3
     echo "==> $name (make $target)"
-    $MAKE --no-print-directory "$target" 2>&1 | tee "$logs/$target.log"
+    # A part that hangs is stopped (and fails) instead of eating the whole CI budget.
+    timeout "${PART_TIMEOUT:-1800}" $MAKE --no-print-directory "$target" 2>&1 | tee "$logs/$target.log"
     local status=${PIPESTATUS[0]}
     local count
     count=$(grep -Eo "$pattern" "$logs/$target.log" | tail -1)

@@ -1,6 +1,13 @@
 /* Open-addressing identifier table: 64-bit keys to 32-bit values, linear probing. */
 #include "dfc_internal.h"
 
+/* One slot: value_plus_one == 0 marks an empty slot. */
+typedef struct dfc_slot {
+    uint64_t key;
+    uint32_t value_plus_one;
+    uint32_t reserved;
+} dfc_slot;
+
 struct dfc_idtable {
     dfc_heap heap;
     dfc_slot *slots;
@@ -8,19 +15,6 @@ struct dfc_idtable {
     unsigned shift;  /* 64 - log2(capacity) */
     size_t count;
 };
-
-bool dfc__slot_capacity_for(size_t count, size_t *capacity, unsigned *shift) {
-    size_t slots = 16;
-    unsigned bits = 4;
-    while (slots / 2 < count) {
-        if (slots > SIZE_MAX / 2 || bits >= 63) return false;
-        slots *= 2;
-        bits++;
-    }
-    *capacity = slots;
-    *shift = 64u - bits;
-    return true;
-}
 
 dfc_idtable *dfc_idtable_create(const dfc_allocator *allocator) {
     dfc_heap heap;

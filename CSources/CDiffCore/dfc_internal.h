@@ -43,6 +43,12 @@ static inline bool dfc__mul_size(size_t count, size_t size, size_t *out) {
     return true;
 }
 
+/* True when bytes[0 ..< end] cannot be one object: longer than PTRDIFF_MAX or past the
+ * end of the address space, so `bytes + offset` would overflow. */
+static inline bool dfc__byte_range_overflows(const void *bytes, uint64_t end) {
+    return end > (uint64_t)PTRDIFF_MAX || (uintptr_t)bytes > UINTPTR_MAX - (uintptr_t)end;
+}
+
 /* A scratch buffer whose contents are not kept when it grows. */
 typedef struct dfc_buffer {
     void *data;
@@ -53,22 +59,27 @@ typedef struct dfc_buffer {
 DFC_HIDDEN int dfc__buffer_reserve(dfc_heap *heap, dfc_buffer *buffer, size_t count, size_t size);
 DFC_HIDDEN void dfc__buffer_release(dfc_heap *heap, dfc_buffer *buffer);
 
-/* ---- identifier table slots --------------------------------------------- */
-
-/* One slot: value_plus_one == 0 marks an empty slot. */
-typedef struct dfc_slot {
-    uint64_t key;
-    uint32_t value_plus_one;
-    uint32_t reserved;
-} dfc_slot;
+/* ---- slot sizing (the public identifier table and the scratch tables) ------- */
 
 /* Fibonacci hashing spreads sequential integer keys over the slots. */
 static inline size_t dfc__slot_home(uint64_t key, unsigned shift) {
     return (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> shift);
 }
 
-/* Smallest power-of-two slot count keeping the load at or below 1/2 (min 16). */
-DFC_HIDDEN bool dfc__slot_capacity_for(size_t count, size_t *capacity, unsigned *shift);
+/* Smallest power-of-two slot count keeping the load at or below 1/2 (min 16), and the
+ * shift dfc__slot_home takes for it; false when no such count fits in a size_t. */
+static inline bool dfc__slot_capacity_for(size_t count, size_t *capacity, unsigned *shift) {
+    size_t slots = 16;
+    unsigned bits = 4;
+    while (slots / 2 < count) {
+        if (slots > SIZE_MAX / 2 || bits >= 63) return false;
+        slots *= 2;
+        bits++;
+    }
+    *capacity = slots;
+    *shift = 64u - bits;
+    return true;
+}
 
 /* ---- context ------------------------------------------------------------- */
 
@@ -224,5 +235,38 @@ static inline void dfc__scratch_table_prefetch(const dfc_scratch_table *table, u
  * context's table and sequence-position scratch buffers. */
 DFC_HIDDEN int dfc__match_lists(dfc_context *context, const dfc_identity *identity, bool validate, int is_section,
                      int32_t *old_to_new, int32_t *new_to_old, size_t *common_prefix, size_t *common_suffix);
+
+/* ---- batch planner (dfc_plan.c) --------------------------------------------- */
+
+/* Per-section flags. */
+enum {
+    DFC_SECTION_GONE = 1,      /* old section: deleted, or converted to delete + insert */
+    DFC_SECTION_FRESH = 2,     /* new section: inserted, or converted */
+    DFC_SECTION_MOVED = 4,     /* new section: surviving, off the section LIS, not converted */
+    DFC_SECTION_TOUCHED = 8,   /* new section: some item operation touches it (this round) */
+    DFC_SECTION_RELOADED = 16  /* new section: reload requested */
+};
+
+/* Per-new-item flags; bits 3-5 hold the planner's operation for the item. */
+enum { DFC_ITEM_KEEP = 1, DFC_ITEM_RELOAD = 2, DFC_ITEM_RECONFIGURE = 4, DFC_ITEM_OP_SHIFT = 3 };
+
+/* What the two-level diff hands the planner: both snapshots' shapes, the section and
+ * item matches, the section of every item, the LIS verdicts (DFC_SECTION_MOVED,
+ * DFC_ITEM_KEEP), the refresh requests, and GONE/FRESH for unmatched sections. */
+typedef struct dfc_plan {
+    size_t old_section_count, new_section_count, old_count, new_count;
+    const uint32_t *old_starts, *new_starts;
+    int32_t *section_old_to_new, *section_new_to_old;
+    int32_t *old_to_new, *new_to_old;
+    uint32_t *old_section_of, *new_section_of;
+    uint8_t *old_flags, *new_flags, *item_flags;
+} dfc_plan;
+
+/* Step 3: every moved section that an item operation touches becomes delete + insert. */
+DFC_HIDDEN void dfc__plan_resolve(dfc_plan *plan);
+
+/* Step 4: the structural and the refresh batch, in the context's output buffers. */
+DFC_HIDDEN int dfc__plan_emit(dfc_context *context, const dfc_plan *plan, dfc_batch *structural,
+                              dfc_batch *refresh);
 
 #endif /* DFC_INTERNAL_H */

@@ -21,7 +21,7 @@ int dfc_hash_bytes(const void *bytes, const uint64_t *offsets, size_t count, uin
     for (size_t i = 0; i < count; i++)
         if (offsets[i + 1] < offsets[i]) return DFC_ERR_INCONSISTENT;
     if (offsets[count] > offsets[0] && bytes == NULL) return DFC_ERR_NULL_ARGUMENT;
-    if (offsets[count] > SIZE_MAX) return DFC_ERR_TOO_LARGE;
+    if (dfc__byte_range_overflows(bytes, offsets[count])) return DFC_ERR_TOO_LARGE;
     const unsigned char *base = bytes;
     for (size_t i = 0; i < count; i++) {
         size_t length = (size_t)(offsets[i + 1] - offsets[i]);

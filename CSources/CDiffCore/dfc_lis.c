@@ -68,7 +68,7 @@ int dfc__lis(dfc_context *context, const uint32_t *values, size_t count, uint8_t
         if (k == tail_count) tail_count++;
         last_k = k;
     }
-    memset(keep, 0, count);
+    if (count > 0) memset(keep, 0, count); /* keep may be NULL when count is 0 */
     if (tail_count > 0) {
         int32_t j = (int32_t)tails[tail_count - 1];
         while (j != -1) {

@@ -1,5 +1,6 @@
-/* Identity plumbing shared by the diffs: argument checks and the scratch
- * identifier table that maps one list's keys to its indices. */
+/* Matching two lists of identifiers, shared by the flat and the two-level diff:
+ * argument checks, trimming the common prefix and suffix, then the validated
+ * (every duplicate reported) or the trusted (run-following) matcher. */
 #include "dfc_internal.h"
 
 int dfc__check_match(const dfc_match *match) {
@@ -21,68 +22,189 @@ int dfc__check_list(const dfc_list *list, const dfc_match *match) {
             if (list->offsets[i + 1] < list->offsets[i]) return DFC_ERR_INCONSISTENT;
         if (list->bytes == NULL && list->offsets[list->count] > list->offsets[0])
             return DFC_ERR_INVALID_ARGUMENT;
+        if (dfc__byte_range_overflows(list->bytes, list->offsets[list->count])) return DFC_ERR_TOO_LARGE;
     }
     return DFC_OK;
 }
 
-enum { DFC_PREFETCH_DISTANCE = 16 };
+enum { DFC_LOOKUP_PREFETCH = 16 };
 
-int dfc__scratch_table_init(dfc_context *context, int which, size_t count, int side,
-                            dfc_scratch_table *table) {
-    int status = DFC_OK;
-    size_t capacity;
-    unsigned shift;
-    if (!dfc__slot_capacity_for(count, &capacity, &shift)) return DFC_ERR_TOO_LARGE;
-    uint64_t *slots = dfc__context_scratch(context, which, capacity, sizeof(uint64_t), &status);
-    if (slots == NULL) return status;
-    memset(slots, 0, capacity * sizeof(uint64_t));
-    table->slots = slots;
-    table->mask = capacity - 1;
-    table->shift = shift;
-    table->side = side;
+/* The part of the lists left after trimming, and the maps being filled. */
+typedef struct dfc_match_work {
+    dfc_context *context;
+    const dfc_identity *identity;
+    int is_section; /* reported with duplicates */
+    size_t prefix, old_end, new_end;
+    int32_t *old_to_new, *new_to_old;
+} dfc_match_work;
+
+/* Checks every element of `side` for duplicates with a table of its own. */
+static int dfc__report_duplicates(dfc_context *context, const dfc_identity *identity, int side,
+                                  int which, int is_section) {
+    dfc_scratch_table table = {0};
+    table.is_section = is_section;
+    return dfc__scratch_table_build(context, which, identity, side, 0,
+                                    identity->lists[side]->count, true, &table);
+}
+
+/* Reports equal new elements that are both unmatched (absent from the old list). */
+static int dfc__check_unmatched_duplicates(dfc_match_work *w) {
+    size_t unmatched = 0;
+    for (size_t j = w->prefix; j < w->new_end; j++) unmatched += w->new_to_old[j] == DFC_NOT_FOUND;
+    if (unmatched < 2) return DFC_OK;
+    dfc_scratch_table table = {0};
+    int status = dfc__scratch_table_init(w->context, DFC_BUF_SLOTS_NEW, unmatched, DFC_SIDE_NEW, &table);
+    if (status != DFC_OK) return status;
+    const uint64_t *new_keys = w->identity->lists[DFC_SIDE_NEW]->keys;
+    for (size_t j = w->prefix; j < w->new_end; j++) {
+        if (w->new_to_old[j] != DFC_NOT_FOUND) continue;
+        int64_t earlier = dfc__scratch_table_find(&table, w->identity, DFC_SIDE_NEW, (uint32_t)j);
+        if (earlier == DFC_NOT_FOUND) {
+            dfc__scratch_table_insert(&table, new_keys[j], (uint32_t)j);
+        } else if ((status = dfc__context_add_duplicate(w->context, DFC_SIDE_NEW, w->is_section, (uint32_t)earlier,
+                                                        (uint32_t)j)) != DFC_OK) {
+            return status;
+        }
+    }
     return DFC_OK;
 }
 
-void dfc__scratch_table_insert(dfc_scratch_table *table, uint64_t key, uint32_t index) {
-    size_t position = dfc__slot_home(key, table->shift);
-    while (table->slots[position] != 0) position = (position + 1) & table->mask;
-    table->slots[position] = dfc__pack_slot(key, index);
+/* Untrusted input: every old element goes in the table so a duplicate anywhere is
+ * seen; a new element matching an old one already taken is a new-side duplicate. */
+static int dfc__match_validated(dfc_match_work *w) {
+    dfc_context *context = w->context;
+    const dfc_identity *identity = w->identity;
+    const size_t n = identity->lists[DFC_SIDE_OLD]->count;
+    dfc_scratch_table table = {0};
+    table.is_section = w->is_section;
+    int status = dfc__scratch_table_build(context, DFC_BUF_SLOTS, identity, DFC_SIDE_OLD, 0, n, true, &table);
+    if (status != DFC_OK) return status;
+    if (context->duplicate_count > 0) {
+        /* With duplicates in the old list the matching cannot find every new
+         * duplicate, so the new list gets its own full check. */
+        return dfc__report_duplicates(context, identity, DFC_SIDE_NEW, DFC_BUF_SLOTS_NEW, w->is_section);
+    }
+    const uint64_t *new_keys = identity->lists[DFC_SIDE_NEW]->keys;
+    /* Most new elements are one of the next few old ones: look there before hashing. The
+     * cursor follows the old order; a match far away (a moved element) does not drag it. */
+    enum { WINDOW = 4, RESYNC = 64 };
+    size_t cursor = w->prefix;
+    for (size_t j = w->prefix; j < w->new_end; j++) {
+        int64_t i = DFC_NOT_FOUND;
+        for (size_t k = cursor; k < cursor + WINDOW && k < n; k++) {
+            if (dfc__same(identity, DFC_SIDE_OLD, (uint32_t)k, DFC_SIDE_NEW, (uint32_t)j)) {
+                i = (int64_t)k;
+                break;
+            }
+        }
+        if (i == DFC_NOT_FOUND) {
+            if (j + DFC_LOOKUP_PREFETCH < w->new_end)
+                dfc__scratch_table_prefetch(&table, new_keys[j + DFC_LOOKUP_PREFETCH]);
+            i = dfc__scratch_table_find(&table, identity, DFC_SIDE_NEW, (uint32_t)j);
+        }
+        if (i != DFC_NOT_FOUND && (size_t)i >= cursor && (size_t)i < cursor + RESYNC) cursor = (size_t)i + 1;
+        if (i == DFC_NOT_FOUND) {
+            w->new_to_old[j] = DFC_NOT_FOUND;
+        } else if (w->old_to_new[i] == DFC_NOT_FOUND) {
+            w->old_to_new[i] = (int32_t)j;
+            w->new_to_old[j] = (int32_t)i;
+        } else {
+            status = dfc__context_add_duplicate(context, DFC_SIDE_NEW, w->is_section, (uint32_t)w->old_to_new[i], (uint32_t)j);
+            if (status != DFC_OK) return status;
+            w->new_to_old[j] = DFC_NOT_FOUND;
+        }
+    }
+    return dfc__check_unmatched_duplicates(w);
 }
 
-int dfc__scratch_table_build(dfc_context *context, int which, const dfc_identity *identity,
-                             int side, size_t begin, size_t end, bool report_duplicates,
-                             dfc_scratch_table *table) {
-    int status = dfc__scratch_table_init(context, which, end - begin, side, table);
-    if (status != DFC_OK) return status;
-    uint64_t *slots = table->slots;
-    const size_t mask = table->mask;
-    const unsigned shift = table->shift;
-    const uint64_t *keys = identity->lists[side]->keys;
-    for (size_t i = begin; i < end; i++) {
-        if (i + DFC_PREFETCH_DISTANCE < end)
-            DFC_PREFETCH(&slots[dfc__slot_home(keys[i + DFC_PREFETCH_DISTANCE], shift)]);
-        const uint64_t key = keys[i], fingerprint = key << 32;
-        size_t position = dfc__slot_home(key, shift);
-        uint64_t slot;
-        int64_t earlier = DFC_NOT_FOUND;
-        while ((slot = slots[position]) != 0) {
-            if ((slot & UINT64_C(0xFFFFFFFF00000000)) == fingerprint) {
-                uint32_t index = (uint32_t)(slot & 0xFFFFFFFFu) - 1;
-                if (keys[index] == key && dfc__confirm(identity, side, index, side, (uint32_t)i)) {
-                    earlier = index;
-                    break;
-                }
-            }
-            position = (position + 1) & mask;
-        }
-        if (earlier != DFC_NOT_FOUND) {
-            if (!report_duplicates) continue;
-            status = dfc__context_add_duplicate(context, side, table->is_section, (uint32_t)earlier,
-                                                (uint32_t)i);
-            if (status != DFC_OK) return status;
+/* Trusted (unique) input. Most of a typical new list follows the old order, so a
+ * first pass walks both lists side by side, matching each new element against the
+ * next few old ones; only what that pass leaves (moved, inserted, deleted
+ * elements) goes through a table, which is then small. Identifiers are unique, so
+ * whichever way an element is matched, the match is the same. */
+static int dfc__match_trusted(dfc_match_work *w) {
+    enum { WINDOW = 4, PROBATION = 256, STUCK = 8, RESYNC_REACH = 512 };
+    const dfc_identity *identity = w->identity;
+    int status = DFC_OK;
+    uint32_t *pending = dfc__context_scratch(w->context, DFC_BUF_SEQUENCE_POSITION,
+                                             w->new_end - w->prefix, sizeof(uint32_t), &status);
+    if (pending == NULL) return status;
+    size_t pending_count = 0, cursor = w->prefix, hits = 0, misses_in_a_row = 0;
+    for (size_t j = w->prefix; j < w->new_end; j++) {
+        size_t seen = j - w->prefix;
+        /* Give up on following when it mostly fails (shuffles): every element then takes the table. */
+        if (seen >= PROBATION && hits * 2 < seen) {
+            w->new_to_old[j] = DFC_NOT_FOUND;
+            pending[pending_count++] = (uint32_t)j;
             continue;
         }
-        slots[position] = dfc__pack_slot(key, (uint32_t)i);
+        /* Usually new[j] is one of the next few old elements; after a run of misses
+         * the cursor may sit before a long stretch of removed elements, so look further. */
+        size_t reach = misses_in_a_row >= STUCK ? RESYNC_REACH : WINDOW;
+        size_t found = SIZE_MAX;
+        for (size_t k = cursor; k < cursor + reach && k < w->old_end; k++) {
+            if (dfc__same(identity, DFC_SIDE_OLD, (uint32_t)k, DFC_SIDE_NEW, (uint32_t)j)) {
+                found = k;
+                break;
+            }
+        }
+        if (found != SIZE_MAX) {
+            w->old_to_new[found] = (int32_t)j;
+            w->new_to_old[j] = (int32_t)found;
+            cursor = found + 1;
+            hits++;
+            misses_in_a_row = 0;
+        } else {
+            w->new_to_old[j] = DFC_NOT_FOUND;
+            pending[pending_count++] = (uint32_t)j;
+            misses_in_a_row = misses_in_a_row >= STUCK ? 0 : misses_in_a_row + 1;
+        }
+    }
+    if (pending_count == 0) return DFC_OK;
+    size_t unmatched_old = 0;
+    for (size_t i = w->prefix; i < w->old_end; i++) unmatched_old += w->old_to_new[i] == DFC_NOT_FOUND;
+    if (unmatched_old == 0) return DFC_OK; /* every pending element is an insert */
+    dfc_scratch_table table = {0};
+    status = dfc__scratch_table_init(w->context, DFC_BUF_SLOTS, unmatched_old, DFC_SIDE_OLD, &table);
+    if (status != DFC_OK) return status;
+    const uint64_t *old_keys = identity->lists[DFC_SIDE_OLD]->keys;
+    const uint64_t *new_keys = identity->lists[DFC_SIDE_NEW]->keys;
+    for (size_t i = w->prefix; i < w->old_end; i++)
+        if (w->old_to_new[i] == DFC_NOT_FOUND) dfc__scratch_table_insert(&table, old_keys[i], (uint32_t)i);
+    for (size_t k = 0; k < pending_count; k++) {
+        if (k + DFC_LOOKUP_PREFETCH < pending_count)
+            dfc__scratch_table_prefetch(&table, new_keys[pending[k + DFC_LOOKUP_PREFETCH]]);
+        int64_t i = dfc__scratch_table_find(&table, identity, DFC_SIDE_NEW, pending[k]);
+        if (i != DFC_NOT_FOUND) {
+            w->old_to_new[i] = (int32_t)pending[k];
+            w->new_to_old[pending[k]] = (int32_t)i;
+        }
     }
     return DFC_OK;
+}
+
+int dfc__match_lists(dfc_context *context, const dfc_identity *identity, bool validate, int is_section,
+                     int32_t *old_to_new, int32_t *new_to_old, size_t *common_prefix, size_t *common_suffix) {
+    const size_t n = identity->lists[DFC_SIDE_OLD]->count, m = identity->lists[DFC_SIDE_NEW]->count;
+    /* Equal leading and trailing elements are matched without touching a table. */
+    size_t shorter = n < m ? n : m, prefix = 0, suffix = 0;
+    while (prefix < shorter &&
+           dfc__same(identity, DFC_SIDE_OLD, (uint32_t)prefix, DFC_SIDE_NEW, (uint32_t)prefix))
+        prefix++;
+    while (suffix < shorter - prefix &&
+           dfc__same(identity, DFC_SIDE_OLD, (uint32_t)(n - 1 - suffix), DFC_SIDE_NEW,
+                     (uint32_t)(m - 1 - suffix)))
+        suffix++;
+    const size_t old_end = n - suffix, new_end = m - suffix;
+    for (size_t i = 0; i < prefix; i++) old_to_new[i] = new_to_old[i] = (int32_t)i;
+    for (size_t i = prefix; i < old_end; i++) old_to_new[i] = DFC_NOT_FOUND;
+    for (size_t k = 0; k < suffix; k++) {
+        old_to_new[old_end + k] = (int32_t)(new_end + k);
+        new_to_old[new_end + k] = (int32_t)(old_end + k);
+    }
+    dfc_match_work work = {context, identity, is_section, prefix, old_end, new_end, old_to_new, new_to_old};
+    int status = validate ? dfc__match_validated(&work) : dfc__match_trusted(&work);
+    *common_prefix = prefix;
+    *common_suffix = suffix;
+    return status;
 }

@@ -42,7 +42,7 @@ struct DiffableCommand: ParsableCommand {
 /// The package and C core versions (`diffable --version`).
 enum DiffableVersion {
     static let package = "0.2.0"
-    static var description: String { "diffable \(package)" }
+    static var description: String { "diffable \(package) (C core \(CoreVersion.string))" }
 }
 
 /// A command-line failure with a message for people and its exit status.

@@ -30,4 +30,9 @@ typedef struct harness_test {
     harness_test_fn run;
 } harness_test;
 
+/* Tests in test_contract.c, run by test_main.c. */
+void test_contract(void);
+void test_size_guards(void);
+int contract_list(void); /* prints every function the contract table covers */
+
 #endif

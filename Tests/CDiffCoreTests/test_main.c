@@ -1,5 +1,7 @@
 /* C-only tests of CDiffCore: keys, tables, LIS, flat diffs, bad arguments,
- * allocation failure. Prints "N passed, N failed". */
+ * allocation failure, and the API contract table (test_contract.c).
+ * Prints "N passed, N failed"; `--list-contract` prints the functions the
+ * contract table covers (check_symbols.sh compares them with the exports). */
 #include "dfc.h"
 #include "harness.h"
 
@@ -166,6 +168,18 @@ static void test_hash_bytes_arguments(void) {
     uint64_t good[3] = {0, 1, 2};
     CHECK_EQ_INT(dfc_hash_bytes(NULL, good, 2, 0, keys), DFC_ERR_NULL_ARGUMENT);
     CHECK_EQ_INT(dfc_hash_bytes("ab", good, DFC_MAX_COUNT + 1, 0, keys), DFC_ERR_TOO_LARGE);
+}
+
+/* ---- version ------------------------------------------------------------------ */
+
+static void test_version(void) {
+    /* The library linked reports the header's version, and the three forms agree. */
+    CHECK_EQ_INT(dfc_version(), DFC_VERSION_NUMBER);
+    CHECK(strcmp(dfc_version_string(), DFC_VERSION_STRING) == 0);
+    char expected[32];
+    snprintf(expected, sizeof(expected), "%d.%d.%d", DFC_VERSION_MAJOR, DFC_VERSION_MINOR, DFC_VERSION_RELEASE);
+    CHECK(strcmp(DFC_VERSION_STRING, expected) == 0);
+    CHECK_EQ_INT(DFC_VERSION_NUMBER, DFC_VERSION_MAJOR * 10000 + DFC_VERSION_MINOR * 100 + DFC_VERSION_RELEASE);
 }
 
 /* ---- identifier table ------------------------------------------------------ */
@@ -871,8 +885,10 @@ static void test_sections_known_answers(void) {
     dfc_context_free(ctx);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "--list-contract") == 0) return contract_list();
     const harness_test tests[] = {
+        {"version", test_version},
         {"xxh3_known_answers", test_xxh3_known_answers},
         {"hash_bytes_arguments", test_hash_bytes_arguments},
         {"idtable_against_model", test_idtable_against_model},
@@ -890,6 +906,8 @@ int main(void) {
         {"sections_known_answers", test_sections_known_answers},
         {"warm_context_allocates_nothing", test_warm_context_allocates_nothing},
         {"allocation_failure_every_k", test_allocation_failure_every_k},
+        {"contract", test_contract},
+        {"size_guards", test_size_guards},
     };
     int passed = 0, failed = 0;
     for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {

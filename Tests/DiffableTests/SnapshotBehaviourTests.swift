@@ -102,6 +102,26 @@ import Testing
         #expect(error?.description == "item identifiers are not unique: \"x\" at [0, 0], [0, 2], [1, 2]; \"y\" at [0, 1], [1, 0]")
     }
 
+    /// A person fixing a data feed sees every problem at once: sections "A" twice and items
+    /// "California" and "Kansas" twice are all in one error.
+    @Test func validatingInitReportsDuplicateSectionsAndItemsTogether() {
+        let error = #expect(throws: SnapshotError.self) {
+            try Snapshot(validating: [
+                ("A", ["Alabama", "California"]), ("C", ["California", "Kansas"]), ("A", ["Kansas"]),
+            ])
+        }
+        #expect(
+            error
+                == .duplicateSectionsAndItems(
+                    sections: [.init(identifier: "\"A\"", positions: [[0], [2]])],
+                    items: [
+                        .init(identifier: "\"California\"", positions: [[0, 1], [1, 0]]),
+                        .init(identifier: "\"Kansas\"", positions: [[1, 1], [2, 0]]),
+                    ]))
+        let text = error?.description ?? ""
+        #expect(text.contains("\"A\" at [0], [2]") && text.contains("\"California\" at [0, 1], [1, 0]") && text.contains("\"Kansas\""))
+    }
+
     @Test func rejectedMutationsLeaveTheSnapshotUnchanged() {
         var snapshot = Snapshot()
         #expect(throws: SnapshotError.noSections) { try snapshot.tryAppendItems(["1"]) }

@@ -52,24 +52,56 @@
  *         return status == DFC_OK ? 0 : 1;
  *     }
  *
- * Complexity (n = old count, m = new count, L = items that moved or changed)
+ * Complexity of every public function. n, m = old and new element counts
+ * (items, in a sectioned diff); s = old + new section count; r = refresh
+ * requests; k = matched elements left after trimming the common prefix and
+ * suffix; c = a table's slot count (a power of two, 2 to 4 slots per entry,
+ * at least 16). "Expected" assumes keys that spread: colliding keys cost
+ * extra probes, and confirming a key match with DFC_MATCH_BYTES also reads
+ * the two identifiers' bytes (DFC_MATCH_CALLBACK: one call).
  *
- *     dfc_hash_bytes          O(total bytes)
- *     dfc_idtable_build       O(n) expected
- *     dfc_idtable_find        O(1) expected
- *     dfc_lis                 O(m log m) time, O(m) memory
- *     dfc_diff_flat           O(n + m) expected + O(L log L); O(n + m) when
- *                             only a prefix/suffix differs and the caller
- *                             vouches for uniqueness (DFC_DIFF_ASSUME_UNIQUE)
+ *     dfc_version                   O(1)
+ *     dfc_version_string            O(1)
+ *     dfc_status_string             O(1)
+ *     dfc_context_create            O(1)
+ *     dfc_context_free              O(1) (one release per buffer, a fixed number)
+ *     dfc_context_reset             O(1)
+ *     dfc_context_shrink            O(1) (one release per buffer)
+ *     dfc_context_reserve           O(1) besides the allocator; O(n + m) memory
+ *     dfc_context_sizeof            O(1)
+ *     dfc_context_allocation_count  O(1)
+ *     dfc_context_duplicates        O(1)
+ *     dfc_hash_one                  O(length)
+ *     dfc_hash_bytes                O(count + bytes hashed)
+ *     dfc_idtable_create            O(1)
+ *     dfc_idtable_copy              O(c)
+ *     dfc_idtable_free              O(1)
+ *     dfc_idtable_clear             O(c)
+ *     dfc_idtable_reserve           O(count) when it grows, O(1) otherwise
+ *     dfc_idtable_insert            O(1) expected, amortized over growth
+ *     dfc_idtable_insert_batch      O(count) expected, plus O(entries) when it grows
+ *     dfc_idtable_find              O(1) expected per call, O(c) at worst
+ *     dfc_idtable_remove            O(1) expected
+ *     dfc_idtable_update            O(1) expected
+ *     dfc_idtable_count             O(1)
+ *     dfc_idtable_sizeof            O(1)
+ *     dfc_lis                       O(count log count) time, O(count) memory
+ *     dfc_diff_flat                 O(n + m) expected + O(k log k); O(n + m)
+ *                                   memory in the context
+ *     dfc_diff_sections             O(n + m + s + r) expected
+ *                                   + O(k log k + s log s); O(n + m + s)
+ *                                   memory in the context
  *
  * Thread safety: functions touching a context or table must not run
  * concurrently on the same object; distinct objects are independent. The
  * pure functions (dfc_hash_*, dfc_status_string) are always thread-safe.
  *
  * Sizes: every count is limited to DFC_MAX_COUNT (INT32_MAX) elements; a
- * larger count is rejected with DFC_ERR_TOO_LARGE before anything is
- * allocated. Every pointer argument that may address `count` elements may be
- * NULL only when that count is 0.
+ * larger count, or byte offsets that no object can span, is rejected with
+ * DFC_ERR_TOO_LARGE before anything is allocated. Every pointer argument that
+ * may address `count` elements may be NULL only when that count is 0. What
+ * each function promises for NULL, zero, oversized and overflowing arguments
+ * and for a failing allocator is tabled in CSources/CDiffCore/README.md.
  */
 #ifndef DFC_H
 #define DFC_H
@@ -88,6 +120,22 @@ extern "C" {
 #define DFC_NONNULL
 #define DFC_NULLABLE
 #endif
+
+/*
+ * Version. Compare dfc_version() (the library actually linked) with
+ * DFC_VERSION_NUMBER (the header compiled against) to catch a mismatched
+ * libdfc.so. Before 1.0 a minor release may change the ABI, so the shared
+ * library's soname carries major and minor: libdfc.so.0.2.
+ */
+#define DFC_VERSION_MAJOR 0
+#define DFC_VERSION_MINOR 2
+#define DFC_VERSION_RELEASE 0
+/** MAJOR * 10000 + MINOR * 100 + RELEASE: 0.2.0 is 200. */
+#define DFC_VERSION_NUMBER (DFC_VERSION_MAJOR * 100 * 100 + DFC_VERSION_MINOR * 100 + DFC_VERSION_RELEASE)
+#define DFC_QUOTE(text) #text
+#define DFC_EXPAND_AND_QUOTE(text) DFC_QUOTE(text)
+/** "MAJOR.MINOR.RELEASE", e.g. "0.2.0". */
+#define DFC_VERSION_STRING DFC_EXPAND_AND_QUOTE(DFC_VERSION_MAJOR.DFC_VERSION_MINOR.DFC_VERSION_RELEASE)
 
 /** Largest element count any entry point accepts (indices are 32-bit). */
 #define DFC_MAX_COUNT ((size_t)INT32_MAX)
@@ -116,6 +164,19 @@ enum {
  * Complexity O(1). Thread-safe.
  */
 const char *DFC_NONNULL dfc_status_string(int status);
+
+/**
+ * @brief The version of the library linked: DFC_VERSION_NUMBER as it was
+ * when the library was built. Complexity O(1). Thread-safe.
+ */
+unsigned dfc_version(void);
+
+/**
+ * @brief The version of the library linked as text: DFC_VERSION_STRING as
+ * it was when the library was built. @return a static string; never NULL.
+ * Complexity O(1). Thread-safe.
+ */
+const char *DFC_NONNULL dfc_version_string(void);
 
 /* ------------------------------------------------------------------------ */
 /* Allocation                                                               */
@@ -164,7 +225,7 @@ void dfc_context_reset(dfc_context *DFC_NULLABLE context);
 /**
  * @brief Releases every buffer (capacity goes back to zero).
  * Results previously returned become invalid. NULL is a no-op.
- * Complexity O(number of buffers).
+ * Complexity O(1) (one release per buffer, a fixed number).
  */
 void dfc_context_shrink(dfc_context *DFC_NULLABLE context);
 
@@ -173,7 +234,8 @@ void dfc_context_shrink(dfc_context *DFC_NULLABLE context);
  * `new_count` elements allocates nothing.
  * @return DFC_OK; DFC_ERR_NULL_ARGUMENT; DFC_ERR_TOO_LARGE;
  *         DFC_ERR_OUT_OF_MEMORY (capacity is then unchanged or larger).
- * Complexity O(old_count + new_count) to allocate.
+ * Complexity O(1) besides the allocator (buffers are not cleared);
+ * O(old_count + new_count) memory.
  */
 int dfc_context_reserve(dfc_context *DFC_NULLABLE context, size_t old_count, size_t new_count);
 
@@ -196,7 +258,8 @@ uint64_t dfc_context_allocation_count(const dfc_context *DFC_NULLABLE context);
 
 /**
  * @brief XXH3-64 of one byte string.
- * @pre `bytes` may be NULL only if `length` is 0.
+ * @pre `bytes` may be NULL only if `length` is 0 (NULL hashes as the empty
+ *      string whatever `length` says, so it never reads through NULL).
  * @return the key (XXH3_64bits_withSeed). Complexity O(length). Thread-safe.
  */
 uint64_t dfc_hash_one(const void *DFC_NULLABLE bytes, size_t length, uint64_t seed);
@@ -206,9 +269,11 @@ uint64_t dfc_hash_one(const void *DFC_NULLABLE bytes, size_t length, uint64_t se
  * Identifier i is bytes[offsets[i] ..< offsets[i + 1]].
  * @param offsets `count + 1` ascending offsets; may be NULL only if count is 0.
  * @param keys    receives `count` keys; may be NULL only if count is 0.
- * @return DFC_OK; DFC_ERR_NULL_ARGUMENT; DFC_ERR_TOO_LARGE (count);
- *         DFC_ERR_INCONSISTENT (offsets not ascending; keys untouched).
- * Complexity O(count + offsets[count]). Thread-safe; allocates nothing.
+ * @return DFC_OK; DFC_ERR_NULL_ARGUMENT; DFC_ERR_TOO_LARGE (count, or
+ *         offsets[count] beyond what one object can span); DFC_ERR_INCONSISTENT
+ *         (offsets not ascending). On error `keys` is untouched.
+ * Complexity O(count + offsets[count] - offsets[0]), the bytes hashed.
+ * Thread-safe; allocates nothing.
  */
 int dfc_hash_bytes(const void *DFC_NULLABLE bytes, const uint64_t *DFC_NULLABLE offsets,
                    size_t count, uint64_t seed, uint64_t *DFC_NULLABLE keys);
@@ -307,7 +372,8 @@ void dfc_idtable_clear(dfc_idtable *DFC_NULLABLE table);
 /**
  * @brief Ensures `count` entries fit without growing.
  * @return DFC_OK; DFC_ERR_NULL_ARGUMENT; DFC_ERR_TOO_LARGE;
- *         DFC_ERR_OUT_OF_MEMORY (table unchanged). Complexity O(count).
+ *         DFC_ERR_OUT_OF_MEMORY (table unchanged).
+ * Complexity O(count) when the table grows, O(1) otherwise.
  */
 int dfc_idtable_reserve(dfc_idtable *DFC_NULLABLE table, size_t count);
 
@@ -331,7 +397,8 @@ int dfc_idtable_insert(dfc_idtable *DFC_NULLABLE table, uint64_t key, uint32_t v
  * @param inserted  receives the number of entries inserted (may be NULL).
  * @return DFC_OK; DFC_ERR_NULL_ARGUMENT; DFC_ERR_TOO_LARGE (table or values
  *         would pass DFC_MAX_COUNT); DFC_ERR_OUT_OF_MEMORY (table unchanged).
- * Complexity O(count) expected; probes are prefetched.
+ * Complexity O(count) expected (probes are prefetched), plus O(entries)
+ * when the table grows.
  */
 int dfc_idtable_insert_batch(dfc_idtable *DFC_NULLABLE table, const uint64_t *DFC_NULLABLE keys,
                              size_t count, uint32_t first_value, uint8_t *DFC_NULLABLE conflicts,
@@ -343,7 +410,7 @@ int dfc_idtable_insert_batch(dfc_idtable *DFC_NULLABLE table, const uint64_t *DF
  *        get the next entry with the same key.
  * @return the entry's value, or DFC_NOT_FOUND when no (further) entry has the
  *         key (also for a NULL table or cursor).
- * Complexity O(1) expected per call.
+ * Complexity O(1) expected per call, O(capacity) at worst.
  */
 int64_t dfc_idtable_find(const dfc_idtable *DFC_NULLABLE table, uint64_t key,
                          size_t *DFC_NULLABLE cursor);
@@ -426,7 +493,8 @@ typedef struct dfc_flat_result {
  * Without DFC_DIFF_ASSUME_UNIQUE every element of both lists is checked for
  * duplicates.
  * @param flags 0 or DFC_DIFF_ASSUME_UNIQUE.
- * @return DFC_OK (result filled); DFC_ERR_NULL_ARGUMENT; DFC_ERR_TOO_LARGE;
+ * @return DFC_OK (result filled); DFC_ERR_NULL_ARGUMENT; DFC_ERR_TOO_LARGE
+ *         (a count, or byte offsets beyond what one object can span);
  *         DFC_ERR_INVALID_ARGUMENT (bad match kind, missing callback or
  *         bytes, unknown flag); DFC_ERR_INCONSISTENT (offsets);
  *         DFC_ERR_OUT_OF_MEMORY; DFC_ERR_DUPLICATE (see
@@ -539,8 +607,10 @@ typedef struct dfc_sections_result {
  *         DFC_ERR_OUT_OF_MEMORY; DFC_ERR_DUPLICATE (see dfc_context_duplicates:
  *         sections are tagged is_section, item indices are flat).
  *         On error `result` is left untouched.
- * Complexity O(n + s) expected plus O(k log k) for the LIS of the k matched
- * items (and sections). Memory in the context, reused by the next call.
+ * Complexity O(n + m + s + r) expected (n, m: old and new items; s: old and
+ * new sections; r: refresh requests) plus O(k log k + s log s) for the LIS
+ * of the k matched items and of the sections; the validity fixpoint takes at
+ * most two passes. Memory O(n + m + s) in the context, reused by the next call.
  */
 int dfc_diff_sections(dfc_context *DFC_NULLABLE context, const dfc_snapshot *DFC_NULLABLE old_snapshot,
                       const dfc_snapshot *DFC_NULLABLE new_snapshot, const dfc_refresh *DFC_NULLABLE refresh,

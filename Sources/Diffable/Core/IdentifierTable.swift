@@ -69,6 +69,16 @@ final class IdentifierTable {
         }
     }
 
+    /// The slot holding `id` (keyed `key`), the one id → slot lookup of every storage:
+    /// with injective keys the key decides; otherwise each candidate is confirmed with `==`
+    /// on the identifier `identifierAt(slot)` returns.
+    /// - Complexity: O(1) expected hash-and-compare operations.
+    @inline(__always)
+    func slot<ID: Equatable>(of id: ID, key: UInt64, injective: Bool, identifierAt: (Int32) -> ID?) -> Int32? {
+        if injective { return find(key) { _ in true } }
+        return find(key) { identifierAt($0) == id }
+    }
+
     /// - Complexity: O(1) expected.
     func remove(key: UInt64, slot: Int32) {
         let removed = dfc_idtable_remove(raw, key, UInt32(bitPattern: slot))

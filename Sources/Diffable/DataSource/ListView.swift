@@ -26,6 +26,28 @@ public protocol ListViewDataSource<Cell>: AnyObject {
     /// A supplementary view (`kind` is e.g. `"header"`) for `indexPath`, or nil for none.
     /// - Complexity: O(1) plus the supplementary view provider.
     func supplementaryView(ofKind kind: String, at indexPath: IndexPath) -> Cell?
+
+    /// Whether the user may drag the item at `indexPath` to another place (UIKit's
+    /// `canMoveItemAt`). The default is `false`.
+    /// - Complexity: O(1) in ``DiffableDataSource`` plus its `canReorderItem` handler.
+    func canMoveItem(at indexPath: IndexPath) -> Bool
+
+    /// The user dragged the item at `source` to `destination` (its index path after the move;
+    /// UIKit's `moveItemAt:to:`). The view already shows the row there: the data source only
+    /// updates its state, and no batch follows. Only for items ``canMoveItem(at:)`` allows.
+    /// - Complexity: O(size of the sections involved) in ``DiffableDataSource``.
+    func moveItem(at source: IndexPath, to destination: IndexPath)
+}
+
+extension ListViewDataSource {
+    /// No item can be moved. - Complexity: O(1).
+    public func canMoveItem(at indexPath: IndexPath) -> Bool { false }
+
+    /// Traps: a data source that allows no move cannot follow one.
+    /// - Complexity: O(1).
+    public func moveItem(at source: IndexPath, to destination: IndexPath) {
+        preconditionFailure("Diffable: \(type(of: self)) does not support moving items (canMoveItem(at:) is false)")
+    }
 }
 
 /// A list view that a ``DiffableDataSource`` can drive: UIKit's table and collection

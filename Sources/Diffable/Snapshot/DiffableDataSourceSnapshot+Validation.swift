@@ -1,9 +1,11 @@
 extension DiffableDataSourceSnapshot {
     /// Builds a snapshot from untrusted data without ever trapping.
     ///
-    /// Throws ``SnapshotError/duplicateSections(_:)`` listing **every** repeated section
-    /// identifier with all its positions (`[section]`), else
-    /// ``SnapshotError/duplicateItems(_:)`` listing every repeated item identifier
+    /// Throws one error that lists **every** problem of the input:
+    /// ``SnapshotError/duplicateSections(_:)`` listing every repeated section identifier
+    /// with all its positions (`[section]`), ``SnapshotError/duplicateItems(_:)`` listing
+    /// every repeated item identifier, or ``SnapshotError/duplicateSectionsAndItems(sections:items:)``
+    /// when there are both; items are listed
     /// (across all sections) with all its positions (`[section, item]`); throws
     /// ``SnapshotError/outOfMemory`` when the tables cannot be allocated.
     /// - Complexity: O(n + s) expected.
@@ -11,7 +13,12 @@ extension DiffableDataSourceSnapshot {
         self.init()
         let sectionIdentifiers = sections.map(\.0)
         let sectionDuplicates = Self.duplicates(in: sectionIdentifiers)
-        if !sectionDuplicates.isEmpty { throw .duplicateSections(sectionDuplicates) }
+        if !sectionDuplicates.isEmpty {
+            // Every problem in one report: the items are checked too before throwing.
+            let itemDuplicates = Self.itemDuplicates(in: sections)
+            if itemDuplicates.isEmpty { throw .duplicateSections(sectionDuplicates) }
+            throw .duplicateSectionsAndItems(sections: sectionDuplicates, items: itemDuplicates)
+        }
         try storage.reserveSections(sectionIdentifiers.count)
         try storage.reserveItems(sections.reduce(0) { $0 + $1.1.count })
         storage.insertSections(sectionIdentifiers, keys: sectionIdentifiers.map(storage.sectionKey), at: 0)

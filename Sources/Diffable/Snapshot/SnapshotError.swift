@@ -22,6 +22,9 @@ public enum SnapshotError: Error, Equatable, Sendable, CustomStringConvertible {
     case duplicateSections([Duplicate])
     /// Item identifiers repeated within the input (every one, first occurrence order).
     case duplicateItems([Duplicate])
+    /// Both at once (``DiffableDataSourceSnapshot/init(validating:)`` reports every problem
+    /// of its input in one error): repeated sections, then repeated items across all sections.
+    case duplicateSectionsAndItems(sections: [Duplicate], items: [Duplicate])
     /// Sections to add that the snapshot already has.
     case sectionsAlreadyExist([String])
     /// A section the operation names is not in the snapshot.
@@ -43,6 +46,8 @@ public enum SnapshotError: Error, Equatable, Sendable, CustomStringConvertible {
             "section identifiers are not unique: " + duplicates.map(\.description).joined(separator: "; ")
         case .duplicateItems(let duplicates):
             "item identifiers are not unique: " + duplicates.map(\.description).joined(separator: "; ")
+        case .duplicateSectionsAndItems(let sections, let items):
+            SnapshotError.duplicateSections(sections).description + "; " + SnapshotError.duplicateItems(items).description
         case .sectionsAlreadyExist(let identifiers):
             "sections already exist in the snapshot: " + identifiers.joined(separator: ", ")
         case .unknownSection(let identifier):
@@ -67,15 +72,33 @@ public enum SnapshotError: Error, Equatable, Sendable, CustomStringConvertible {
 public enum DiffableDiagnostics {
     /// One reported event.
     public struct Event: Sendable, Equatable, CustomStringConvertible {
-        public enum Kind: String, Sendable { case identifierAlreadyExists }
+        public enum Kind: String, Sendable {
+            /// An appended or inserted identifier was already in the snapshot (it is moved; no trap).
+            case identifierAlreadyExists
+            // Programming errors a ``DiffableDataSource`` reports right before it traps.
+            /// The cell provider returned nil.
+            case cellProviderReturnedNil
+            /// The view asked about an index path or section the data source does not have.
+            case indexPathOutOfRange
+            /// `apply` was called from inside a view update (a cell provider, the view's batch).
+            case reentrantApply
+            /// A snapshot matched by `id` repeats an `id`.
+            case duplicateIdentifiers
+            /// The view broke the ``ListView`` contract (e.g. did not call `updates` exactly once).
+            case viewContractViolation
+        }
         public var kind: Kind
         /// The operation, e.g. `appendItems(_:toSection:)`.
         public var operation: String
         /// The identifiers involved, as `String(reflecting:)` text.
         public var identifiers: [String]
+        /// What went wrong, for kinds other than `identifierAlreadyExists`.
+        public var message: String = ""
 
         public var description: String {
-            "\(kind.rawValue) in \(operation): \(identifiers.joined(separator: ", ")) moved into place"
+            kind == .identifierAlreadyExists
+                ? "\(kind.rawValue) in \(operation): \(identifiers.joined(separator: ", ")) moved into place"
+                : "\(kind.rawValue) in \(operation): \(message)"
         }
     }
 

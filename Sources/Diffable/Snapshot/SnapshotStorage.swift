@@ -94,16 +94,14 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
 
     /// - Complexity: O(1) expected.
     func itemSlot(_ id: I, key: UInt64) -> Int32? {
-        if itemStrategy.isInjective { return itemTable.find(key) { _ in true } }
-        return itemTable.find(key) { itemIDs[Int($0)] == id }
+        itemTable.slot(of: id, key: key, injective: itemStrategy.isInjective) { itemIDs[Int($0)] }
     }
 
     func itemSlot(_ id: I) -> Int32? { itemSlot(id, key: itemKey(id)) }
 
     /// - Complexity: O(1) expected.
     func sectionSlot(_ id: S, key: UInt64) -> Int32? {
-        if sectionStrategy.isInjective { return sectionTable.find(key) { _ in true } }
-        return sectionTable.find(key) { sectionIDs[Int($0)] == id }
+        sectionTable.slot(of: id, key: key, injective: sectionStrategy.isInjective) { sectionIDs[Int($0)] }
     }
 
     func sectionSlot(_ id: S) -> Int32? { sectionSlot(id, key: sectionKey(id)) }
@@ -392,9 +390,15 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     }
 
     #if DIFFABLE_INTERNAL_CHECKS
+        /// Snapshots up to this many items are checked whole after every mutation; larger ones
+        /// (the 10^6-item demo and benchmarks run through checked builds too) are not, so that
+        /// building one stays linear instead of O(n) per append.
+        static var invariantCheckLimit: Int { 50_000 }
+
         /// Verifies every cross-reference between slots, sections and tables.
-        /// - Complexity: O(n + s).
+        /// - Complexity: O(n + s) when n + s ≤ ``invariantCheckLimit``, otherwise O(1).
         func checkInvariants() {
+            guard itemIDs.count + sectionOrder.count <= Self.invariantCheckLimit else { return }
             precondition(itemIDs.count == itemKeys.count && itemKeys.count == itemSection.count && itemSection.count == itemIndex.count)
             precondition(itemTable.count == itemIDs.count, "item table count \(itemTable.count) != \(itemIDs.count)")
             var seen = 0

@@ -88,7 +88,8 @@ public struct SnapshotDocument: Codable, Equatable, Sendable {
         } catch {
             // Positions name the raw identifiers (the error carries them as debug text).
             switch error {
-            case .duplicateSections(let duplicates):
+            case .duplicateSections(let duplicates), .duplicateSectionsAndItems(let duplicates, _):
+                // The fixture format reports the first kind of problem (ALGORITHM.md "Errors").
                 throw DocumentError(
                     kind: .duplicateSection, snapshot: side, identifiers: duplicates.map { sections[$0.positions[0][0]].id },
                     positions: duplicates.map(\.positions))

@@ -40,7 +40,7 @@ struct BenchCommand: ParsableCommand {
 
     @Option(
         help:
-            "What to measure: flat (list diff engines), snapshot (snapshot operations at 1M), sectioned (difference(from:) at 1M in 10k sections)."
+            "What to measure: flat (list diff engines), snapshot (snapshot operations at 1M), sectioned (difference(from:) at 1M in 10k sections), outline (section snapshot at 1.1M against a naive tree), apply (DiffableDataSource.apply end to end)."
     )
     var suite: String = "flat"
 
@@ -48,6 +48,16 @@ struct BenchCommand: ParsableCommand {
         if suite == "sectioned" {
             let rows = SectionedBench.run(runs: runs)
             print(json ? String(decoding: try JSONEncoder().encode(rows), as: UTF8.self) : SectionedBench.table(rows))
+            return
+        }
+        if suite == "apply" {
+            let report = ApplyBench.run(runs: runs)
+            print(json ? String(decoding: try JSONEncoder().encode(report), as: UTF8.self) : ApplyBench.tables(report))
+            return
+        }
+        if suite == "outline" {
+            let rows = OutlineBench.run(runs: runs)
+            print(json ? String(decoding: try JSONEncoder().encode(rows), as: UTF8.self) : OutlineBench.table(rows))
             return
         }
         if suite == "snapshot" {
@@ -59,7 +69,7 @@ struct BenchCommand: ParsableCommand {
             }
             return
         }
-        guard suite == "flat" else { throw ValidationError("unknown suite '\(suite)' (flat, snapshot, sectioned)") }
+        guard suite == "flat" else { throw ValidationError("unknown suite '\(suite)' (flat, snapshot, sectioned, outline, apply)") }
         let sizeList = try parseList(sizes, name: "size") { Int($0).flatMap { $0 > 0 ? $0 : nil } }
         let scenarioList = try parseList(scenarios, name: "scenario") { BenchScenario(rawValue: $0) }
         let keyList = try parseList(keys, name: "key type") { BenchKeyKind(rawValue: $0) }

@@ -1,0 +1,221 @@
+/* The batch planner (ALGORITHM.md steps 3 and 4): UIKit's validity fixpoint over the
+ * matched snapshots, then the structural and the refresh batch, written through a
+ * mutable builder and handed out as read-only dfc_batch views. */
+#include "dfc_internal.h"
+
+/* What the structural batch does with an item. */
+typedef enum { DFC_OP_NONE, DFC_OP_DELETE, DFC_OP_INSERT, DFC_OP_MOVE, DFC_OP_DELETE_INSERT } dfc_item_op;
+
+/* The operation for a matched pair (old i, new j); see ALGORITHM.md step 2 and 3. */
+static inline dfc_item_op dfc__classify_matched(const dfc_plan *p, uint32_t i, uint32_t j) {
+    uint32_t o = p->old_section_of[i], t = p->new_section_of[j];
+    bool old_gone = (p->old_flags[o] & DFC_SECTION_GONE) != 0;
+    bool new_fresh = (p->new_flags[t] & DFC_SECTION_FRESH) != 0;
+    if (old_gone && new_fresh) return DFC_OP_NONE;
+    if (old_gone) return DFC_OP_INSERT;  /* UIKit forbids moving out of a deleted section */
+    if (new_fresh) return DFC_OP_DELETE; /* ... and into an inserted one */
+    if ((uint32_t)p->section_old_to_new[o] != t) {
+        /* Raw-index guard: UIKit counts a move as in/out by raw section indices. */
+        return o == t ? DFC_OP_DELETE_INSERT : DFC_OP_MOVE;
+    }
+    return (p->item_flags[j] & DFC_ITEM_KEEP) ? DFC_OP_NONE : DFC_OP_MOVE;
+}
+
+static inline void dfc__touch_new(dfc_plan *p, uint32_t t) { p->new_flags[t] |= DFC_SECTION_TOUCHED; }
+
+static inline void dfc__touch_old(dfc_plan *p, uint32_t o) {
+    int32_t t = p->section_old_to_new[o];
+    if (t >= 0) p->new_flags[t] |= DFC_SECTION_TOUCHED;
+}
+
+static inline dfc_item_op dfc__stored_op(const dfc_plan *p, size_t j) {
+    return (dfc_item_op)((p->item_flags[j] >> DFC_ITEM_OP_SHIFT) & 7);
+}
+
+/* One classification pass marking the sections item operations touch. It also
+ * stores every new item's operation: the pass after which nothing converts is
+ * final, and emitting reads the stored operations. */
+static void dfc__mark_touched(dfc_plan *p) {
+    for (size_t t = 0; t < p->new_section_count; t++) p->new_flags[t] &= (uint8_t)~DFC_SECTION_TOUCHED;
+    for (size_t i = 0; i < p->old_count; i++) {
+        uint32_t o = p->old_section_of[i];
+        if (p->old_to_new[i] == DFC_NOT_FOUND && !(p->old_flags[o] & DFC_SECTION_GONE)) dfc__touch_old(p, o);
+    }
+    for (size_t j = 0; j < p->new_count; j++) {
+        uint32_t t = p->new_section_of[j];
+        int32_t i = p->new_to_old[j];
+        dfc_item_op op = i == DFC_NOT_FOUND ? ((p->new_flags[t] & DFC_SECTION_FRESH) ? DFC_OP_NONE : DFC_OP_INSERT)
+                                            : dfc__classify_matched(p, (uint32_t)i, (uint32_t)j);
+        p->item_flags[j] = (uint8_t)((p->item_flags[j] & ((1u << DFC_ITEM_OP_SHIFT) - 1)) | ((unsigned)op << DFC_ITEM_OP_SHIFT));
+        if (i == DFC_NOT_FOUND) {
+            if (op == DFC_OP_INSERT) dfc__touch_new(p, t);
+            continue;
+        }
+        switch (op) {
+        case DFC_OP_NONE: break;
+        case DFC_OP_DELETE: dfc__touch_old(p, p->old_section_of[i]); break;
+        case DFC_OP_INSERT: dfc__touch_new(p, t); break;
+        case DFC_OP_MOVE:
+        case DFC_OP_DELETE_INSERT:
+            dfc__touch_old(p, p->old_section_of[i]);
+            dfc__touch_new(p, t);
+            break;
+        }
+    }
+}
+
+void dfc__plan_resolve(dfc_plan *p) {
+    /* Converting a section only turns the operations of its items into ones that touch
+     * fewer sections, so the touched set never grows: the second pass converts nothing. */
+    for (bool changed = true; changed;) {
+        changed = false;
+        dfc__mark_touched(p);
+        for (size_t t = 0; t < p->new_section_count; t++) {
+            if ((p->new_flags[t] & DFC_SECTION_MOVED) && (p->new_flags[t] & DFC_SECTION_TOUCHED)) {
+                p->new_flags[t] = (uint8_t)((p->new_flags[t] & ~DFC_SECTION_MOVED) | DFC_SECTION_FRESH);
+                p->old_flags[p->section_new_to_old[t]] |= DFC_SECTION_GONE;
+                changed = true;
+            }
+        }
+    }
+}
+
+/* Both batches while they are written: mutable arrays (all NULL on the counting pass)
+ * and their counts. They leave the planner only as read-only dfc_batch views. */
+typedef struct dfc_batch_builder {
+    uint32_t *delete_sections, *insert_sections, *move_section_from, *move_section_to, *reload_sections;
+    dfc_index_path *delete_items, *insert_items, *move_item_from, *move_item_to, *reload_items, *reconfigure_items;
+    size_t delete_section_count, insert_section_count, move_section_count, reload_section_count;
+    size_t delete_item_count, insert_item_count, move_item_count, reload_item_count, reconfigure_item_count;
+} dfc_batch_builder;
+
+static inline void dfc__put_section(uint32_t *array, size_t *count, uint32_t section) {
+    if (array != NULL) array[*count] = section;
+    (*count)++;
+}
+
+static inline void dfc__put_path(dfc_index_path *array, size_t *count, dfc_index_path path) {
+    if (array != NULL) array[*count] = path;
+    (*count)++;
+}
+
+static inline dfc_index_path dfc__old_path(const dfc_plan *p, uint32_t i) {
+    uint32_t o = p->old_section_of[i];
+    dfc_index_path path = {o, i - p->old_starts[o]};
+    return path;
+}
+
+static inline dfc_index_path dfc__new_path(const dfc_plan *p, uint32_t j) {
+    uint32_t t = p->new_section_of[j];
+    dfc_index_path path = {t, j - p->new_starts[t]};
+    return path;
+}
+
+/* Counts (arrays NULL) or writes every operation of both batches, in UIKit's orders. */
+static void dfc__plan_write(const dfc_plan *p, dfc_batch_builder *b) {
+    b->delete_section_count = b->insert_section_count = b->move_section_count = b->reload_section_count = 0;
+    b->delete_item_count = b->insert_item_count = b->move_item_count = 0;
+    b->reload_item_count = b->reconfigure_item_count = 0;
+    /* Section operations. */
+    for (size_t o = 0; o < p->old_section_count; o++)
+        if (p->old_flags[o] & DFC_SECTION_GONE) dfc__put_section(b->delete_sections, &b->delete_section_count, (uint32_t)o);
+    for (size_t t = 0; t < p->new_section_count; t++) {
+        uint8_t flags = p->new_flags[t];
+        if (flags & DFC_SECTION_FRESH) {
+            dfc__put_section(b->insert_sections, &b->insert_section_count, (uint32_t)t);
+            continue;
+        }
+        if (flags & DFC_SECTION_MOVED) {
+            if (b->move_section_from != NULL) {
+                b->move_section_from[b->move_section_count] = (uint32_t)p->section_new_to_old[t];
+                b->move_section_to[b->move_section_count] = (uint32_t)t;
+            }
+            b->move_section_count++;
+        }
+        if (flags & DFC_SECTION_RELOADED) dfc__put_section(b->reload_sections, &b->reload_section_count, (uint32_t)t);
+    }
+    /* Item deletes, by ascending old path (= ascending flat old index). */
+    for (size_t i = 0; i < p->old_count; i++) {
+        int32_t j = p->old_to_new[i];
+        bool deleted;
+        if (j == DFC_NOT_FOUND) {
+            deleted = !(p->old_flags[p->old_section_of[i]] & DFC_SECTION_GONE);
+        } else {
+            dfc_item_op op = dfc__stored_op(p, (size_t)j);
+            deleted = op == DFC_OP_DELETE || op == DFC_OP_DELETE_INSERT;
+        }
+        if (deleted) dfc__put_path(b->delete_items, &b->delete_item_count, dfc__old_path(p, (uint32_t)i));
+    }
+    /* Inserts, moves and refreshes, by ascending new path. */
+    for (size_t j = 0; j < p->new_count; j++) {
+        uint32_t t = p->new_section_of[j];
+        int32_t i = p->new_to_old[j];
+        dfc_item_op op = dfc__stored_op(p, j);
+        bool fresh = (p->new_flags[t] & DFC_SECTION_FRESH) != 0;
+        if (op == DFC_OP_INSERT || op == DFC_OP_DELETE_INSERT) {
+            dfc__put_path(b->insert_items, &b->insert_item_count, dfc__new_path(p, (uint32_t)j));
+            fresh = true;
+        } else if (op == DFC_OP_MOVE) {
+            if (b->move_item_from != NULL) {
+                b->move_item_from[b->move_item_count] = dfc__old_path(p, (uint32_t)i);
+                b->move_item_to[b->move_item_count] = dfc__new_path(p, (uint32_t)j);
+            }
+            b->move_item_count++;
+        }
+        uint8_t flags = p->item_flags[j];
+        if (fresh || !(flags & (DFC_ITEM_RELOAD | DFC_ITEM_RECONFIGURE))) continue;
+        if (p->new_flags[t] & DFC_SECTION_RELOADED) continue; /* the section reload refreshes it */
+        if (flags & DFC_ITEM_RELOAD) dfc__put_path(b->reload_items, &b->reload_item_count, dfc__new_path(p, (uint32_t)j));
+        else dfc__put_path(b->reconfigure_items, &b->reconfigure_item_count, dfc__new_path(p, (uint32_t)j));
+    }
+}
+
+/* Points the builder's arrays into two context buffers sized exactly for its counts. */
+static int dfc__builder_allocate(dfc_context *context, dfc_batch_builder *b) {
+    int status = DFC_OK;
+    size_t section_total = b->delete_section_count + b->insert_section_count + 2 * b->move_section_count +
+                           b->reload_section_count;
+    size_t path_total = b->delete_item_count + b->insert_item_count + 2 * b->move_item_count + b->reload_item_count +
+                        b->reconfigure_item_count;
+    uint32_t *sections = dfc__context_scratch(context, DFC_BUF_OUT_SECTIONS, section_total, sizeof(uint32_t), &status);
+    if (sections == NULL) return status;
+    dfc_index_path *paths = dfc__context_scratch(context, DFC_BUF_OUT_PATHS, path_total, sizeof(dfc_index_path), &status);
+    if (paths == NULL) return status;
+    b->delete_sections = sections;
+    b->insert_sections = b->delete_sections + b->delete_section_count;
+    b->move_section_from = b->insert_sections + b->insert_section_count;
+    b->move_section_to = b->move_section_from + b->move_section_count;
+    b->reload_sections = b->move_section_to + b->move_section_count;
+    b->delete_items = paths;
+    b->insert_items = b->delete_items + b->delete_item_count;
+    b->move_item_from = b->insert_items + b->insert_item_count;
+    b->move_item_to = b->move_item_from + b->move_item_count;
+    b->reload_items = b->move_item_to + b->move_item_count;
+    b->reconfigure_items = b->reload_items + b->reload_item_count;
+    return DFC_OK;
+}
+
+int dfc__plan_emit(dfc_context *context, const dfc_plan *p, dfc_batch *structural, dfc_batch *refresh) {
+    dfc_batch_builder b = {0};
+    dfc__plan_write(p, &b); /* counting pass */
+    int status = dfc__builder_allocate(context, &b);
+    if (status != DFC_OK) return status;
+    dfc__plan_write(p, &b);
+    const dfc_batch structural_view = {
+        .delete_sections = b.delete_sections, .delete_section_count = b.delete_section_count,
+        .insert_sections = b.insert_sections, .insert_section_count = b.insert_section_count,
+        .move_section_from = b.move_section_from, .move_section_to = b.move_section_to,
+        .move_section_count = b.move_section_count,
+        .delete_items = b.delete_items, .delete_item_count = b.delete_item_count,
+        .insert_items = b.insert_items, .insert_item_count = b.insert_item_count,
+        .move_item_from = b.move_item_from, .move_item_to = b.move_item_to, .move_item_count = b.move_item_count,
+    };
+    const dfc_batch refresh_view = {
+        .reload_sections = b.reload_sections, .reload_section_count = b.reload_section_count,
+        .reload_items = b.reload_items, .reload_item_count = b.reload_item_count,
+        .reconfigure_items = b.reconfigure_items, .reconfigure_item_count = b.reconfigure_item_count,
+    };
+    *structural = structural_view;
+    *refresh = refresh_view;
+    return DFC_OK;
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// What a view committed: the snapshot its questions are answered from.
+///
+/// Outline sections (``DiffableDataSourceSectionSnapshot``, on its own branch) will add a
+/// per-section dictionary of section snapshots here; their visible items are what
+/// `snapshot` holds for those sections, so the diff and the view need no change.
+struct CommittedState<S: Hashable & Sendable, I: Hashable & Sendable>: Sendable {
+    /// The items and sections shown, without pending reload/reconfigure requests.
+    var snapshot = DiffableDataSourceSnapshot<S, I>()
+    /// What the item matcher keeps beside the snapshot (the `id` snapshot when matching by `id`).
+    var matchState: (any Sendable)?
+    /// Whether the view loaded (`reloadData()`) since the data source was created.
+    var loaded = false
+    /// Counts commits (applies and reorders): a diff made against an older state is redone.
+    var generation: UInt64 = 0
+}
+
+/// One call to `apply` or `applySnapshotUsingReloadData`, waiting for the view.
+struct ApplyRequest<S: Hashable & Sendable, I: Hashable & Sendable>: Sendable {
+    enum Kind: Sendable, Equatable {
+        case diff(animating: Bool)
+        case reload
+    }
+    var snapshot: DiffableDataSourceSnapshot<S, I>
+    var kind: Kind
+    /// The matcher's work done on the calling thread (the `id` snapshot, checked for duplicates).
+    var prepared: (any Sendable)?
+    /// Every completion handler this request answers for, in call order.
+    var completions: [@Sendable () -> Void]
+
+    /// One request standing for a run of queued ones: the newest snapshot, plus the refresh
+    /// requests of the skipped snapshots for items and sections still present (a skipped
+    /// reconfigure must not leave a stale cell); a reload if any of them asked for one.
+    /// - Complexity: O(n) of the newest snapshot when refresh requests carry over, else O(k).
+    static func coalescing(_ requests: ArraySlice<Self>) -> Self {
+        var merged = requests.last!
+        guard requests.count > 1 else { return merged }
+        let skipped = requests.dropLast()
+        if skipped.contains(where: { $0.kind == .reload }) { merged.kind = .reload }
+        merged.completions = requests.flatMap(\.completions)
+        var target = merged.snapshot
+        let reloads = skipped.flatMap(\.snapshot.reloadedItemIdentifiers).filter { target.contains(item: $0) }
+        if !reloads.isEmpty { try? target.tryReloadItems(reloads) }
+        let reloaded = Set(target.reloadedItemIdentifiers)
+        let reconfigures = skipped.flatMap(\.snapshot.reconfiguredItemIdentifiers).filter {
+            target.contains(item: $0) && !reloaded.contains($0)
+        }
+        if !reconfigures.isEmpty { try? target.tryReconfigureItems(reconfigures) }
+        let sections = skipped.flatMap(\.snapshot.reloadedSectionIdentifiers).filter { target.contains(section: $0) }
+        if !sections.isEmpty { try? target.tryReloadSections(sections) }
+        merged.snapshot = target
+        return merged
+    }
+}
+
+/// What a diff decided: the state to commit and the batches that lead the view there.
+struct ApplyPlan<S: Hashable & Sendable, I: Hashable & Sendable>: Sendable {
+    /// The state to commit (its generation is the base's plus one).
+    var state: CommittedState<S, I>
+    /// Nothing to animate when empty; ignored when `reload` is set.
+    var batches: [BatchUpdate]
+    /// `reloadData()` instead of batches (first load, or asked for).
+    var reload: Bool
+    /// The generation of the state the diff started from.
+    var baseGeneration: UInt64
+}
+
+/// The FIFO of applies waiting for the view, plus who drives it. Guarded by the data source's lock.
+struct ApplyQueue<S: Hashable & Sendable, I: Hashable & Sendable> {
+    private var requests: [ApplyRequest<S, I>] = []
+    private var head = 0
+    /// Whether some thread owns the queue (diffing or performing); others only append.
+    var running = false
+
+    /// Number of requests waiting. - Complexity: O(1).
+    var count: Int { requests.count - head }
+
+    /// - Complexity: O(1) amortized.
+    mutating func append(_ request: ApplyRequest<S, I>) { requests.append(request) }
+
+    /// The next request, or every waiting one when coalescing (the caller merges them outside
+    /// the lock with ``ApplyRequest/coalescing(_:)``); empty after clearing `running`.
+    /// - Complexity: O(1) amortized; O(k) for k requests taken.
+    mutating func next(coalescing: Bool) -> ArraySlice<ApplyRequest<S, I>> {
+        guard head < requests.count else {
+            running = false
+            return []
+        }
+        let end = coalescing ? requests.count : head + 1
+        let taken = requests[head..<end]
+        head = end
+        if head == requests.count {
+            requests.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head > 64 && head * 2 > requests.count {
+            requests.removeFirst(head)
+            head = 0
+        }
+        return taken
+    }
+}

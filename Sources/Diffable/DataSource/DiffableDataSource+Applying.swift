@@ -1,0 +1,166 @@
+import Foundation
+
+extension DiffableDataSource {
+    /// Shows `snapshot`: diffs it against what the view last committed and hands the view one
+    /// structural batch and, when anything is reloaded or reconfigured, one refresh batch
+    /// (the first apply to a view that never loaded is a `reloadData()` instead). A snapshot
+    /// equal to the current one, with no pending reloads, performs no batch.
+    ///
+    /// May be called from any thread; applies are performed in call order. Made on the view
+    /// executor while nothing is queued, it runs before returning (the diff on the caller, as
+    /// Apple's main-queue apply); otherwise the diff runs on the calling thread (or a worker,
+    /// when queued) and the batch on the executor.
+    ///
+    /// - Parameters:
+    ///   - animatingDifferences: `false` still diffs, and animates with `.none` (iOS 15 semantics).
+    ///   - completion: runs once on the executor after the view finished the update; it may apply again.
+    /// - Complexity: O(n + s) expected plus O(k log k) for the LIS over the k matched items (the
+    ///   diff); the view's own work comes on top. Matching by `id` adds O(n + s) to build the `id`s.
+    public func apply(_ snapshot: Snapshot, animatingDifferences: Bool = true, completion: (@Sendable () -> Void)? = nil) {
+        submit(
+            snapshot, kind: .diff(animating: animatingDifferences), completion: completion,
+            operation: "apply(_:animatingDifferences:completion:)")
+    }
+
+    /// ``apply(_:animatingDifferences:completion:)``, returning when the view finished the update.
+    /// - Complexity: as ``apply(_:animatingDifferences:completion:)``.
+    public func apply(_ snapshot: Snapshot, animatingDifferences: Bool = true) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            apply(snapshot, animatingDifferences: animatingDifferences) { continuation.resume() }
+        }
+    }
+
+    /// Shows `snapshot` without diffing: the view reloads everything (`reloadData()`).
+    /// Ordered with the other applies.
+    /// - Complexity: O(1) here (O(n + s) when matching by `id`); the view's reload on top.
+    public func applySnapshotUsingReloadData(_ snapshot: Snapshot, completion: (@Sendable () -> Void)? = nil) {
+        submit(snapshot, kind: .reload, completion: completion, operation: "applySnapshotUsingReloadData(_:completion:)")
+    }
+
+    /// ``applySnapshotUsingReloadData(_:completion:)``, returning when the view reloaded.
+    /// - Complexity: as ``applySnapshotUsingReloadData(_:completion:)``.
+    public func applySnapshotUsingReloadData(_ snapshot: Snapshot) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            applySnapshotUsingReloadData(snapshot) { continuation.resume() }
+        }
+    }
+
+    // MARK: The queue
+
+    /// Queues a request; when no one drives the queue, drives it from here: on the executor
+    /// everything happens now, elsewhere the diff happens now and the view's part is enqueued.
+    private func submit(_ snapshot: Snapshot, kind: Request.Kind, completion: (@Sendable () -> Void)?, operation: String) {
+        let onExecutor = executor.isCurrent()
+        if onExecutor && insideViewUpdate {
+            DiffableDiagnostics.fail(
+                .reentrantApply, in: operation,
+                "called while the view is inside an update (from a cell provider, a supplementary view provider or the "
+                    + "view's own batch), where Apple raises BUG_IN_CLIENT_OF_DIFFABLE_DATA_SOURCE__APPLYING_SNAPSHOTS_REENTRANTLY; "
+                    + "apply from the completion handler instead")
+        }
+        let request = Request(
+            snapshot: snapshot, kind: kind, prepared: matcher.prepare(snapshot, operation: operation),
+            completions: completion.map { [$0] } ?? [])
+        let first: ArraySlice<Request> = lock.withLock {
+            queue.append(request)
+            guard !queue.running else { return [] }
+            queue.running = true
+            return queue.next(coalescing: settings.queuedApplyPolicy == .coalesce)
+        }
+        if !first.isEmpty { process(.coalescing(first), onExecutor: onExecutor) }
+    }
+
+    /// Diffs `request` against the committed state here, then performs it on the executor.
+    private func process(_ request: Request, onExecutor: Bool) {
+        let plan = matcher.plan(request, from: lock.withLock { published })
+        if onExecutor {
+            perform(request, plan)
+        } else {
+            executor.enqueue { self.perform(request, plan) }
+        }
+    }
+
+    /// On the executor: shows the plan, hands the next request to a worker (its diff stays off
+    /// the executor), then runs the completions whose view already finished.
+    private func perform(_ request: Request, _ proposed: ApplyPlan<SectionIdentifierType, ItemIdentifierType>) {
+        // A reorder committed since the diff started: diff again against what the view shows.
+        let plan = proposed.baseGeneration == shown.generation ? proposed : matcher.plan(request, from: shown)
+        let animation = request.kind == .diff(animating: true) ? lock.withLock { settings.defaultRowAnimation } : .none
+        show(plan, animation: animation, completions: request.completions)
+        let next = lock.withLock { queue.next(coalescing: settings.queuedApplyPolicy == .coalesce) }
+        if !next.isEmpty {
+            DispatchQueue.global(qos: .userInitiated).async { self.process(.coalescing(next), onExecutor: false) }
+        }
+        runDeferredCompletions()
+    }
+
+    // MARK: The view
+
+    /// Drives the view through one plan: commits the new state inside the view's update (B3).
+    private func show(
+        _ plan: ApplyPlan<SectionIdentifierType, ItemIdentifierType>, animation: RowAnimation, completions: [@Sendable () -> Void]
+    ) {
+        insideViewUpdate = true
+        defer { insideViewUpdate = false }
+        if plan.reload || plan.batches.isEmpty {
+            commit(plan.state)
+            if plan.reload { view.reloadData() }
+            deferredCompletions += completions
+            return
+        }
+        let tracker = BatchCompletion(remaining: plan.batches.count, completions: completions)
+        for (index, batch) in plan.batches.enumerated() {
+            var updateCalls = 0
+            view.performBatchUpdates(
+                batch, animation: animation,
+                updates: {
+                    updateCalls += 1
+                    if index == 0 && updateCalls == 1 { self.commit(plan.state) }
+                },
+                completion: { _ in self.viewFinished(tracker) })
+            if updateCalls != 1 {
+                DiffableDiagnostics.fail(
+                    .viewContractViolation, in: "performBatchUpdates(_:animation:updates:completion:)",
+                    "\(type(of: view)) called `updates` \(updateCalls) times; a ListView calls it exactly once, "
+                        + "after capturing its old counts")
+            }
+        }
+    }
+
+    /// Makes `state` what the view's questions and every query answer from.
+    func commit(_ state: State) {
+        shown = state
+        lock.withLock { published = state }
+    }
+
+    /// The view finished one batch; the request's completions run after its last batch.
+    private func viewFinished(_ tracker: BatchCompletion) {
+        guard executor.isCurrent() else {
+            executor.enqueue { self.viewFinished(tracker) }
+            return
+        }
+        tracker.remaining -= 1
+        guard tracker.remaining == 0 else { return }
+        deferredCompletions += tracker.completions
+        // A view that finishes inside its performBatchUpdates call: run them once it returned.
+        if !insideViewUpdate { runDeferredCompletions() }
+    }
+
+    private func runDeferredCompletions() {
+        while !deferredCompletions.isEmpty {
+            let ready = deferredCompletions
+            deferredCompletions = []
+            for completion in ready { completion() }
+        }
+    }
+}
+
+/// Counts the batches of one apply still animating; touched only on the executor.
+final class BatchCompletion: @unchecked Sendable {
+    var remaining: Int
+    let completions: [@Sendable () -> Void]
+    init(remaining: Int, completions: [@Sendable () -> Void]) {
+        self.remaining = remaining
+        self.completions = completions
+    }
+}

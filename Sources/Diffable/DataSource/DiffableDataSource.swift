@@ -1,0 +1,160 @@
+import Foundation
+
+/// Drives any ``ListView`` from snapshots: Apple's `UITableViewDiffableDataSource` /
+/// `UICollectionViewDiffableDataSource`, without the view framework.
+///
+/// ```swift
+/// let dataSource = DiffableDataSource<Section, Item, Cell>(view: listView) { indexPath, item in
+///     Cell(item)
+/// }
+/// var snapshot = DiffableDataSourceSnapshot<Section, Item>()
+/// snapshot.appendSections([.main])
+/// snapshot.appendItems(items)
+/// dataSource.apply(snapshot)           // first apply: reloadData(); later ones: one valid batch
+/// ```
+///
+/// **What the view sees.** The view asks only UIKit's three questions (how many sections,
+/// how many items in a section, the cell at an index path) and for supplementary views. The
+/// data source answers from the state the view last committed; inside a batch's `updates`
+/// closure it switches to the new state (BATCH_RULES.md B3). The first apply to a view that
+/// never loaded is a `reloadData()`; later applies diff against what the view last committed
+/// and hand it one structural batch plus, when needed, one refresh batch of reloads and
+/// reconfigures, each valid by UIKit's rules. A snapshot equal to the current one, with no
+/// pending reloads, performs no batch at all.
+///
+/// **Threading.** `apply` may be called from any thread or task. Applies are serialized in
+/// call order; the view is driven on one serial ``ViewExecutor`` (the main queue unless told
+/// otherwise). An apply made on the executor while nothing is queued runs at once, as Apple's
+/// main-queue apply does (the diff runs on the caller); an apply from elsewhere is diffed on
+/// the calling thread (or, when queued behind others, on a background worker) and performed
+/// on the executor. Completion handlers run once on the executor after the view finished, and
+/// may call `apply` again. With ``QueuedApplyPolicy/coalesce`` applies queued behind a busy
+/// view collapse into one batch to the newest snapshot; every skipped completion still runs.
+/// Queries (``snapshot()``, ``itemIdentifier(for:)``, …) may be called from any thread.
+///
+/// **Errors.** Where Apple raises, Diffable reports a ``DiffableDiagnostics`` event and then
+/// traps with a message naming the problem: a cell provider returning nil, an index path out of
+/// range asked by the view, an apply made from inside a view update (Apple:
+/// `BUG_IN_CLIENT_OF_DIFFABLE_DATA_SOURCE__APPLYING_SNAPSHOTS_REENTRANTLY…`), an identifier
+/// repeated in a snapshot matched by `id`. docs/DATA_SOURCE.md lists every deliberate
+/// difference from Apple.
+///
+/// In the complexity notes *n* is the number of items, *s* the number of sections.
+public final class DiffableDataSource<
+    SectionIdentifierType: Hashable & Sendable, ItemIdentifierType: Hashable & Sendable, Cell
+>: @unchecked Sendable {
+    public typealias Snapshot = DiffableDataSourceSnapshot<SectionIdentifierType, ItemIdentifierType>
+    /// Makes the cell for an item at an index path. Returning nil is a programming error (Apple raises).
+    public typealias CellProvider = (IndexPath, ItemIdentifierType) -> Cell?
+    /// Makes a supplementary view of a kind (e.g. `"header"`) for an index path, or nil for none.
+    public typealias SupplementaryViewProvider = (String, IndexPath) -> Cell?
+    typealias State = CommittedState<SectionIdentifierType, ItemIdentifierType>
+    typealias Request = ApplyRequest<SectionIdentifierType, ItemIdentifierType>
+
+    // Fixed at creation.
+    let view: any ListView<Cell>
+    let executor: ViewExecutor
+    let cellProvider: CellProvider
+    let matcher: ItemMatcher<SectionIdentifierType, ItemIdentifierType>
+
+    // Shared between threads, guarded by `lock`. Never held while calling out.
+    let lock = Lock()
+    /// What ``snapshot()`` and the queries report: the state the view last committed.
+    var published: State
+    var queue = ApplyQueue<SectionIdentifierType, ItemIdentifierType>()
+    var settings = Settings()
+
+    // Confined to the executor (read and written only there, so never locked).
+    /// The state the view's questions are answered from; equal to `published` outside a commit.
+    var shown: State
+    /// Whether the data source is inside a call to the view (reloadData, performBatchUpdates).
+    var insideViewUpdate = false
+    /// Completion handlers whose view finished while the data source was inside a view call.
+    var deferredCompletions: [@Sendable () -> Void] = []
+
+    /// Options that may change at any time, read under `lock`.
+    struct Settings {
+        var defaultRowAnimation = RowAnimation.automatic
+        var supplementaryViewProvider: SupplementaryViewProvider?
+        var reorderingHandlers = ReorderingHandlers()
+        var queuedApplyPolicy = QueuedApplyPolicy.performEach
+    }
+
+    /// Creates a data source that matches items by identity (Apple's behaviour) and makes
+    /// itself `view`'s data source.
+    ///
+    /// Create it where `view` may be touched (Apple: on the main queue): the initializer sets
+    /// `view.dataSource`. Nothing is shown until the first apply.
+    /// - Parameters:
+    ///   - executor: where the view is driven (default: the main queue).
+    ///   - cellProvider: called on the executor for every cell the view asks for.
+    /// - Complexity: O(1).
+    public init(view: some ListView<Cell>, executor: ViewExecutor = .main, cellProvider: @escaping CellProvider) {
+        self.view = view
+        self.executor = executor
+        self.cellProvider = cellProvider
+        matcher = ItemMatcher()
+        published = State()
+        shown = published
+        view.dataSource = self
+    }
+
+    /// Creates a data source that matches items by `id` (beyond Apple): an item whose `id`
+    /// stays while its value changes keeps its cell, and the cell is reconfigured (or reloaded,
+    /// per `updates`) instead of animating as a delete and an insert.
+    ///
+    /// Snapshots hold the values; two values with one `id` in a snapshot trap (with a report
+    /// of every repeated `id` and its positions).
+    /// - Complexity: O(1).
+    public init(
+        view: some ListView<Cell>, executor: ViewExecutor = .main, matchingItemsByID updates: ItemContentUpdate,
+        cellProvider: @escaping CellProvider
+    ) where ItemIdentifierType: Identifiable, ItemIdentifierType.ID: Sendable {
+        self.view = view
+        self.executor = executor
+        self.cellProvider = cellProvider
+        matcher = IdentifiableItemMatcher(updates: updates)
+        published = State()
+        shown = published
+        view.dataSource = self
+    }
+
+    /// The animation of animated applies (UIKit's default: `.automatic`).
+    /// - Complexity: O(1).
+    public var defaultRowAnimation: RowAnimation {
+        get { lock.withLock { settings.defaultRowAnimation } }
+        set { lock.withLock { settings.defaultRowAnimation = newValue } }
+    }
+
+    /// Makes supplementary views (section headers, footers) when the view asks for them.
+    /// - Complexity: O(1).
+    public var supplementaryViewProvider: SupplementaryViewProvider? {
+        get { lock.withLock { settings.supplementaryViewProvider } }
+        set { lock.withLock { settings.supplementaryViewProvider = newValue } }
+    }
+
+    /// What happens to applies queued behind a busy view (default: each gets its own batch).
+    /// - Complexity: O(1).
+    public var queuedApplyPolicy: QueuedApplyPolicy {
+        get { lock.withLock { settings.queuedApplyPolicy } }
+        set { lock.withLock { settings.queuedApplyPolicy = newValue } }
+    }
+}
+
+/// What a data source that matches items by `id` does with an item whose value changed.
+public enum ItemContentUpdate: Sendable, Hashable {
+    /// Update the existing cell in place (iOS 15's `reconfigureItems`; the default choice).
+    case reconfigure
+    /// Replace the cell (`reloadItems`).
+    case reload
+}
+
+/// What happens to applies that arrive while earlier ones still wait for the view.
+public enum QueuedApplyPolicy: Sendable, Hashable {
+    /// Every apply gets its own batch, in call order (Apple's behaviour).
+    case performEach
+    /// Applies waiting behind a busy view collapse into one batch to the newest snapshot
+    /// (Android's `AsyncListDiffer` does likewise); every completion still runs, in call order,
+    /// and refresh requests of skipped snapshots carry over to items still present.
+    case coalesce
+}

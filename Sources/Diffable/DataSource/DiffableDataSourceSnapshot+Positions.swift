@@ -1,0 +1,53 @@
+import Foundation
+
+/// Positional reads for the data source: what a view asks by index, answered in O(1).
+extension DiffableDataSourceSnapshot {
+    /// The section identifier at display position `index`, or nil when out of range.
+    /// - Complexity: O(1).
+    func sectionIdentifier(at index: Int) -> SectionIdentifierType? {
+        guard index >= 0, index < storage.sectionOrder.count else { return nil }
+        return storage.sectionIDs[Int(storage.sectionOrder[index])]
+    }
+
+    /// The number of items in the section at display position `index`, or nil when out of range.
+    /// - Complexity: O(1).
+    func numberOfItems(inSectionAt index: Int) -> Int? {
+        guard index >= 0, index < storage.sectionOrder.count else { return nil }
+        return storage.sectionItems[Int(storage.sectionOrder[index])].count
+    }
+
+    /// The item at `indexPath` (section position, item position), or nil when out of range.
+    /// - Complexity: O(1).
+    func itemIdentifier(at indexPath: IndexPath) -> ItemIdentifierType? {
+        guard indexPath.count == 2, let count = numberOfItems(inSectionAt: indexPath.section),
+            indexPath.item >= 0, indexPath.item < count
+        else { return nil }
+        return storage.itemIDs[Int(storage.sectionItems[Int(storage.sectionOrder[indexPath.section])][indexPath.item])]
+    }
+
+    /// The index path of `identifier`, or nil when it is not in the snapshot.
+    /// - Complexity: O(1) expected.
+    func indexPathOfItem(_ identifier: ItemIdentifierType) -> IndexPath? {
+        indexPath(ofItem: identifier).map { IndexPath(item: $0.item, section: $0.section) }
+    }
+
+    /// This snapshot with the item at `source` moved so that it ends at `destination`, the
+    /// index path it has *after* the move (UIKit's `moveRow(at:to:)`), or nil when either
+    /// path is out of range.
+    /// - Complexity: O(size of the sections involved).
+    func movingItem(from source: IndexPath, to destination: IndexPath) -> Self? {
+        guard let item = itemIdentifier(at: source), destination.count == 2,
+            let section = sectionIdentifier(at: destination.section)
+        else { return nil }
+        var moved = self
+        moved.deleteItems([item])
+        let count = moved.numberOfItems(inSection: section)
+        guard destination.item >= 0, destination.item <= count else { return nil }
+        if let anchor = moved.itemIdentifier(at: destination) {
+            moved.insertItems([item], beforeItem: anchor)
+        } else {
+            moved.appendItems([item], toSection: section)
+        }
+        return moved
+    }
+}

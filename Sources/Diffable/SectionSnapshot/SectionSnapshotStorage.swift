@@ -1,0 +1,435 @@
+/// The copy-on-write storage of ``DiffableDataSourceSectionSnapshot``: the outline
+/// in depth-first (pre-order) order as parallel flat arrays, and the C identifier
+/// table from each item's 64-bit key to its position in them.
+///
+/// A subtree is a contiguous run: the item at `p` and its `sizes[p] - 1`
+/// descendants, so the next sibling of `p` starts at `p + sizes[p]` and parents
+/// always precede their children. Every array and the table are exact after each
+/// mutation; queries only read (no lazy caches, so sharing a snapshot across
+/// threads is safe).
+final class SectionSnapshotStorage<Item: Hashable> {
+    let strategy: KeyStrategy
+    var ids: ContiguousArray<Item> = []
+    var keys: ContiguousArray<UInt64> = []
+    /// Depth: 0 for root items.
+    var levels: ContiguousArray<Int32> = []
+    /// Position of the parent, -1 for root items.
+    var parents: ContiguousArray<Int32> = []
+    /// Number of items in the subtree, the item itself included.
+    var sizes: ContiguousArray<Int32> = []
+    var expanded = ExpansionBits()
+    /// Key → position.
+    let table: IdentifierTable
+
+    init() {
+        strategy = KeyStrategy.of(Item.self)
+        table = IdentifierTable()
+    }
+
+    private init(copying other: SectionSnapshotStorage) {
+        strategy = other.strategy
+        ids = other.ids
+        keys = other.keys
+        levels = other.levels
+        parents = other.parents
+        sizes = other.sizes
+        expanded = other.expanded
+        table = other.table.copy()
+    }
+
+    /// - Complexity: O(n) (the arrays are shared until written; the table is copied).
+    func copy() -> SectionSnapshotStorage { SectionSnapshotStorage(copying: self) }
+
+    var count: Int { ids.count }
+
+    // MARK: Lookups
+
+    @inline(__always)
+    func key(_ item: Item) -> UInt64 { strategy.key(item) }
+
+    /// - Complexity: O(1) expected.
+    @inline(__always)
+    func position(of item: Item, key: UInt64) -> Int? {
+        let found =
+            strategy.isInjective
+            ? table.find(key) { _ in true }
+            : table.find(key) { ids[Int($0)] == item }
+        return found.map { Int($0) }
+    }
+
+    /// - Complexity: O(1) expected.
+    func position(of item: Item) -> Int? { position(of: item, key: key(item)) }
+
+    /// The positions of `items` (whose keys are `itemKeys`) that are in the outline and whose
+    /// expansion differs from `value`. Each item is first looked for where a list in outline
+    /// order would have it after the previous one found (its first child or next sibling),
+    /// by key, and only then through the table.
+    /// - Complexity: O(k) expected; O(1) per item that follows outline order.
+    func positions(of items: [Item], keys itemKeys: [UInt64], expandedOtherThan value: Bool) -> [Int32] {
+        var changes: [Int32] = []
+        let injective = strategy.isInjective
+        ids.withUnsafeBufferPointer { ids in
+            keys.withUnsafeBufferPointer { keys in
+                sizes.withUnsafeBufferPointer { sizes in
+                    expanded.withUnsafeWords { words in
+                        @inline(__always)
+                        func isAt(_ position: Int, _ index: Int) -> Bool {
+                            position < keys.count && keys[position] == itemKeys[index] && (injective || ids[position] == items[index])
+                        }
+                        var previous = -1
+                        for index in items.indices {
+                            var found = -1
+                            if previous >= 0 {
+                                let sibling = previous + Int(sizes[previous])
+                                if isAt(previous + 1, index) {
+                                    found = previous + 1
+                                } else if isAt(sibling, index) {
+                                    found = sibling
+                                }
+                            }
+                            if found < 0 {
+                                guard let position = lookUp(items[index], key: itemKeys[index], in: ids) else { continue }
+                                found = position
+                            }
+                            previous = found
+                            if ExpansionBits.isSet(words, found) != value { changes.append(Int32(found)) }
+                        }
+                    }
+                }
+            }
+        }
+        return changes
+    }
+
+    /// The table lookup with the identifiers borrowed (no access per candidate).
+    @inline(__always)
+    private func lookUp(_ item: Item, key: UInt64, in ids: UnsafeBufferPointer<Item>) -> Int? {
+        let found = strategy.isInjective ? table.find(key) { _ in true } : table.find(key) { ids[Int($0)] == item }
+        return found.map { Int($0) }
+    }
+
+    /// Whether every ancestor of the item at `position` is expanded.
+    /// - Complexity: O(depth).
+    func isVisible(at position: Int) -> Bool {
+        parents.withUnsafeBufferPointer { parents in
+            expanded.withUnsafeWords { words in
+                var ancestor = Int(parents[position])
+                while ancestor >= 0 {
+                    if !ExpansionBits.isSet(words, ancestor) { return false }
+                    ancestor = Int(parents[ancestor])
+                }
+                return true
+            }
+        }
+    }
+
+    /// Calls `body` with each maximal run of consecutive visible positions, in order.
+    /// - Complexity: O(visible items): a collapsed item's subtree is skipped in one step.
+    func forEachVisibleRun(_ body: (Range<Int>) -> Void) {
+        sizes.withUnsafeBufferPointer { sizes in
+            expanded.withUnsafeWords { words in
+                var position = 0, runStart = 0
+                let total = sizes.count
+                while position < total {
+                    let size = Int(sizes[position])
+                    let next = size == 1 || ExpansionBits.isSet(words, position) ? position + 1 : position + size
+                    if next != position + 1 {
+                        body(runStart..<(position + 1))
+                        runStart = next
+                    }
+                    position = next
+                }
+                if runStart < total { body(runStart..<total) }
+            }
+        }
+    }
+
+    /// The number of visible items.
+    /// - Complexity: O(visible items).
+    var visibleCount: Int {
+        var visible = 0
+        forEachVisibleRun { visible += $0.count }
+        return visible
+    }
+
+    /// Appends the identifiers (and keys) of the visible items to `visibleIDs` (and `visibleKeys`).
+    /// - Complexity: O(visible items).
+    func appendVisible(ids visibleIDs: inout [Item], keys visibleKeys: inout [UInt64]) {
+        ids.withUnsafeBufferPointer { ids in
+            keys.withUnsafeBufferPointer { keys in
+                forEachVisibleRun { run in
+                    visibleIDs.append(contentsOf: UnsafeBufferPointer(rebasing: ids[run]))
+                    visibleKeys.append(contentsOf: UnsafeBufferPointer(rebasing: keys[run]))
+                }
+            }
+        }
+    }
+
+    // MARK: Structural changes
+
+    /// What replaces a run of subtrees.
+    enum Replacement {
+        /// New childless, collapsed items.
+        case leaves([Item], keys: [UInt64])
+        /// Whole subtrees of another outline, with their expansion state.
+        case subtrees(OutlineBlock<Item>)
+
+        var count: Int {
+            switch self {
+            case .leaves(let ids, _): ids.count
+            case .subtrees(let block): block.count
+            }
+        }
+    }
+
+    /// Replaces the whole subtrees in `range` (consecutive children of `parent`, -1 for
+    /// roots; empty to insert) by `replacement`, which becomes children of `parent` at
+    /// `range.lowerBound`. `inTable`: the replacement's table entries already exist
+    /// (see ``tryAddTableEntries(_:first:)``).
+    /// - Complexity: O(range.count + replacement.count + depth) at the end of the
+    ///   outline; otherwise also O(items after the range).
+    func replaceSubtrees(_ range: Range<Int>, parent: Int, with replacement: Replacement, inTable: Bool = false) {
+        let added = replacement.count, delta = added - range.count
+        let tail = range.upperBound..<count
+        let newCount = count + delta
+        // Renumbering a long tail entry by entry costs more than a prefetched rebuild.
+        let rebuild = delta != 0 && tail.count > 4096 && tail.count * 3 > newCount
+        if !rebuild {
+            for position in range { table.remove(key: keys[position], slot: Int32(position)) }
+            if delta != 0 { renumberTableEntries(tail, by: delta) }
+        }
+        let start = range.lowerBound
+        let level: Int32 = parent < 0 ? 0 : levels[parent] + 1
+        switch replacement {
+        case .leaves(let newIDs, let newKeys):
+            ids.replaceSubrange(range, with: newIDs)
+            keys.replaceSubrange(range, with: newKeys)
+            levels.replaceSubrange(range, with: repeatElement(level, count: added))
+            parents.replaceSubrange(range, with: repeatElement(Int32(parent), count: added))
+            sizes.replaceSubrange(range, with: repeatElement(1, count: added))
+            if range.isEmpty && start == expanded.count {
+                expanded.appendZeros(added)
+            } else {
+                expanded.replaceSubrange(range, with: ExpansionBits(repeating: false, count: added))
+            }
+        case .subtrees(let block):
+            ids.replaceSubrange(range, with: block.ids)
+            keys.replaceSubrange(range, with: block.keys)
+            levels.replaceSubrange(range, with: block.levels.lazy.map { $0 + level })
+            let offset = Int32(start)
+            parents.replaceSubrange(range, with: block.parents.lazy.map { $0 < 0 ? Int32(parent) : $0 + offset })
+            sizes.replaceSubrange(range, with: block.sizes)
+            expanded.replaceSubrange(range, with: block.expanded)
+        }
+        if delta != 0 {
+            // Items after the run keep their parents, which moved when they were after the run too.
+            let shift = Int32(delta), first = Int32(start)
+            if !tail.isEmpty {
+                parents.withUnsafeMutableBufferPointer { parents in
+                    for position in (start + added)..<newCount where parents[position] >= first { parents[position] += shift }
+                }
+            }
+            var ancestor = parent
+            while ancestor >= 0 {
+                sizes[ancestor] += shift
+                ancestor = Int(parents[ancestor])
+            }
+        }
+        if rebuild {
+            rebuildTable()
+        } else if !inTable {
+            addTableEntries(start..<(start + added))
+        }
+    }
+
+    /// Removes the subtrees rooted at `roots` (ascending positions, none inside another).
+    /// - Complexity: O(removed items + depth · roots.count) plus O(items after the first
+    ///   removed one) unless they are all at the end.
+    func removeSubtrees(rootedAt roots: [Int]) {
+        guard let first = roots.first else { return }
+        if roots.count == 1 {
+            replaceSubtrees(first..<(first + Int(sizes[first])), parent: Int(parents[first]), with: .leaves([], keys: []))
+            return
+        }
+        // Ancestors lose the removed subtrees (none of them is removed: roots are not nested).
+        for root in roots {
+            let removedSize = sizes[root]
+            var ancestor = Int(parents[root])
+            while ancestor >= 0 {
+                sizes[ancestor] -= removedSize
+                ancestor = Int(parents[ancestor])
+            }
+        }
+        // The runs that stay after `first`, each with the number of items removed before it.
+        var runs: [Range<Int>] = [0..<first]
+        var shifts: [Int] = [0]
+        var removed = 0
+        for (index, root) in roots.enumerated() {
+            let end = root + Int(sizes[root])
+            removed += end - root
+            for position in root..<end { table.remove(key: keys[position], slot: Int32(position)) }
+            let next = index + 1 < roots.count ? roots[index + 1] : count
+            if end < next {
+                runs.append(end..<next)
+                shifts.append(removed)
+            }
+        }
+        let newCount = count - removed
+        let rebuild = newCount - first > 4096 && (newCount - first) * 3 > newCount
+        // New parents first (a kept item's parent is kept and precedes it), then compaction.
+        func newPosition(_ old: Int) -> Int {
+            var low = 0, high = runs.count - 1
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if runs[middle].lowerBound <= old { low = middle } else { high = middle - 1 }
+            }
+            return old - shifts[low]
+        }
+        for (run, shift) in zip(runs.dropFirst(), shifts.dropFirst()) {
+            for position in run {
+                let parent = Int(parents[position])
+                if parent >= first { parents[position] = Int32(newPosition(parent)) }
+                if !rebuild { table.update(key: keys[position], from: Int32(position), to: Int32(position - shift)) }
+            }
+        }
+        Self.compact(&ids, keeping: runs)
+        Self.compact(&keys, keeping: runs)
+        Self.compact(&levels, keeping: runs)
+        Self.compact(&parents, keeping: runs)
+        Self.compact(&sizes, keeping: runs)
+        expanded.keepOnly(runs)
+        if rebuild { rebuildTable() }
+    }
+
+    /// Moves the elements of `runs` (ascending, disjoint, the first starting at 0) to the front, in order.
+    private static func compact<T>(_ array: inout ContiguousArray<T>, keeping runs: [Range<Int>]) {
+        var write = runs[0].upperBound
+        for run in runs.dropFirst() {
+            for read in run {
+                array.swapAt(write, read)
+                write += 1
+            }
+        }
+        array.removeLast(array.count - write)
+    }
+
+    /// Removes every item.
+    /// - Complexity: O(n).
+    func removeAll() {
+        ids.removeAll()
+        keys.removeAll()
+        levels.removeAll()
+        parents.removeAll()
+        sizes.removeAll()
+        expanded = ExpansionBits()
+        table.removeAll()
+    }
+
+    // MARK: The table
+
+    /// Adds key → position entries for the (new, distinct) items in `positions`.
+    /// - Complexity: O(positions.count) expected.
+    func addTableEntries(_ positions: Range<Int>) {
+        if positions.count > 64, tryAddTableEntries(Array(keys[positions]), first: positions.lowerBound) { return }
+        for position in positions { table.insert(key: keys[position], slot: Int32(position)) }
+    }
+
+    /// Adds `keys[i]` → `first + i` for every key in one prefetched pass when none of
+    /// them is in the table yet nor repeated; otherwise changes nothing and returns false
+    /// (an identifier that exists or repeats, or merely a hash collision: the caller checks).
+    /// - Complexity: O(keys.count) expected.
+    func tryAddTableEntries(_ newKeys: [UInt64], first: Int) -> Bool {
+        var conflicts = [UInt8](repeating: 0, count: newKeys.count)
+        let inserted = table.insertBatch(newKeys, firstSlot: Int32(first), conflicts: &conflicts)
+        if inserted == newKeys.count { return true }
+        var value = Int32(first)
+        for (key, conflict) in zip(newKeys, conflicts) where conflict == 0 {
+            table.remove(key: key, slot: value)
+            value += 1
+        }
+        return false
+    }
+
+    /// Moves the entries of the items at `positions` by `delta`.
+    /// - Complexity: O(positions.count) expected.
+    private func renumberTableEntries(_ positions: Range<Int>, by delta: Int) {
+        // Entries are (key, position) pairs: however equal keys collide, each update
+        // turns one pair into another, so the order of updates does not matter.
+        for position in positions {
+            table.update(key: keys[position], from: Int32(position), to: Int32(position + delta))
+        }
+    }
+
+    /// Rebuilds the table from the key array.
+    /// - Complexity: O(n) expected.
+    func rebuildTable() {
+        table.removeAll()
+        // Mutations trap on bad input as Apple's do; running out of memory is said as plainly.
+        do { try table.reserve(count) } catch { fatalError("section snapshot: \(error) (identifier table for \(count) items)") }
+        addTableEntries(0..<count)
+    }
+
+    #if DIFFABLE_INTERNAL_CHECKS
+        /// Verifies levels, parents, subtree sizes and the table against each other.
+        /// - Complexity: O(n).
+        func checkInvariants() {
+            precondition(
+                ids.count == keys.count && keys.count == levels.count && levels.count == parents.count
+                    && parents.count == sizes.count && sizes.count == expanded.count)
+            precondition(table.count == ids.count, "table count \(table.count) != \(ids.count)")
+            var ancestors: [Int] = []
+            for position in ids.indices {
+                while let last = ancestors.last, last + Int(sizes[last]) <= position { ancestors.removeLast() }
+                precondition(parents[position] == Int32(ancestors.last ?? -1), "parent of \(position)")
+                precondition(levels[position] == Int32(ancestors.count), "level of \(position)")
+                precondition(sizes[position] >= 1 && position + Int(sizes[position]) <= ids.count, "size of \(position)")
+                if let last = ancestors.last {
+                    precondition(position + Int(sizes[position]) <= last + Int(sizes[last]), "subtree of \(position) overflows")
+                }
+                precondition(keys[position] == key(ids[position]), "key of \(position)")
+                let id = ids[position]
+                // An identifier unequal to itself (Double.nan) can never be found again.
+                precondition(id != id || self.position(of: id) == position, "table entry of \(position)")
+                ancestors.append(position)
+            }
+        }
+    #endif
+}
+
+/// A run of whole subtrees to put into an outline: depth-first arrays with levels
+/// counted from the run's own roots (0) and parents as positions in the run (-1 for
+/// its roots).
+struct OutlineBlock<Item: Hashable> {
+    var ids: ContiguousArray<Item>
+    var keys: ContiguousArray<UInt64>
+    var levels: ContiguousArray<Int32>
+    var parents: ContiguousArray<Int32>
+    var sizes: ContiguousArray<Int32>
+    var expanded: ExpansionBits
+
+    var count: Int { ids.count }
+
+    /// The whole of `storage` (arrays shared until written).
+    /// - Complexity: O(1).
+    init(_ storage: SectionSnapshotStorage<Item>) {
+        ids = storage.ids
+        keys = storage.keys
+        levels = storage.levels
+        parents = storage.parents
+        sizes = storage.sizes
+        expanded = storage.expanded
+    }
+
+    /// The subtrees of `storage` in `range`: whole subtrees whose roots share a parent.
+    /// - Complexity: O(range.count).
+    init(_ storage: SectionSnapshotStorage<Item>, range: Range<Int>) {
+        let baseLevel = range.isEmpty ? 0 : storage.levels[range.lowerBound]
+        let offset = Int32(range.lowerBound)
+        ids = ContiguousArray(storage.ids[range])
+        keys = ContiguousArray(storage.keys[range])
+        levels = ContiguousArray(storage.levels[range].lazy.map { $0 - baseLevel })
+        parents = ContiguousArray(storage.parents[range].lazy.map { $0 < offset ? -1 : $0 - offset })
+        sizes = ContiguousArray(storage.sizes[range])
+        expanded = storage.expanded.extracting(range)
+    }
+}

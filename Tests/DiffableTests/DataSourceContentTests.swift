@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+@testable import Diffable
+
+/// A reminder: its `id` stays, its content changes.
+struct Reminder: Identifiable, Hashable, Sendable {
+    let id: Int
+    var title: String
+    var isFavourite = false
+}
+
+/// Content changes for `Identifiable` items (issue 10 item 5): matched by `id`, a changed
+/// value is a reconfigure (or reload), never a delete and an insert.
+@Suite struct DataSourceContentTests {
+    typealias Snapshot = DiffableDataSourceSnapshot<String, Reminder>
+
+    static let reminders = ["Milk", "Call Ana", "Taxes", "Gym"].enumerated().map { Reminder(id: $0.offset, title: $0.element) }
+
+    /// The seeds' reminders: toggling a favourite reconfigures that one cell in place.
+    @Test func togglingAFavouriteReconfiguresTheCell() async {
+        let harness = DataSourceHarness<String, Reminder, Int>(matchingByID: .reconfigure)
+        var reminders = Self.reminders
+        await harness.dataSource.apply(.build(["Today"], [reminders]))
+        reminders[2].isFavourite = true
+        await harness.dataSource.apply(.build(["Today"], [reminders]))
+        #expect(harness.onView(\.batches) == [BatchUpdate(reconfigureItems: [IndexPath(item: 2, section: 0)])])
+        #expect(harness.onView(\.rows) == [reminders])
+        #expect(harness.dataSource.itemIdentifier(for: IndexPath(item: 2, section: 0))?.isFavourite == true)
+        #expect(harness.dataSource.indexPath(for: reminders[2]) == IndexPath(item: 2, section: 0))
+        #expect(harness.problem() == nil)
+    }
+
+    /// Matched by identity (Apple), the same toggle is a delete and an insert: the seeds' complaint.
+    @Test func identityMatchingDeletesAndInserts() async {
+        let harness = DataSourceHarness<String, Reminder, Reminder>()
+        var reminders = Self.reminders
+        await harness.dataSource.apply(.build(["Today"], [reminders]))
+        reminders[2].isFavourite = true
+        await harness.dataSource.apply(.build(["Today"], [reminders]))
+        let path = [IndexPath(item: 2, section: 0)]
+        #expect(harness.onView(\.batches) == [BatchUpdate(deleteItems: path, insertItems: path)])
+        #expect(harness.problem() == nil)
+    }
+
+    /// `.reload` asks for a new cell instead; an explicit reload wins over a reconfigure.
+    @Test func reloadPolicyAndExplicitRequests() async {
+        let harness = DataSourceHarness<String, Reminder, Int>(matchingByID: .reload)
+        var reminders = Self.reminders
+        await harness.dataSource.apply(.build(["Today"], [reminders]))
+        reminders[1].title = "Call Ana back"
+        await harness.dataSource.apply(.build(["Today"], [reminders]))
+        #expect(harness.onView(\.batches).last == BatchUpdate(reloadItems: [IndexPath(item: 1, section: 0)]))
+
+        let reconfiguring = DataSourceHarness<String, Reminder, Int>(matchingByID: .reconfigure)
+        await reconfiguring.dataSource.apply(.build(["Today"], [reminders]))
+        reminders[0].isFavourite = true
+        var next = Snapshot.build(["Today"], [reminders])
+        next.reloadItems([reminders[0]])
+        next.reconfigureItems([reminders[3]])
+        await reconfiguring.dataSource.apply(next)
+        #expect(
+            reconfiguring.onView(\.batches)
+                == [BatchUpdate(reloadItems: [IndexPath(item: 0, section: 0)], reconfigureItems: [IndexPath(item: 3, section: 0)])])
+        #expect(reconfiguring.dataSource.snapshot().reloadedItemIdentifiers.isEmpty)
+        #expect(reconfiguring.problem() == nil)
+    }
+
+    /// Seeded random edits (moves, deletes, inserts, section changes, changed values): the view
+    /// always shows the new values, and exactly the changed items that stay are refreshed.
+    @Test func randomEditsRefreshExactlyTheChangedItems() async {
+        let harness = DataSourceHarness<String, Reminder, Int>(matchingByID: .reconfigure)
+        var generator = SeededGenerator(seed: 5)
+        var current: [(String, [Reminder])] = []
+        var nextID = 0
+        for round in 0..<150 {
+            var next = current
+            for index in next.indices {
+                next[index].1.removeAll { _ in Int.random(in: 0..<8, using: &generator) == 0 }
+                for position in next[index].1.indices where Int.random(in: 0..<5, using: &generator) == 0 {
+                    next[index].1[position].title += "!"
+                }
+                next[index].1.shuffle(using: &generator)
+            }
+            if next.count < 4 { next.append(("S\(round)", [])) }
+            if next.count > 1 && Int.random(in: 0..<6, using: &generator) == 0 { next.remove(at: 0) }
+            for _ in 0..<Int.random(in: 0...4, using: &generator) {
+                next[Int.random(in: 0..<next.count, using: &generator)].1.append(Reminder(id: nextID, title: "r\(nextID)"))
+                nextID += 1
+            }
+            let old = Dictionary(uniqueKeysWithValues: current.flatMap(\.1).map { ($0.id, $0) })
+            let changed = Set(next.flatMap(\.1).filter { item in old[item.id].map { $0 != item } ?? false }.map(\.id))
+            let before = harness.onView(\.batches).count
+            await harness.dataSource.apply(.build(next.map(\.0), next.map(\.1)))
+            #expect(harness.problem() == nil, "round \(round)")
+            // Every changed item gets a reconfigure, unless the batch gives it a fresh cell anyway.
+            let (refreshed, fresh) = harness.onView { view in
+                let batches = view.batches.dropFirst(before)
+                let insertedSections = Set(batches.flatMap(\.insertSections))
+                let ids = { (paths: [IndexPath]) in Set(paths.map { view.rows[$0.section][$0.item].id }) }
+                let inserted = view.rows.indices.filter(insertedSections.contains).flatMap { section in
+                    view.rows[section].indices.map { IndexPath(item: $0, section: section) }
+                }
+                return (ids(batches.flatMap(\.reconfigureItems)), ids(batches.flatMap(\.insertItems) + inserted))
+            }
+            #expect(refreshed.isSubset(of: changed), "round \(round)")
+            #expect(changed.subtracting(refreshed).isSubset(of: fresh), "round \(round)")
+            current = next
+        }
+    }
+}

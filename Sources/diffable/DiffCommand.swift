@@ -121,8 +121,7 @@ struct DiffCommand: ParsableCommand {
         case .text, .steps: bytes = Array(Self.text(outcome).utf8)
         }
         bytes.append(0x0A)
-        bytes.withUnsafeBufferPointer { _ = fwrite($0.baseAddress, 1, $0.count, stdout) }
-        fflush(stdout)
+        try StandardOutput.writeAll(bytes)
         return bytes.count
     }
 
@@ -182,4 +181,4 @@ struct DiffCommand: ParsableCommand {
     }
 }
 
-extension SnapshotInputFormat: @retroactive ExpressibleByArgument {}
+extension SnapshotInputFormat: ExpressibleByArgument {}

@@ -39,20 +39,18 @@ let package = Package(
             path: "Sources/Diffable",
             swiftSettings: internalChecks
         ),
-        // simdjson (Debian: libsimdjson-dev), for the CLI's fast JSON input; its header is
-        // C++, so only CSnapshotJSON includes it.
-        .systemLibrary(
-            name: "CSimdjson",
-            path: "CSources/CSimdjson",
-            pkgConfig: "simdjson",
-            providers: [.apt(["libsimdjson-dev"])]
-        ),
-        // A snapshot document parsed by simdjson into flat arrays, behind a C API.
+        // The CLI's input: snapshot documents parsed by simdjson, identifiers interned to
+        // numbers (XXH3 from CDiffCore), behind a C API (docs/CLI_IO.md). simdjson is the
+        // system's (Debian: libsimdjson-dev, which `make deps` installs); its pkg-config file
+        // adds only -lsimdjson and -DSIMDJSON_THREADS_ENABLED=1, a flag SwiftPM drops from
+        // pkg-config with a warning, so both are given here (the library is built with it).
         .target(
             name: "CSnapshotJSON",
-            dependencies: ["CSimdjson"],
+            dependencies: ["CDiffCore"],
             path: "CSources/CSnapshotJSON",
-            publicHeadersPath: "include"
+            publicHeadersPath: "include",
+            cxxSettings: [.define("SIMDJSON_THREADS_ENABLED", to: "1")],
+            linkerSettings: [.linkedLibrary("simdjson")]
         ),
         .target(
             name: "DiffableTools",

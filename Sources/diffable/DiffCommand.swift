@@ -3,8 +3,9 @@ import Diffable
 import DiffableTools
 import Foundation
 
-/// `diffable diff OLD NEW`: the fixture `expect` object for two snapshot files (JSON or
-/// TSV, files or stdin), at the engine's speed: simdjson in, hand-written JSON out.
+/// `diffable diff OLD NEW`: the fixture `expect` object, a text summary or the sequential
+/// steps for two snapshots (JSON or TSV, files or stdin), at the engine's speed: identifiers
+/// are read by simdjson and numbered, so the engine diffs integers (docs/CLI_IO.md).
 struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
@@ -12,13 +13,21 @@ struct DiffCommand: ParsableCommand {
         discussion: """
             JSON: {"sections": [{"id": "S", "items": ["a", "b"]}], "reloadItems": [], \
             "reconfigureItems": [], "reloadSections": []} (the refresh lists are optional). \
-            TSV (a .tsv path or --input-format tsv): one section<TAB>item line per item, \
-            consecutive lines of one section making that section; section<TAB> alone is an \
-            empty section. Prints {"batches": [...]} or, for a snapshot with duplicate or \
-            unknown identifiers, {"error": {...}} on stdout with exit status 1. Unreadable \
-            files, broken JSON or TSV, bytes that are not UTF-8 and unknown keys exit with \
-            status 2 and one line on stderr naming the file, line, column, byte offset and what \
-            was expected (--lenient ignores unknown keys). See docs/CLI.md.
+            TSV: one section<TAB>item line per item, consecutive lines of one section making \
+            that section; section<TAB> alone is an empty section. A .json or .tsv name says the \
+            form; otherwise (stdin) input starting with { is JSON, anything else TSV; \
+            --input-format overrides both.
+
+            Output: --format json (default) prints {"batches": [...]}; text prints the batches \
+            for people; steps prints one step a line (deleteItem 0 7, moveItem 2 5 0 1, ...) \
+            in the order a view applying one change at a time needs them.
+
+            A snapshot with duplicate identifiers, or refresh requests naming unknown ones, \
+            exits with status 1 and one line on stderr naming the identifiers and their \
+            positions (--format json also prints the fixture error object on stdout). \
+            Unreadable files, broken JSON or TSV, bytes that are not UTF-8 and unknown keys \
+            exit with status 2 and one line on stderr naming the file, line, column, byte \
+            offset and what was expected there (--lenient ignores unknown keys).
             """)
 
     @Argument(help: "The old snapshot (a path, or - for stdin).")
@@ -27,17 +36,14 @@ struct DiffCommand: ParsableCommand {
     @Argument(help: "The new snapshot (a path, or - for stdin).")
     var new: String
 
-    @Option(help: "Output: json (the fixture expect object), text (for people) or steps (not yet available).")
+    @Option(help: "Output: json (the fixture expect object), text (for people) or steps (one step a line).")
     var format: OutputFormat = .json
 
     enum OutputFormat: String, ExpressibleByArgument {
-        case json, text
-        /// The sequential steps of `SnapshotDifference.steps` (the data-source issue): the
-        /// option exists so scripts can name it; it is refused until the library has them.
-        case steps
+        case json, text, steps
     }
 
-    @Option(help: "Input form: json or tsv (default: tsv for a .tsv path, else json).")
+    @Option(help: "Input form: json or tsv (default: from the name, else from the first byte).")
     var inputFormat: SnapshotInputFormat?
 
     @Flag(help: "Ignore keys the snapshot format does not define (by default they are an error).")
@@ -46,53 +52,57 @@ struct DiffCommand: ParsableCommand {
     @Flag(help: "Print the time of each phase (read, parse, build, diff, write) on stderr.")
     var timings = false
 
-    @Option(help: .hidden)
-    var codec: Codec = .fast
-
-    /// `foundation` reads with JSONDecoder and writes with JSONEncoder: the reference the
-    /// fast path (simdjson, hand-written output) is tested against.
-    enum Codec: String, ExpressibleByArgument { case fast, foundation }
-
     func validate() throws {
         if old == "-" && new == "-" { throw CLIError("only one of OLD and NEW can be - (stdin)") }
-        if format == .steps {
-            throw CLIError("--format steps is not available yet: it needs SnapshotDifference.steps (the data-source issue)")
-        }
     }
 
     func run() throws {
         var clock = PhaseTimings()
         defer { if timings { FileHandle.standardError.write(Data((clock.lines().joined(separator: "\n") + "\n").utf8)) } }
-        let inputs = try clock.measure("read", note: { "\($0.reduce(0) { $0 + $1.count }) bytes" }) {
-            try [old, new].map(Self.read)
-        }
-        let documents = try clock.measure(
-            "parse", note: { "\($0.reduce(0) { $0 + $1.itemCount }) items, \($0.reduce(0) { $0 + $1.sections.count }) sections" }
-        ) {
-            try inputs.map { try parse($0) }
-        }
-        DebugBuild.noteIfLarge(itemCount: documents[0].itemCount + documents[1].itemCount)
-        let snapshots = clock.measure("build") { () -> Result<[DiffableDataSourceSnapshot<String, String>], DocumentError> in
-            do throws(DocumentError) {
-                return .success([try documents[0].snapshot(side: "old"), try documents[1].snapshot(side: "new")])
-            } catch {
-                return .failure(error)
+        let interner = IdentifierInterner()
+        // The inputs and the JSON parser's buffers are released before the snapshots are built.
+        let documents = try { () throws -> [NumberedSnapshotDocument] in
+            let inputs = try clock.measure("read", note: { "\($0[0].count + $0[1].count) bytes" }) {
+                try [old, new].map(Self.read)
+            }
+            let reader = SnapshotReader(interner: interner)
+            return try clock.measure(
+                "parse", note: { "\($0[0].items.count + $0[1].items.count) items, \($0[0].sections.count + $0[1].sections.count) sections" }
+            ) {
+                try inputs.map { try parse($0, reader: reader) }
+            }
+        }()
+        DebugBuild.noteIfLarge(itemCount: documents[0].items.count + documents[1].items.count)
+        let built = try clock.measure("build") { try Self.build(documents, interner: interner) }
+        let outcome = clock.measure("diff", note: Self.summary) { () -> Outcome in
+            switch built {
+            case .failure(let error):
+                return .rejected(error)
+            case .success(let pair):
+                let difference = pair.new.difference(from: pair.old)
+                return format == .steps ? .steps(difference.steps) : .batches(difference.batches)
             }
         }
-        let outcome: DiffOutcome = clock.measure("diff", note: Self.summary) {
-            switch snapshots {
-            case .success(let pair): .batches(pair[1].difference(from: pair[0]).batches)
-            case .failure(let error): .error(error)
-            }
+        _ = try clock.measure("write", note: { "\($0) bytes" }) { try write(outcome) }
+        if case .rejected(let error) = outcome {
+            throw CLIError(error.description, status: .rejected)
         }
-        try clock.measure("write", note: { "\($0) bytes" }) { try write(outcome) }
-        if case .error = outcome { throw ExitCode(CLIError.Status.rejected.rawValue) }
     }
 
-    /// `150000 operations in 2 batches`, or `rejected`. - Complexity: O(batches).
-    static func summary(_ outcome: DiffOutcome) -> String {
-        guard case .batches(let batches) = outcome else { return "rejected" }
-        return "\(batches.reduce(0) { $0 + $1.operationCount }) operations in \(batches.count) batches"
+    /// What the diff phase produced: the format's content, or the reason there is none.
+    enum Outcome {
+        case batches([BatchUpdate])
+        case steps([ListStep])
+        case rejected(DocumentError)
+    }
+
+    /// `150000 operations in 2 batches`, `150000 steps` or `rejected`. - Complexity: O(batches).
+    static func summary(_ outcome: Outcome) -> String {
+        switch outcome {
+        case .batches(let batches): "\(batches.reduce(0) { $0 + $1.operationCount }) operations in \(batches.count) batches"
+        case .steps(let steps): "\(steps.count) steps"
+        case .rejected: "rejected"
+        }
     }
 
     static func read(_ path: String) throws -> SnapshotInputBytes {
@@ -103,81 +113,72 @@ struct DiffCommand: ParsableCommand {
         }
     }
 
-    func parse(_ input: SnapshotInputBytes) throws -> SnapshotDocument {
-        let form = inputFormat ?? (input.source == "stdin" ? .json : SnapshotInputFormat.guess(path: input.source))
+    func parse(_ input: SnapshotInputBytes, reader: SnapshotReader) throws -> NumberedSnapshotDocument {
+        let form = inputFormat ?? input.withBytes { SnapshotInputFormat.detect(path: input.source, bytes: $0) }
         do {
-            if codec == .foundation && form == .json { return try Self.decode(input, lenient: lenient) }
-            return try SnapshotInput.document(from: input, format: form, lenient: lenient)
-        } catch let error as SnapshotInputError {
+            return try reader.document(from: input, format: form, lenient: lenient)
+        } catch {
             throw CLIError(error.description)
         }
     }
 
-    /// Writes the outcome on stdout; returns the bytes written.
-    func write(_ outcome: DiffOutcome) throws -> Int {
-        var bytes: [UInt8]
-        switch format {
-        case .json: bytes = codec == .foundation ? Array(try OutcomeJSON.foundation(outcome)) : try OutcomeJSON.encode(outcome)
-        case .text, .steps: bytes = Array(Self.text(outcome).utf8)
+    /// Both snapshots (old first, so its problems are reported first), or the error object.
+    /// - Complexity: O(n + s + r) expected.
+    static func build(_ documents: [NumberedSnapshotDocument], interner: IdentifierInterner) throws -> Result<
+        (old: DiffableDataSourceSnapshot<Int, Int>, new: DiffableDataSourceSnapshot<Int, Int>), DocumentError
+    > {
+        let canonical = interner.canonicalNumbers()
+        do {
+            let old = try documents[0].snapshot(side: "old", canonical: canonical, names: interner)
+            let new = try documents[1].snapshot(side: "new", canonical: canonical, names: interner)
+            return .success((old, new))
+        } catch let error as DocumentError {
+            return .failure(error)
+        } catch {
+            throw CLIError("\(error)", status: .internalError)
         }
-        bytes.append(0x0A)
+    }
+
+    /// Writes the outcome on stdout; returns the bytes written.
+    func write(_ outcome: Outcome) throws -> Int {
+        var bytes: [UInt8]
+        switch (outcome, format) {
+        case (.steps(let steps), _): bytes = StepLines.encode(steps)
+        case (.batches(let batches), .text): bytes = Array((Self.text(.batches(batches)) + "\n").utf8)
+        case (.batches(let batches), _): bytes = try OutcomeJSON.encode(.batches(batches)) + [0x0A]
+        // The error object is the fixture's expect; text and steps say it on stderr only.
+        case (.rejected(let error), .json): bytes = try OutcomeJSON.encode(.error(error)) + [0x0A]
+        case (.rejected, _): return 0
+        }
         try StandardOutput.writeAll(bytes)
         return bytes.count
     }
 
-    /// The reference reader: Foundation's JSONDecoder (errors name the JSON path, not the offset).
-    static func decode(_ input: SnapshotInputBytes, lenient: Bool) throws -> SnapshotDocument {
-        let path = input.source
-        do {
-            let decoder = JSONDecoder()
-            decoder.userInfo[SnapshotDocument.lenientKey] = lenient
-            return try input.withBytes { try decoder.decode(SnapshotDocument.self, from: Data($0)) }
-        } catch let error as DecodingError {
-            throw CLIError("'\(path)' is not a snapshot document: \(describe(error))")
-        } catch {
-            throw CLIError("'\(path)' is not valid JSON: \(error.localizedDescription)")
-        }
-    }
-
-    static func describe(_ error: DecodingError) -> String {
-        func at(_ path: [CodingKey]) -> String {
-            path.isEmpty ? "the top level" : path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-        }
-        switch error {
-        case .keyNotFound(let key, let context): return "missing key '\(key.stringValue)' at \(at(context.codingPath))"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return "\(context.debugDescription) at \(at(context.codingPath))"
-        case .dataCorrupted(let context) where !context.codingPath.isEmpty:
-            return "\(context.debugDescription) at \(at(context.codingPath.dropLast()))"
-        case .dataCorrupted(let context):
-            return "\(context.debugDescription) \(context.underlyingError.map { "(\($0.localizedDescription))" } ?? "")"
-        @unknown default: return "\(error)"
-        }
-    }
-
+    /// The outcome for people: one line per kind of change in each batch (the demo shows it too).
+    /// - Complexity: O(operations).
     static func text(_ outcome: DiffOutcome) -> String {
-        switch outcome {
-        case .error(let error): return "rejected: \(error)"
-        case .batches(let batches) where batches.isEmpty: return "no changes"
-        case .batches(let batches):
-            return batches.enumerated().map { index, batch in
-                var lines = ["batch \(index + 1)\(batch.isRefreshOnly ? " (refresh)" : ""):"]
-                func add(_ name: String, _ values: [String]) {
-                    if !values.isEmpty { lines.append("  \(name): \(values.joined(separator: ", "))") }
-                }
-                func path(_ p: IndexPath) -> String { "(\(p.section), \(p.item))" }
-                add("delete sections", batch.deleteSections.map(String.init))
-                add("insert sections", batch.insertSections.map(String.init))
-                add("move sections", batch.moveSections.map(\.description))
-                add("reload sections", batch.reloadSections.map(String.init))
-                add("delete items", batch.deleteItems.map(path))
-                add("insert items", batch.insertItems.map(path))
-                add("move items", batch.moveItems.map(\.description))
-                add("reload items", batch.reloadItems.map(path))
-                add("reconfigure items", batch.reconfigureItems.map(path))
-                return lines.joined(separator: "\n")
-            }.joined(separator: "\n")
+        guard case .batches(let batches) = outcome else {
+            if case .error(let error) = outcome { return "rejected: \(error)" }
+            return ""
         }
+        if batches.isEmpty { return "no changes" }
+        return batches.enumerated().map { index, batch in
+            var lines = ["batch \(index + 1)\(batch.isRefreshOnly ? " (refresh)" : ""):"]
+            func add(_ name: String, _ values: [String]) {
+                if !values.isEmpty { lines.append("  \(name): \(values.joined(separator: ", "))") }
+            }
+            func path(_ p: IndexPath) -> String { "(\(p.section), \(p.item))" }
+            add("delete sections", batch.deleteSections.map(String.init))
+            add("insert sections", batch.insertSections.map(String.init))
+            add("move sections", batch.moveSections.map(\.description))
+            add("reload sections", batch.reloadSections.map(String.init))
+            add("delete items", batch.deleteItems.map(path))
+            add("insert items", batch.insertItems.map(path))
+            add("move items", batch.moveItems.map(\.description))
+            add("reload items", batch.reloadItems.map(path))
+            add("reconfigure items", batch.reconfigureItems.map(path))
+            return lines.joined(separator: "\n")
+        }.joined(separator: "\n")
     }
 }
 

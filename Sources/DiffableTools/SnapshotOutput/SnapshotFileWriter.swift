@@ -1,9 +1,7 @@
-import DiffableTools
-
 /// Writes a snapshot document in a file form (the inputs `diffable generate` makes).
-enum SnapshotFileWriter {
+public enum SnapshotFileWriter {
     /// The JSON form, one section per line. - Complexity: O(bytes written).
-    static func json(_ document: SnapshotDocument) -> [UInt8] {
+    public static func json(_ document: SnapshotDocument) -> [UInt8] {
         var out = JSONBytes()
         out.append("{\"sections\": [")
         for (index, section) in document.sections.enumerated() {
@@ -34,7 +32,7 @@ enum SnapshotFileWriter {
 
     /// The TSV form: `section<TAB>item` per item, `section<TAB>` for an empty section.
     /// - Complexity: O(bytes written).
-    static func tsv(_ document: SnapshotDocument) -> [UInt8] {
+    public static func tsv(_ document: SnapshotDocument) -> [UInt8] {
         var out: [UInt8] = []
         for section in document.sections {
             if section.items.isEmpty {

@@ -1,13 +1,12 @@
 import Diffable
-import DiffableTools
 import Foundation
 
 /// The fixture `expect` object as JSON bytes, byte for byte what `JSONEncoder` with
 /// `[.sortedKeys, .withoutEscapingSlashes]` writes, at memory speed: batches are written by
 /// hand (integers only), an error object, small, through `JSONEncoder` itself.
-enum OutcomeJSON {
+public enum OutcomeJSON {
     /// - Complexity: O(operations) for batches.
-    static func encode(_ outcome: DiffOutcome) throws -> [UInt8] {
+    public static func encode(_ outcome: DiffOutcome) throws -> [UInt8] {
         guard case .batches(let batches) = outcome else { return Array(try foundation(outcome)) }
         var out = JSONBytes(capacity: 64 + batches.reduce(0) { $0 + $1.operationCount * 16 })
         out.append("{\"batches\":[")
@@ -52,7 +51,7 @@ enum OutcomeJSON {
 
     /// The same object through `JSONEncoder` (the reference the fast writer must equal).
     /// - Complexity: O(size of the outcome).
-    static func foundation(_ outcome: DiffOutcome) throws -> Data {
+    public static func foundation(_ outcome: DiffOutcome) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(outcome)

@@ -73,7 +73,13 @@ struct DiffCommand: ParsableCommand {
             }
         }()
         DebugBuild.noteIfLarge(itemCount: documents[0].items.count + documents[1].items.count)
-        let built = try clock.measure("build") { try Self.build(documents, interner: interner) }
+        let built = try clock.measure("build") {
+            do throws(SnapshotInputError) {
+                return try NumberedSnapshotDocument.snapshots(old: documents[0], new: documents[1], names: interner)
+            } catch {
+                throw CLIError(error.description, status: .internalError)
+            }
+        }
         let outcome = clock.measure("diff", note: Self.summary) { () -> Outcome in
             switch built {
             case .failure(let error):
@@ -119,23 +125,6 @@ struct DiffCommand: ParsableCommand {
             return try reader.document(from: input, format: form, lenient: lenient)
         } catch {
             throw CLIError(error.description)
-        }
-    }
-
-    /// Both snapshots (old first, so its problems are reported first), or the error object.
-    /// - Complexity: O(n + s + r) expected.
-    static func build(_ documents: [NumberedSnapshotDocument], interner: IdentifierInterner) throws -> Result<
-        (old: DiffableDataSourceSnapshot<Int, Int>, new: DiffableDataSourceSnapshot<Int, Int>), DocumentError
-    > {
-        let canonical = interner.canonicalNumbers()
-        do {
-            let old = try documents[0].snapshot(side: "old", canonical: canonical, names: interner)
-            let new = try documents[1].snapshot(side: "new", canonical: canonical, names: interner)
-            return .success((old, new))
-        } catch let error as DocumentError {
-            return .failure(error)
-        } catch {
-            throw CLIError("\(error)", status: .internalError)
         }
     }
 

@@ -53,23 +53,52 @@ public struct NumberedSnapshotDocument: Equatable, Sendable {
     ///   ``SnapshotInputError`` with no location when the tables cannot be allocated.
     /// - Complexity: O(n + s + r) expected.
     public func snapshot(side: String, canonical: [Int]?, names: IdentifierInterner) throws -> DiffableDataSourceSnapshot<Int, Int> {
+        do {
+            return try build(side: side, canonical: canonical, names: names)
+        } catch {
+            throw Self.convert(error, side: side)
+        }
+    }
+
+    private func build(side: String, canonical: [Int]?, names: IdentifierInterner) throws(DocumentSnapshotBuilder.Failure)
+        -> DiffableDataSourceSnapshot<Int, Int>
+    {
         func numbers(_ list: some Sequence<UInt32>) -> [Int] {
             guard let canonical else { return list.map { Int($0) } }
             return list.map { canonical[Int($0)] }
         }
         let lists = ["reloadItems": reloadItems, "reconfigureItems": reconfigureItems, "reloadSections": reloadSections]
-        do {
-            return try DocumentSnapshotBuilder.build(
-                sections: zip(numbers(sections), sections.indices).map { ($0, numbers(items[itemRange(ofSection: $1)])) },
-                reloadItems: numbers(reloadItems), reconfigureItems: numbers(reconfigureItems), reloadSections: numbers(reloadSections),
-                side: side,
-                names: .init(
-                    section: { names.string(Int(sections[$0])) }, item: { names.string(Int(items[itemRange(ofSection: $0).lowerBound + $1])) },
-                    request: { names.string(Int(lists[$0]![$1])) }))
+        return try DocumentSnapshotBuilder.build(
+            sections: zip(numbers(sections), sections.indices).map { ($0, numbers(items[itemRange(ofSection: $1)])) },
+            reloadItems: numbers(reloadItems), reconfigureItems: numbers(reconfigureItems), reloadSections: numbers(reloadSections),
+            side: side,
+            names: .init(
+                section: { names.string(Int(sections[$0])) }, item: { names.string(Int(items[itemRange(ofSection: $0).lowerBound + $1])) },
+                request: { names.string(Int(lists[$0]![$1])) }))
+    }
+
+    private static func convert(_ failure: DocumentSnapshotBuilder.Failure, side: String) -> any Error {
+        switch failure {
+        case .rejected(let error): error
+        case .outOfMemory: SnapshotInputError(source: side, message: "out of memory building the \(side) snapshot")
+        }
+    }
+
+    /// The snapshots of two documents read through one interner, or the error object for the
+    /// first problem, the old document's first: ``DiffOutcome/of(old:new:)`` on numbers.
+    /// - Throws: ``SnapshotInputError`` when the tables cannot be allocated.
+    /// - Complexity: O(n + s + r) expected for both, plus O(non-ASCII identifiers' lengths).
+    public static func snapshots(old: Self, new: Self, names: IdentifierInterner) throws(SnapshotInputError) -> Result<
+        (old: DiffableDataSourceSnapshot<Int, Int>, new: DiffableDataSourceSnapshot<Int, Int>), DocumentError
+    > {
+        let canonical = names.canonicalNumbers()
+        do throws(DocumentSnapshotBuilder.Failure) {
+            let oldSnapshot = try old.build(side: "old", canonical: canonical, names: names)
+            return .success((oldSnapshot, try new.build(side: "new", canonical: canonical, names: names)))
         } catch {
             switch error {
-            case .rejected(let error): throw error
-            case .outOfMemory: throw SnapshotInputError(source: side, message: "out of memory building the \(side) snapshot")
+            case .rejected(let error): return .failure(error)
+            case .outOfMemory: throw SnapshotInputError(source: "snapshots", message: "out of memory building the snapshots")
             }
         }
     }

@@ -62,15 +62,14 @@ struct DiffCommand: ParsableCommand {
         let interner = IdentifierInterner()
         // The inputs and the JSON parser's buffers are released before the snapshots are built.
         let documents = try { () throws -> [NumberedSnapshotDocument] in
-            let inputs = try clock.measure("read", note: { "\($0[0].count + $0[1].count) bytes" }) {
-                try [old, new].map(Self.read)
-            }
+            let inputs = try clock.measure("read") { try [old, new].map(Self.read) }
+            clock.note("\(inputs[0].count + inputs[1].count) bytes")
             let reader = SnapshotReader(interner: interner)
-            return try clock.measure(
-                "parse", note: { "\($0[0].items.count + $0[1].items.count) items, \($0[0].sections.count + $0[1].sections.count) sections" }
-            ) {
-                try inputs.map { try parse($0, reader: reader) }
-            }
+            let documents = try clock.measure("parse") { try inputs.map { try parse($0, reader: reader) } }
+            clock.note(
+                "\(documents[0].items.count + documents[1].items.count) items, "
+                    + "\(documents[0].sections.count + documents[1].sections.count) sections")
+            return documents
         }()
         DebugBuild.noteIfLarge(itemCount: documents[0].items.count + documents[1].items.count)
         let built = try clock.measure("build") {
@@ -80,7 +79,7 @@ struct DiffCommand: ParsableCommand {
                 throw CLIError(error.description, status: .internalError)
             }
         }
-        let outcome = clock.measure("diff", note: Self.summary) { () -> Outcome in
+        let outcome = clock.measure("diff") { () -> Outcome in
             switch built {
             case .failure(let error):
                 return .rejected(error)
@@ -89,7 +88,9 @@ struct DiffCommand: ParsableCommand {
                 return format == .steps ? .steps(difference.steps) : .batches(difference.batches)
             }
         }
-        _ = try clock.measure("write", note: { "\($0) bytes" }) { try write(outcome) }
+        clock.note(Self.summary(outcome))
+        let written = try clock.measure("write") { try write(outcome) }
+        clock.note("\(written) bytes")
         if case .rejected(let error) = outcome {
             throw CLIError(error.description, status: .rejected)
         }

@@ -17,7 +17,8 @@ import Testing
         let reader = SnapshotReader(interner: names)
         var documents: [NumberedSnapshotDocument] = []
         for (index, text) in texts.enumerated() {
-            documents.append(try reader.document(from: SnapshotInputBytes(text.bytes, source: "input\(index)"), format: text.format, lenient: lenient))
+            documents.append(
+                try reader.document(from: SnapshotInputBytes(text.bytes, source: "input\(index)"), format: text.format, lenient: lenient))
         }
         return (documents, names)
     }
@@ -60,7 +61,8 @@ import Testing
         let written = try Self.read([(SnapshotFileWriter.json(fixture.old), .json)])
         #expect(written.documents[0].document(names: written.names) == fixture.old)
         if Self.fitsTSV(fixture.old) && Self.fitsTSV(fixture.new) {
-            #expect(try Self.outcome(SnapshotFileWriter.tsv(fixture.old), SnapshotFileWriter.tsv(fixture.new), format: .tsv) == fixture.expect)
+            #expect(
+                try Self.outcome(SnapshotFileWriter.tsv(fixture.old), SnapshotFileWriter.tsv(fixture.new), format: .tsv) == fixture.expect)
         }
     }
 
@@ -92,7 +94,10 @@ import Testing
         let new = SnapshotDocument(sections: [.init(id: "S", items: ["x", "\u{C5}", "\u{212A}", "cafe\u{301}"])])
         let outcome = try Self.outcome(Self.json(old), Self.json(new))
         #expect(outcome == DiffOutcome.of(old: old, new: new))
-        guard case .batches(let batches) = outcome else { Issue.record("rejected: \(outcome)"); return }
+        guard case .batches(let batches) = outcome else {
+            Issue.record("rejected: \(outcome)")
+            return
+        }
         #expect(batches.count == 1 && batches[0].insertItems.isEmpty && batches[0].deleteItems.isEmpty && !batches[0].moveItems.isEmpty)
         // Two spellings in one snapshot are a duplicate, named as written.
         let twice = SnapshotDocument(sections: [.init(id: "S", items: ["caf\u{E9}", "cafe\u{301}"])])
@@ -120,7 +125,10 @@ import Testing
         ]
         for (old, new) in cases {
             let reference = DiffOutcome.of(old: old, new: new)
-            guard case .error = reference else { Issue.record("the case is valid: \(old) \(new)"); continue }
+            guard case .error = reference else {
+                Issue.record("the case is valid: \(old) \(new)")
+                continue
+            }
             #expect(try Self.outcome(Self.json(old), Self.json(new)) == reference)
         }
     }
@@ -180,7 +188,9 @@ import Testing
         let (documents, names) = try Self.read([(Array(text.utf8), .tsv)])
         #expect(
             documents[0].document(names: names)
-                == SnapshotDocument(sections: [.init(id: "A", items: ["1", "2"]), .init(id: "B", items: []), .init(id: "C", items: ["3", "4"])]))
+                == SnapshotDocument(sections: [
+                    .init(id: "A", items: ["1", "2"]), .init(id: "B", items: []), .init(id: "C", items: ["3", "4"]),
+                ]))
         #expect(try Self.read([([], .tsv)]).documents[0].sections.isEmpty)
     }
 

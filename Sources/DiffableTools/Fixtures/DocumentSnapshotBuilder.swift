@@ -61,7 +61,8 @@ enum DocumentSnapshotBuilder {
             if !unknown.isEmpty {
                 throw .rejected(
                     DocumentError(
-                        kind: .unknownIdentifier, snapshot: side, identifiers: unknown.map { names.request(request.list, $0.positions[0][0]) },
+                        kind: .unknownIdentifier, snapshot: side,
+                        identifiers: unknown.map { names.request(request.list, $0.positions[0][0]) },
                         positions: unknown.map(\.positions), list: request.list))
             }
         }

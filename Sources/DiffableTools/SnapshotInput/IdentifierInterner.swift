@@ -1,5 +1,5 @@
-import Foundation
 internal import CSnapshotJSON
+import Foundation
 
 /// Numbers the identifiers of the documents to be diffed (0, 1, 2, … in order of first
 /// appearance, equal bytes equal numbers), so the CLI builds and diffs
@@ -62,7 +62,9 @@ public final class IdentifierInterner {
             }
             // The NFC spelling may be plain ASCII (U+212A KELVIN SIGN is "K"), interned apart.
             var nfc = identifier.precomposedStringWithCanonicalMapping
-            let spelled = nfc.withUTF8 { snapshot_interner_find(raw, UnsafeRawPointer($0.baseAddress)?.assumingMemoryBound(to: CChar.self), $0.count) }
+            let spelled = nfc.withUTF8 {
+                snapshot_interner_find(raw, UnsafeRawPointer($0.baseAddress)?.assumingMemoryBound(to: CChar.self), $0.count)
+            }
             let representative = spelled == SNAPSHOT_INTERNER_NOT_FOUND ? number : Int(spelled)
             classes[identifier] = representative
             if representative != number {

@@ -1,9 +1,10 @@
+internal import CSnapshotJSON
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-internal import CSnapshotJSON
 
 /// The bytes of one input, followed by the zero padding the JSON parser reads past the end.
 ///
@@ -68,7 +69,8 @@ public final class SnapshotInputBytes: @unchecked Sendable {  // immutable after
 
     /// Calls `body` with the input (without the padding).
     /// - Complexity: O(1) plus `body`.
-    public func withBytes<Result, Failure: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result) throws(Failure) -> Result {
+    public func withBytes<Result, Failure: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result) throws(Failure) -> Result
+    {
         try body(UnsafeRawBufferPointer(rebasing: padded[..<count]).bindMemory(to: UInt8.self))
     }
 

@@ -94,7 +94,9 @@ struct SnapshotInputDiagnosis {
         guard position < bytes.count else { throw fail("expected \(expected.words), found the end of input") }
         if depth > Self.maximumDepth { throw fail("values nested deeper than \(Self.maximumDepth) levels") }
         let start = position
-        func shape(_ what: String) -> Problem { Problem(offset: start, path: pathText, message: "expected \(expected.words), found \(what)") }
+        func shape(_ what: String) -> Problem {
+            Problem(offset: start, path: pathText, message: "expected \(expected.words), found \(what)")
+        }
         switch bytes[position] {
         case UInt8(ascii: "{"):
             guard [.document, .section, .anyValue].contains(expected) else { throw shape("an object") }

@@ -1,9 +1,10 @@
+internal import CSnapshotJSON
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-internal import CSnapshotJSON
 
 /// The line-per-item form for pipelines: each line is `section<TAB>item`; consecutive lines
 /// with the same section make one section, in order; `section<TAB>` (nothing after the TAB)
@@ -25,7 +26,9 @@ enum SnapshotInputTSV {
         if let invalid = SnapshotInputUTF8.firstInvalidOffset(in: bytes) {
             throw problem(invalid, SnapshotInputUTF8.message(startingWith: bytes[invalid]))
         }
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return NumberedSnapshotDocument(sections: [], sectionItemEnds: [], items: []) }
+        guard let base = bytes.baseAddress, !bytes.isEmpty else {
+            return NumberedSnapshotDocument(sections: [], sectionItemEnds: [], items: [])
+        }
         var sections: [UInt32] = [], sectionItemEnds: [Int] = [], items: [UInt32] = []
         var pending: [snapshot_string] = []
         pending.reserveCapacity(batchSize)
@@ -41,11 +44,13 @@ enum SnapshotInputTSV {
         var currentSection: Range<Int>?
         var lineStart = 0
         while lineStart < bytes.count {
-            let lineEnd = memchr(base + lineStart, 0x0A, bytes.count - lineStart).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? bytes.count
+            let lineEnd =
+                memchr(base + lineStart, 0x0A, bytes.count - lineStart).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? bytes.count
             let contentEnd = lineEnd > lineStart && bytes[lineEnd - 1] == 0x0D ? lineEnd - 1 : lineEnd
             guard let tabPointer = memchr(base + lineStart, 0x09, contentEnd - lineStart) else {
                 throw problem(
-                    contentEnd, contentEnd == lineStart ? "an empty line; expected section<TAB>item" : "no TAB in the line; expected section<TAB>item")
+                    contentEnd,
+                    contentEnd == lineStart ? "an empty line; expected section<TAB>item" : "no TAB in the line; expected section<TAB>item")
             }
             let tab = UnsafeRawPointer(tabPointer) - UnsafeRawPointer(base)
             if let second = memchr(base + tab + 1, 0x09, contentEnd - tab - 1) {
@@ -57,7 +62,9 @@ enum SnapshotInputTSV {
                 throw problem(UnsafeRawPointer(crPointer) - UnsafeRawPointer(base), "a CR inside the line; expected section<TAB>item")
             }
             let section = lineStart..<tab, item = (tab + 1)..<contentEnd
-            if currentSection.map({ $0.count != section.count || memcmp(base + $0.lowerBound, base + section.lowerBound, section.count) != 0 }) ?? true {
+            if currentSection.map({
+                $0.count != section.count || memcmp(base + $0.lowerBound, base + section.lowerBound, section.count) != 0
+            }) ?? true {
                 try flush(into: &items)
                 if currentSection != nil { sectionItemEnds.append(items.count) }
                 pending.append(string(section))

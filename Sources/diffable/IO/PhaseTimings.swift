@@ -35,14 +35,20 @@ struct PhaseTimings {
     private var phases: [Phase] = []
     private let start = Reading.now()
 
-    /// Runs `body` as the phase `name`; `note` says what it handled (sizes, counts).
+    /// Runs `body` as the phase `name`.
     /// - Complexity: O(1) plus `body`.
-    mutating func measure<Result>(_ name: String, note: (Result) -> String = { _ in "" }, _ body: () throws -> Result) rethrows -> Result {
+    mutating func measure<Result>(_ name: String, _ body: () throws -> Result) rethrows -> Result {
         let begin = Reading.now()
         let result = try body()
         let cost = Reading.now() - begin
-        phases.append(Phase(name: name, wall: cost.wall, cpu: cost.cpu, faults: cost.faults, note: note(result)))
+        phases.append(Phase(name: name, wall: cost.wall, cpu: cost.cpu, faults: cost.faults, note: ""))
         return result
+    }
+
+    /// Says what the last phase handled (sizes, counts), at the end of its line.
+    /// - Complexity: O(1).
+    mutating func note(_ text: String) {
+        if !phases.isEmpty { phases[phases.count - 1].note = text }
     }
 
     /// One line per phase, then the total:

@@ -172,6 +172,34 @@ import Testing
         #expect(Self.error([0x53, 0x09, 0xED, 0xA0, 0x80], .tsv)?.location?.byteOffset == 2)
     }
 
+    /// simdjson decides what is invalid and the diagnosis says where: for thousands of damaged
+    /// documents, every rejection comes with a location (the diagnosis found the same problem
+    /// kind), never the unlocated fallback.
+    @Test func everyRejectionOfADamagedDocumentIsLocated() {
+        let base = Array(
+            #"{"sections": [{"id": "S", "items": ["a", "b\u00e9", "c\n"]}, {"id": "T", "items": []}], "reloadItems": ["a"]}"#.utf8)
+        let alphabet = Array(#"{}[],:"\xu0 tfn1."#.utf8) + [0x80, 0xC3, 0xFF, 0x09]
+        var generator = SeededGenerator(seed: 11)
+        var rejected = 0
+        for round in 0..<4_000 {
+            var bytes = base
+            for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                let at = Int.random(in: 0...bytes.count, using: &generator)
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0 where at < bytes.count: bytes.remove(at: at)
+                case 1: bytes.insert(alphabet.randomElement(using: &generator)!, at: at)
+                default: if at < bytes.count { bytes[at] = alphabet.randomElement(using: &generator)! }
+                }
+            }
+            let lenient = round % 2 == 0
+            guard let error = Self.error(bytes, lenient: lenient) else { continue }
+            rejected += 1
+            #expect(error.location != nil, "round \(round): \(error) for \(String(decoding: bytes, as: UTF8.self).debugDescription)")
+            if error.location == nil { return }
+        }
+        #expect(rejected > 2_000)
+    }
+
     @Test func lenientReadingSkipsUnknownKeysButNotBrokenJSON() throws {
         let unknown = #"{"sections": [{"id": "S", "items": ["a"], "colour": {"deep": [1, 2.5e3, true, null]}}], "x": "y"}"#
         #expect(Self.error(unknown)?.message.contains("unknown key \"colour\"") == true)

@@ -24,8 +24,10 @@ public final class IdentifierInterner {
     /// How many distinct identifiers (byte strings) were numbered. - Complexity: O(1).
     public var count: Int { snapshot_interner_count(raw) }
 
-    /// The identifier numbered `number`, as it was written. - Complexity: O(its length).
+    /// The identifier numbered `number`, as it was written; traps unless `number < count`.
+    /// - Complexity: O(its length).
     public func string(_ number: Int) -> String {
+        precondition((0..<count).contains(number), "no identifier numbered \(number) (\(count) interned)")
         let string = snapshot_interner_string(raw, UInt32(number))
         return String(decoding: UnsafeRawBufferPointer(start: string.bytes, count: string.length), as: UTF8.self)
     }

@@ -1,7 +1,7 @@
 import Diffable
 
 /// A snapshot document whose identifiers are numbers from an ``IdentifierInterner``: what
-/// ``SnapshotInput`` reads, four bytes per item however long the identifiers are.
+/// ``SnapshotReader`` reads, four bytes per item however long the identifiers are.
 public struct NumberedSnapshotDocument: Equatable, Sendable {
     /// The sections' identifiers, in order.
     public var sections: [UInt32]
@@ -14,6 +14,7 @@ public struct NumberedSnapshotDocument: Equatable, Sendable {
     public var reconfigureItems: [UInt32]
     public var reloadSections: [UInt32]
 
+    /// Traps unless there is one item end per section, the last one `items.count`.
     /// - Complexity: O(1).
     public init(
         sections: [UInt32], sectionItemEnds: [Int], items: [UInt32], reloadItems: [UInt32] = [], reconfigureItems: [UInt32] = [],

@@ -30,13 +30,19 @@ all: lib
 
 # ---- set-up ------------------------------------------------------------------
 
-# libxxhash-dev gives xxhash.h; the core compiles XXH3 inline.
+# libxxhash-dev gives xxhash.h; the core compiles XXH3 inline. libsimdjson-dev is the CLI's
+# JSON parser (docs/CLI_IO.md).
 deps:
 	@if ! pkg-config --exists libxxhash 2>/dev/null; then \
 	    echo "installing libxxhash-dev"; \
 	    $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libxxhash-dev pkg-config >/dev/null; \
 	fi
 	@pkg-config --exists libxxhash || { echo "libxxhash-dev is required (apt-get install libxxhash-dev)"; exit 1; }
+	@if ! pkg-config --exists simdjson 2>/dev/null; then \
+	    echo "installing libsimdjson-dev"; \
+	    $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libsimdjson-dev >/dev/null; \
+	fi
+	@pkg-config --exists simdjson || { echo "libsimdjson-dev is required (apt-get install libsimdjson-dev)"; exit 1; }
 
 # The C fixture reader needs a JSON parser and an NFC normalizer (Debian: libcjson-dev, libutf8proc-dev).
 c-deps: deps

@@ -257,7 +257,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     }
 
     /// Puts detached or unattached item slots into a section at `index`, in order.
-    /// - Complexity: O(k + size of the section).
+    /// - Complexity: O(k + size of the section + log s).
     func attachItems(_ slots: [Int32], toSection section: Int32, at index: Int) {
         for slot in slots { itemSection[Int(slot)] = section }
         if index == sectionItems[Int(section)].count {

@@ -126,9 +126,12 @@ public struct SnapshotDocument: Codable, Equatable, Sendable {
 /// input, in which snapshot, every identifier of that kind (first occurrence
 /// order, as first written) and, per identifier, all its positions
 /// (`[section, item]` for items, `[section]` for sections, `[index]` in the
-/// request list named by `list` for unknown identifiers).
+/// request list named by `list` for unknown identifiers). In an outline
+/// (docs/FIXTURES.md) positions are `[entry index]`, and the kinds are
+/// `duplicateItem`, `unknownParent` (the parents named) and `cycle` (the items
+/// on a loop of parents, in entry order).
 public struct DocumentError: Error, Codable, Equatable, Sendable, CustomStringConvertible {
-    public enum Kind: String, Codable, Sendable { case duplicateSection, duplicateItem, unknownIdentifier }
+    public enum Kind: String, Codable, Sendable { case duplicateSection, duplicateItem, unknownIdentifier, unknownParent, cycle }
     public var kind: Kind
     public var snapshot: String
     public var identifiers: [String]

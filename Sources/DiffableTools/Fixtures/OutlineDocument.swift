@@ -116,12 +116,9 @@ extension DiffOutcome {
     /// Validates both outlines (old first) and diffs their visible rows: an outline fixture's `expect`.
     /// - Complexity: O(k) expected for k entries, plus the diff.
     public static func of(old: OutlineDocument, new: OutlineDocument) -> DiffOutcome {
-        do {
+        of { () throws(DocumentError) -> [BatchUpdate] in
             let oldOutline = try old.sectionSnapshot(side: "old")
-            let newOutline = try new.sectionSnapshot(side: "new")
-            return .batches(newOutline.difference(from: oldOutline).batches)
-        } catch {
-            return .error(error)
+            return try new.sectionSnapshot(side: "new").difference(from: oldOutline).batches
         }
     }
 }

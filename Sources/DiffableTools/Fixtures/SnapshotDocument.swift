@@ -185,10 +185,17 @@ public enum DiffOutcome: Codable, Equatable, Sendable {
     /// Validates both documents (old first) and diffs them: the fixture's `expect`.
     /// - Complexity: O(n + s) expected plus the diff.
     public static func of(old: SnapshotDocument, new: SnapshotDocument) -> DiffOutcome {
-        do {
+        of { () throws(DocumentError) -> [BatchUpdate] in
             let oldSnapshot = try old.snapshot(side: "old")
-            let newSnapshot = try new.snapshot(side: "new")
-            return .batches(newSnapshot.difference(from: oldSnapshot).batches)
+            return try new.snapshot(side: "new").difference(from: oldSnapshot).batches
+        }
+    }
+
+    /// The batches `diff` returns, or the error it throws.
+    /// - Complexity: that of `diff`.
+    static func of(_ diff: () throws(DocumentError) -> [BatchUpdate]) -> DiffOutcome {
+        do {
+            return .batches(try diff())
         } catch {
             return .error(error)
         }

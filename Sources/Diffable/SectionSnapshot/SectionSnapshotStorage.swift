@@ -377,8 +377,9 @@ final class SectionSnapshotStorage<Item: Hashable> {
         for position in positions { table.insert(key: keys[position], slot: Int32(position)) }
     }
 
-    /// Adds `keys[i]` → `first + i` for every key in one prefetched pass when none of
-    /// them is in the table yet nor repeated; otherwise changes nothing and returns false
+    /// Adds `keys[i]` → `first + i` for every key (a few keys one probe each, more in one
+    /// prefetched pass) when none of them is in the table yet nor repeated; otherwise
+    /// changes nothing and returns false
     /// (an identifier that exists or repeats, or merely a hash collision: the caller checks).
     /// - Complexity: O(keys.count) expected.
     func tryAddTableEntries(_ newKeys: [UInt64], first: Int) -> Bool {

@@ -3,6 +3,8 @@
  * byte-wise by dfc_diff_sections; the batches (or the error object) are built as
  * JSON (cJSON) and compared with the fixture's "expect". Pinned keys are checked
  * with dfc_hash_one. Prints one line per failure and "N passed, N failed".
+ * Outline fixtures (docs/FIXTURES.md) are validated here and turned into their
+ * visible rows, one section, which the core diffs like any flat snapshot.
  *
  *     fixtures-tests [DIR]     (default Tests/Fixtures)
  */
@@ -227,38 +229,44 @@ static cJSON *duplicate_error(const document *d, const char *side, int side_code
     return error;
 }
 
+/* Adds the position [index] to the group of `name` in an error object, opening a group (named
+ * as first written) when no identifier of the error is canonically equivalent to it. */
+static void error_add(cJSON *error, const char *name, uint32_t index) {
+    cJSON *identifiers = cJSON_GetObjectItemCaseSensitive(error, "identifiers");
+    cJSON *positions = cJSON_GetObjectItemCaseSensitive(error, "positions");
+    int slot = -1, k = 0;
+    char *form = nfc(name);
+    const cJSON *known;
+    cJSON_ArrayForEach(known, identifiers) {
+        char *other = nfc(known->valuestring);
+        if (form && other && strcmp(form, other) == 0) slot = k;
+        free(other);
+        k++;
+    }
+    free(form);
+    if (slot < 0) {
+        cJSON_AddItemToArray(identifiers, cJSON_CreateString(name));
+        cJSON_AddItemToArray(positions, cJSON_CreateArray());
+        slot = k;
+    }
+    uint32_t where[1] = {index};
+    cJSON_AddItemToArray(cJSON_GetArrayItem(positions, slot), index_array(where, 1));
+}
+
 /* Refresh identifiers the snapshot lacks (the C API takes refresh requests as indices). */
 static cJSON *unknown_error(const document *d, const char *side, dfc_idtable *items, dfc_idtable *sections) {
     static const char *lists[] = {"reloadItems", "reconfigureItems", "reloadSections"};
     for (int l = 0; l < 3; l++) {
         const cJSON *values = cJSON_GetObjectItemCaseSensitive(d->json, lists[l]);
         cJSON *error = NULL;
-        int index = 0;
+        uint32_t index = 0;
         const cJSON *value;
         cJSON_ArrayForEach(value, values) {
             int64_t found = l < 2 ? idlist_find(&d->items, items, value->valuestring)
                                   : idlist_find(&d->sections, sections, value->valuestring);
             if (found < 0) {
                 if (error == NULL) error = error_json("unknownIdentifier", side, lists[l]);
-                cJSON *identifiers = cJSON_GetObjectItemCaseSensitive(error, "identifiers");
-                cJSON *positions = cJSON_GetObjectItemCaseSensitive(error, "positions");
-                int slot = -1, k = 0;
-                char *form = nfc(value->valuestring);
-                const cJSON *known;
-                cJSON_ArrayForEach(known, identifiers) {
-                    char *other = nfc(known->valuestring);
-                    if (strcmp(form, other) == 0) slot = k;
-                    free(other);
-                    k++;
-                }
-                free(form);
-                if (slot < 0) {
-                    cJSON_AddItemToArray(identifiers, cJSON_CreateString(value->valuestring));
-                    cJSON_AddItemToArray(positions, cJSON_CreateArray());
-                    slot = k;
-                }
-                uint32_t where[1] = {(uint32_t)index};
-                cJSON_AddItemToArray(cJSON_GetArrayItem(positions, slot), index_array(where, 1));
+                error_add(error, value->valuestring, index);
             }
             index++;
         }
@@ -277,6 +285,159 @@ static uint32_t *refresh_indices(const document *d, const char *list, dfc_idtabl
         if (found >= 0) indices[(*count)++] = (uint32_t)found;
     }
     return indices;
+}
+
+/* ---- outlines ------------------------------------------------------------------------------ */
+
+/* An outline document: entries (id, optional parent, optional expanded) in any order. */
+typedef struct outline {
+    idlist ids;
+    const char **parent_names; /* NULL for a root */
+    int *expanded;
+    int64_t *parents; /* entry index of the parent, -1 for a root (after validation) */
+    dfc_idtable *table;  /* key -> entry index */
+} outline;
+
+static int outline_init(outline *o, const cJSON *json) {
+    memset(o, 0, sizeof(*o));
+    const cJSON *entries = cJSON_GetObjectItemCaseSensitive(json, "outline");
+    size_t count = (size_t)cJSON_GetArraySize(entries), k = 0;
+    const char **names = calloc(count + 1, sizeof(char *));
+    o->parent_names = calloc(count + 1, sizeof(char *));
+    o->expanded = calloc(count + 1, sizeof(int));
+    o->parents = calloc(count + 1, sizeof(int64_t));
+    if (!names || !o->parent_names || !o->expanded || !o->parents) { free(names); return 0; }
+    const cJSON *entry;
+    cJSON_ArrayForEach(entry, entries) {
+        const cJSON *parent = cJSON_GetObjectItemCaseSensitive(entry, "parent");
+        names[k] = cJSON_GetObjectItemCaseSensitive(entry, "id")->valuestring;
+        o->parent_names[k] = cJSON_IsString(parent) ? parent->valuestring : NULL;
+        o->expanded[k] = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(entry, "expanded"));
+        k++;
+    }
+    if (!idlist_init(&o->ids, names, count)) return 0;
+    o->table = idlist_table(&o->ids);
+    return o->table != NULL;
+}
+
+static void outline_free(outline *o) {
+    idlist_free(&o->ids);
+    dfc_idtable_free(o->table);
+    free(o->parent_names);
+    free(o->expanded);
+    free(o->parents);
+}
+
+/* The first kind of problem of an outline (duplicates, unknown parents, cycles) as an error
+ * object, or NULL when it is valid; then o->parents holds every entry's parent. */
+static cJSON *outline_error(outline *o, const char *side) {
+    size_t count = o->ids.count;
+    cJSON *error = NULL;
+    /* Duplicates: the table finds an entry's first occurrence (the lowest equal index). */
+    int64_t *first = calloc(count + 1, sizeof(int64_t));
+    size_t *occurrences = calloc(count + 1, sizeof(size_t));
+    for (size_t k = 0; k < count; k++) {
+        first[k] = (int64_t)k;
+        size_t cursor = 0;
+        int64_t found;
+        while ((found = dfc_idtable_find(o->table, o->ids.keys[k], &cursor)) != DFC_NOT_FOUND) {
+            size_t length = o->ids.offsets[k + 1] - o->ids.offsets[k];
+            if (found < first[k] && idlist_equal(&o->ids, (size_t)found, o->ids.bytes + o->ids.offsets[k], length))
+                first[k] = found;
+        }
+        occurrences[first[k]]++;
+    }
+    for (size_t k = 0; k < count; k++) {
+        if (occurrences[first[k]] < 2) continue;
+        if (error == NULL) error = error_json("duplicateItem", side, NULL);
+        error_add(error, o->ids.names[first[k]], (uint32_t)k);
+    }
+    free(first);
+    free(occurrences);
+    if (error) return error;
+    for (size_t k = 0; k < count; k++) {
+        o->parents[k] = o->parent_names[k] ? idlist_find(&o->ids, o->table, o->parent_names[k]) : -1;
+        if (o->parent_names[k] && o->parents[k] < 0) {
+            if (error == NULL) error = error_json("unknownParent", side, NULL);
+            error_add(error, o->parent_names[k], (uint32_t)k);
+        }
+    }
+    if (error) return error;
+    /* Cycles: follow parents from each entry; a walk that meets its own path closed a loop. */
+    enum { UNSEEN, ON_PATH, DONE };
+    unsigned char *state = calloc(count + 1, 1);
+    unsigned char *on_cycle = calloc(count + 1, 1);
+    int64_t *path = calloc(count + 1, sizeof(int64_t));
+    for (size_t start = 0; start < count; start++) {
+        size_t length = 0;
+        int64_t node = (int64_t)start;
+        while (node >= 0 && state[node] == UNSEEN) {
+            state[node] = ON_PATH;
+            path[length++] = node;
+            node = o->parents[node];
+        }
+        if (node >= 0 && state[node] == ON_PATH) {
+            size_t k = length;
+            do on_cycle[path[--k]] = 1;
+            while (path[k] != node);
+        }
+        for (size_t k = 0; k < length; k++) state[path[k]] = DONE;
+    }
+    for (size_t k = 0; k < count; k++) {
+        if (!on_cycle[k]) continue;
+        if (error == NULL) error = error_json("cycle", side, NULL);
+        error_add(error, o->ids.names[k], (uint32_t)k);
+    }
+    free(state);
+    free(on_cycle);
+    free(path);
+    return error;
+}
+
+/* {"sections": [{"id": "0", "items": visible rows}]}: depth first, children in entry order,
+ * the children of a collapsed item skipped. */
+static cJSON *outline_rows(const outline *o) {
+    size_t count = o->ids.count;
+    /* Children of each entry in entry order (counting sort); slot `count` holds the roots. */
+    size_t *starts = calloc(count + 2, sizeof(size_t)), *fill = calloc(count + 2, sizeof(size_t));
+    size_t *children = calloc(count + 1, sizeof(size_t)), *stack = calloc(count + 1, sizeof(size_t));
+    for (size_t k = 0; k < count; k++) starts[(o->parents[k] < 0 ? count : (size_t)o->parents[k]) + 1]++;
+    for (size_t slot = 0; slot <= count; slot++) starts[slot + 1] += starts[slot];
+    memcpy(fill, starts, (count + 2) * sizeof(size_t));
+    for (size_t k = 0; k < count; k++) children[fill[o->parents[k] < 0 ? count : (size_t)o->parents[k]]++] = k;
+    cJSON *rows = cJSON_CreateArray();
+    size_t depth = 0;
+    for (size_t c = starts[count + 1]; c > starts[count]; c--) stack[depth++] = children[c - 1];
+    while (depth > 0) {
+        size_t k = stack[--depth];
+        cJSON_AddItemToArray(rows, cJSON_CreateString(o->ids.names[k]));
+        if (!o->expanded[k]) continue;
+        for (size_t c = starts[k + 1]; c > starts[k]; c--) stack[depth++] = children[c - 1];
+    }
+    free(starts);
+    free(fill);
+    free(children);
+    free(stack);
+    cJSON *section = cJSON_CreateObject();
+    cJSON_AddStringToObject(section, "id", "0");
+    cJSON_AddItemToObject(section, "items", rows);
+    cJSON *sections = cJSON_CreateArray();
+    cJSON_AddItemToArray(sections, section);
+    cJSON *document = cJSON_CreateObject();
+    cJSON_AddItemToObject(document, "sections", sections);
+    return document;
+}
+
+/* The rows document of an outline, or NULL with *error set (or, out of memory, neither). */
+static cJSON *outline_document(const cJSON *json, const char *side, cJSON **error) {
+    outline o;
+    cJSON *rows = NULL;
+    if (outline_init(&o, json)) {
+        *error = outline_error(&o, side);
+        if (*error == NULL) rows = outline_rows(&o);
+    }
+    outline_free(&o);
+    return rows;
 }
 
 /* The expect object for a fixture, computed with the C core. */
@@ -342,6 +503,24 @@ static cJSON *expect_via_c(const cJSON *old_json, const cJSON *new_json, char *p
     return result;
 }
 
+/* The expect object of either form: outlines are validated (old first) and their rows diffed. */
+static cJSON *expect_of_fixture(const cJSON *old_json, const cJSON *new_json, char *problem, size_t problem_size) {
+    if (!cJSON_GetObjectItemCaseSensitive(old_json, "outline")) return expect_via_c(old_json, new_json, problem, problem_size);
+    cJSON *error = NULL, *old_rows = outline_document(old_json, "old", &error), *new_rows = NULL, *result = NULL;
+    if (old_rows) new_rows = outline_document(new_json, "new", &error);
+    if (error) {
+        result = cJSON_CreateObject();
+        cJSON_AddItemToObject(result, "error", error);
+    } else if (old_rows && new_rows) {
+        result = expect_via_c(old_rows, new_rows, problem, problem_size);
+    } else {
+        snprintf(problem, problem_size, "cannot read outlines (invalid UTF-8 or out of memory)");
+    }
+    cJSON_Delete(old_rows);
+    cJSON_Delete(new_rows);
+    return result;
+}
+
 /* ---- driver ---------------------------------------------------------------------------------- */
 
 static char *read_file(const char *path) {
@@ -366,8 +545,8 @@ static void check_fixture(const char *path) {
     if (!fixture) {
         snprintf(problem, sizeof(problem), "not readable JSON");
     } else {
-        cJSON *actual = expect_via_c(cJSON_GetObjectItemCaseSensitive(fixture, "old"),
-                                     cJSON_GetObjectItemCaseSensitive(fixture, "new"), problem, sizeof(problem));
+        cJSON *actual = expect_of_fixture(cJSON_GetObjectItemCaseSensitive(fixture, "old"),
+                                          cJSON_GetObjectItemCaseSensitive(fixture, "new"), problem, sizeof(problem));
         const cJSON *expect = cJSON_GetObjectItemCaseSensitive(fixture, "expect");
         if (actual && !cJSON_Compare(expect, actual, 1)) {
             char *printed = cJSON_PrintUnformatted(actual);

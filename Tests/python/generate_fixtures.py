@@ -11,6 +11,7 @@ import pathlib
 import random
 import sys
 
+from outline import outline_diff
 from reference import diff
 
 OUTPUT = pathlib.Path(__file__).resolve().parent.parent / "Fixtures" / "generated"
@@ -62,6 +63,134 @@ def random_pair(rng, max_sections, max_items):
     return document_old, document_new
 
 
+# Outline pairs: (name prefix, seeds, max items, max depth).
+OUTLINE_PLANS = [
+    ("outline-small", range(1, 41), 12, 3),
+    ("outline-medium", range(101, 117), 80, 4),
+    ("outline-large", range(1001, 1005), 400, 6),
+]
+
+
+def _random_forest(rng, count, max_depth, name):
+    """A random outline as nested nodes {"id", "expanded", "children"}."""
+    roots, parents = [], []  # parents: (node, its depth) for nodes that may get children
+    for _ in range(count):
+        node = {"id": name(), "expanded": rng.random() < 0.5, "children": []}
+        if parents and rng.random() < 0.75:
+            parent, depth = rng.choice(parents)
+            parent["children"].insert(rng.randint(0, len(parent["children"])), node)
+            depth += 1
+        else:
+            roots.insert(rng.randint(0, len(roots)), node)
+            depth = 0
+        if depth < max_depth - 1:
+            parents.append((node, depth))
+    return roots
+
+
+def _walk(roots, parent=None):
+    """(node, parent node, sibling list) for every node, depth first."""
+    for node in roots:
+        yield node, parent, roots
+        yield from _walk(node["children"], node)
+
+
+def _mutate(rng, roots, name):
+    """The new outline: expansion toggled, subtrees deleted, moved (reparented) and added."""
+    def everything():
+        return list(_walk(roots))
+
+    for node, _, _ in everything():
+        if rng.random() < 0.25:
+            node["expanded"] = not node["expanded"]
+    for _ in range(rng.randint(0, 2)):
+        nodes = everything()
+        if nodes:
+            node, _, siblings = rng.choice(nodes)
+            siblings.remove(node)
+    for _ in range(rng.randint(1, 4)):
+        nodes = everything()
+        if not nodes:
+            break
+        node, _, siblings = rng.choice(nodes)
+        inside = {id(n) for n, _, _ in _walk([node])}
+        siblings.remove(node)
+        target = rng.choice([None] + [n for n, _, _ in everything() if id(n) not in inside])
+        children = roots if target is None else target["children"]
+        children.insert(rng.randint(0, len(children)), node)
+    if len(roots) > 1 and rng.random() < 0.5:  # root rows are always visible: a move that shows
+        roots.insert(rng.randint(0, len(roots) - 1), roots.pop(rng.randrange(len(roots))))
+    for _ in range(rng.randint(0, 3)):
+        nodes = everything()
+        target = rng.choice(nodes)[0] if nodes and rng.random() < 0.8 else None
+        children = roots if target is None else target["children"]
+        children.insert(rng.randint(0, len(children)), {"id": name(), "expanded": rng.random() < 0.5, "children": []})
+
+
+def _entry(node, parent):
+    entry = {"id": node["id"]}
+    if parent is not None:
+        entry["parent"] = parent["id"]
+    if node["expanded"]:
+        entry["expanded"] = True
+    return entry
+
+
+def _entries(rng, roots):
+    """The outline form: depth first, or the sibling lists interleaved at random (children may
+    then precede their parents; siblings keep their order)."""
+    if rng.random() < 0.5:
+        return [_entry(node, parent) for node, parent, _ in _walk(roots)]
+    queues = [(None, list(roots))] + [(node, list(node["children"])) for node, _, _ in _walk(roots)]
+    entries = []
+    while any(queue for _, queue in queues):
+        parent, queue = rng.choice([q for q in queues if q[1]])
+        entries.append(_entry(queue.pop(0), parent))
+    return entries
+
+
+def _break(rng, entries, name):
+    """Makes an outline invalid: a repeated identifier, an unknown parent or a cycle."""
+    if not entries:
+        entries.append({"id": "loop", "parent": "loop"})
+        return
+    kind = rng.choice(["duplicate", "unknown", "cycle"])
+    if kind == "duplicate":
+        entries.insert(rng.randint(0, len(entries)), {"id": rng.choice(entries)["id"]})
+    elif kind == "unknown":
+        rng.choice(entries)["parent"] = name()
+    else:
+        # The new parent is the item itself or one of its descendants: its chain loops.
+        parents = {e["id"]: e.get("parent") for e in entries}
+        start = rng.choice(entries)["id"]
+
+        def descends(item):
+            while item is not None:
+                if item == start:
+                    return True
+                item = parents[item]
+            return False
+
+        loop_to = rng.choice([e["id"] for e in entries if descends(e["id"])])
+        next(e for e in entries if e["id"] == start)["parent"] = loop_to
+
+
+def random_outline_pair(rng, max_items, max_depth):
+    counter = iter(range(10**9))
+
+    def name():
+        n = next(counter)
+        return f"é{n}ü" if rng.random() < 0.1 else f"o{n}"
+
+    roots = _random_forest(rng, rng.randint(0, max_items), max_depth, name)
+    old = {"outline": _entries(rng, roots)}
+    _mutate(rng, roots, name)
+    new = {"outline": _entries(rng, roots)}
+    if rng.random() < 0.1:
+        _break(rng, rng.choice([old, new])["outline"], name)
+    return old, new
+
+
 def fixtures():
     for prefix, seeds, max_sections, max_items in PLANS:
         for seed in seeds:
@@ -70,6 +199,14 @@ def fixtures():
             yield name, {"format": 1, "name": name,
                          "about": f"generated: seed {seed}, up to {max_sections} sections of {max_items} items",
                          "old": old, "new": new, "expect": diff(old, new)}
+    for prefix, seeds, max_items, max_depth in OUTLINE_PLANS:
+        for seed in seeds:
+            old, new = random_outline_pair(random.Random(seed), max_items, max_depth)
+            name = f"{prefix}-{seed:04d}"
+            yield name, {"format": 1, "name": name,
+                         "about": f"generated outline: seed {seed}, up to {max_items} items, {max_depth} levels, "
+                                  "then expansion toggled and subtrees deleted, moved and added",
+                         "old": old, "new": new, "expect": outline_diff(old, new)}
 
 
 def render(fixture):

@@ -11,7 +11,8 @@ import xxhash
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import dfc_ctypes  # noqa: E402
-from reference import diff, lis_positions  # noqa: E402
+from outline import expect, is_outline, rows_document, validate_outline, visible_rows  # noqa: E402
+from reference import lis_positions  # noqa: E402
 from replay import replay  # noqa: E402
 
 FIXTURES = pathlib.Path(__file__).resolve().parents[1] / "Fixtures"
@@ -28,9 +29,17 @@ def library():
     return dfc_ctypes.load()
 
 
+def rows(document):
+    """The flat form the diff sees: an outline's visible rows as one section, a snapshot as it is."""
+    return rows_document(document) if is_outline(document) else document
+
+
 def test_there_are_enough_fixtures():
     assert len(PATHS) >= 100
     assert len(list(FIXTURES.glob("hand/*.json"))) >= 30
+    outlines = [p for p in PATHS if is_outline(load(p)["old"])]
+    assert len([p for p in outlines if p.parent.name == "generated"]) >= 50
+    assert len([p for p in outlines if p.parent.name == "hand"]) >= 20
 
 
 @pytest.mark.parametrize("path", PATHS, ids=lambda p: p.stem)
@@ -43,20 +52,27 @@ def test_schema(path):
 @pytest.mark.parametrize("path", PATHS, ids=lambda p: p.stem)
 def test_reference_gives_the_expected_output(path):
     fixture = load(path)
-    assert diff(fixture["old"], fixture["new"]) == fixture["expect"]
+    assert expect(fixture["old"], fixture["new"]) == fixture["expect"]
 
 
 @pytest.mark.parametrize("path", PATHS, ids=lambda p: p.stem)
 def test_expected_batches_replay_to_the_new_snapshot(path):
     fixture = load(path)
     if "batches" in fixture["expect"]:
-        assert replay(fixture["old"], fixture["expect"]["batches"], fixture["new"]) == []
+        assert replay(rows(fixture["old"]), fixture["expect"]["batches"], rows(fixture["new"])) == []
 
 
-@pytest.mark.parametrize("path", PATHS, ids=lambda p: p.stem)
+def diffed_by_the_core(path):
+    """Every fixture but rejected outlines: outline validation is not the core's (fixtures_main.c
+    checks those from C)."""
+    fixture = load(path)
+    return not (is_outline(fixture["old"]) and "error" in fixture["expect"])
+
+
+@pytest.mark.parametrize("path", [p for p in PATHS if diffed_by_the_core(p)], ids=lambda p: p.stem)
 def test_c_core_gives_the_expected_output(path, library):
     fixture = load(path)
-    assert dfc_ctypes.expect_via_c(library, fixture["old"], fixture["new"]) == fixture["expect"]
+    assert dfc_ctypes.expect_via_c(library, rows(fixture["old"]), rows(fixture["new"])) == fixture["expect"]
 
 
 def test_pinned_keys_agree_in_python_and_c(library):
@@ -83,6 +99,17 @@ def test_lis_tie_break():
     assert lis_positions([2, 1, 0]) == {2}
     assert lis_positions([2, 3, 0, 1]) == {2, 3}
     assert lis_positions([]) == set()
+
+
+def test_outline_rows_and_problems():
+    outline = {"outline": [{"id": "c", "parent": "a"}, {"id": "a", "expanded": True}, {"id": "b"},
+                           {"id": "d", "parent": "c"}, {"id": "e", "parent": "b"}]}
+    assert visible_rows(outline) == ["a", "c", "b"]
+    assert validate_outline(outline, "old") is None
+    looped = {"outline": [{"id": "x", "parent": "y"}, {"id": "y", "parent": "x"}, {"id": "z", "parent": "y"},
+                          {"id": "w", "parent": "w"}, {"id": "r"}]}
+    assert validate_outline(looped, "new") == {"kind": "cycle", "snapshot": "new", "identifiers": ["x", "y", "w"],
+                                               "positions": [[[0]], [[1]], [[3]]]}
 
 
 def test_generated_fixtures_do_not_drift():

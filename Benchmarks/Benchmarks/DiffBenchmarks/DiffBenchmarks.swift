@@ -34,4 +34,5 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(try differ.difference(from: oldNames, to: newNames))
         }
     }
+    registerOutlineBenchmarks()
 }

@@ -11,6 +11,13 @@ extension DiffableDataSourceSectionSnapshot {
     public mutating func collapse(_ items: [ItemIdentifierType]) { setExpanded(items, false) }
 
     private mutating func setExpanded(_ items: [ItemIdentifierType], _ value: Bool) {
+        if items.count == 1 {
+            // One item (a tap on a disclosure row): no key or position arrays.
+            guard let position = storage.position(of: items[0]), storage.expanded[position] != value else { return }
+            makeUnique()
+            storage.expanded[position] = value
+            return
+        }
         // Find first (reads only), so a call that changes nothing never copies shared storage.
         let changes = storage.positions(of: items, keys: storage.strategy.keys(items), expandedOtherThan: value)
         guard !changes.isEmpty else { return }

@@ -119,20 +119,31 @@ final class SectionSnapshotStorage<Item: Hashable> {
     }
 
     /// Calls `body` with each maximal run of consecutive visible positions, in order.
-    /// - Complexity: O(visible items): a collapsed item's subtree is skipped in one step.
+    /// - Complexity: O(visible items): a collapsed item's subtree is skipped in one step,
+    ///   and the rest of a word of expansion bits in one step when all of them are set.
     func forEachVisibleRun(_ body: (Range<Int>) -> Void) {
         sizes.withUnsafeBufferPointer { sizes in
             expanded.withUnsafeWords { words in
                 var position = 0, runStart = 0
                 let total = sizes.count
                 while position < total {
-                    let size = Int(sizes[position])
-                    let next = size == 1 || ExpansionBits.isSet(words, position) ? position + 1 : position + size
-                    if next != position + 1 {
-                        body(runStart..<(position + 1))
-                        runStart = next
+                    // Expanded items continue the run; bits past the end are zero, so the
+                    // test never reads past `total`.
+                    let bit = position & 63, width = 64 - bit
+                    let rest = words[position >> 6] >> UInt64(bit)
+                    if rest == (width == 64 ? ~0 : (1 << UInt64(width)) - 1) {
+                        position += width
+                        continue
                     }
-                    position = next
+                    let size = Int(sizes[position])
+                    if size == 1 || rest & 1 != 0 {
+                        position += 1
+                        continue
+                    }
+                    // A collapsed item with children ends the run; its subtree is hidden.
+                    body(runStart..<(position + 1))
+                    position += size
+                    runStart = position
                 }
                 if runStart < total { body(runStart..<total) }
             }
@@ -184,6 +195,10 @@ final class SectionSnapshotStorage<Item: Hashable> {
     /// - Complexity: O(range.count + replacement.count + depth) at the end of the
     ///   outline; otherwise also O(items after the range).
     func replaceSubtrees(_ range: Range<Int>, parent: Int, with replacement: Replacement, inTable: Bool = false) {
+        if range.isEmpty && range.lowerBound == count, case .leaves(let newIDs, let newKeys) = replacement {
+            appendLeaves(newIDs, keys: newKeys, parent: parent, inTable: inTable)
+            return
+        }
         let added = replacement.count, delta = added - range.count
         let tail = range.upperBound..<count
         let newCount = count + delta
@@ -235,6 +250,34 @@ final class SectionSnapshotStorage<Item: Hashable> {
         } else if !inTable {
             addTableEntries(start..<(start + added))
         }
+    }
+
+    /// ``replaceSubtrees(_:parent:with:inTable:)`` for new leaves at the very end (the last
+    /// children of `parent`, which is then on the outline's last branch): every array grows at
+    /// its end, one access each, and only the ancestors' sizes change.
+    /// - Complexity: O(k + depth) amortized.
+    private func appendLeaves(_ newIDs: [Item], keys newKeys: [UInt64], parent: Int, inTable: Bool) {
+        let start = count, added = newIDs.count
+        let level: Int32 = parent < 0 ? 0 : levels[parent] + 1
+        ids.append(contentsOf: newIDs)
+        keys.append(contentsOf: newKeys)
+        levels.append(contentsOf: repeatElement(level, count: added))
+        parents.append(contentsOf: repeatElement(Int32(parent), count: added))
+        sizes.append(contentsOf: repeatElement(1, count: added))
+        expanded.appendZeros(added)
+        if parent >= 0 {
+            let shift = Int32(added)
+            parents.withUnsafeBufferPointer { parents in
+                sizes.withUnsafeMutableBufferPointer { sizes in
+                    var ancestor = parent
+                    while ancestor >= 0 {
+                        sizes[ancestor] += shift
+                        ancestor = Int(parents[ancestor])
+                    }
+                }
+            }
+        }
+        if !inTable { addTableEntries(start..<(start + added)) }
     }
 
     /// Removes the subtrees rooted at `roots` (ascending positions, none inside another).
@@ -329,11 +372,24 @@ final class SectionSnapshotStorage<Item: Hashable> {
         for position in positions { table.insert(key: keys[position], slot: Int32(position)) }
     }
 
-    /// Adds `keys[i]` → `first + i` for every key in one prefetched pass when none of
-    /// them is in the table yet nor repeated; otherwise changes nothing and returns false
+    /// Adds `keys[i]` → `first + i` for every key (a few keys one probe each, more in one
+    /// prefetched pass) when none of them is in the table yet nor repeated; otherwise
+    /// changes nothing and returns false
     /// (an identifier that exists or repeats, or merely a hash collision: the caller checks).
     /// - Complexity: O(keys.count) expected.
     func tryAddTableEntries(_ newKeys: [UInt64], first: Int) -> Bool {
+        if newKeys.count <= 4 {
+            // A probe before each insert (the insert then finds the slot cached) costs less
+            // than the batch's conflict buffer for the one or few items of a typical append.
+            for (index, key) in newKeys.enumerated() {
+                if table.find(key, where: { _ in true }) != nil {
+                    for undone in 0..<index { table.remove(key: newKeys[undone], slot: Int32(first + undone)) }
+                    return false
+                }
+                table.insert(key: key, slot: Int32(first + index))
+            }
+            return true
+        }
         var conflicts = [UInt8](repeating: 0, count: newKeys.count)
         let inserted = table.insertBatch(newKeys, firstSlot: Int32(first), conflicts: &conflicts)
         if inserted == newKeys.count { return true }

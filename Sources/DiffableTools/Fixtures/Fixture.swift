@@ -1,16 +1,16 @@
 import Diffable
 import Foundation
 
-/// One cross-language fixture (FIXTURES.md, format 1): two snapshots, the exact
-/// expected output, and optionally pinned XXH3-64 keys.
+/// One cross-language fixture (FIXTURES.md, format 1): two snapshots (or two outlines,
+/// docs/FIXTURES.md), the exact expected output, and optionally pinned XXH3-64 keys.
 public struct Fixture: Codable, Equatable, Sendable {
     /// Always 1 for this schema (`Tests/Fixtures/fixture.schema.json`).
     public var format: Int
     /// The file's base name: one behaviour, in words.
     public var name: String
     public var about: String
-    public var old: SnapshotDocument
-    public var new: SnapshotDocument
+    public var old: FixtureDocument
+    public var new: FixtureDocument
     public var expect: DiffOutcome
     /// Identifier → `0x…` XXH3-64 (seed 0) of its NFC UTF-8.
     public var keys: [String: String]?
@@ -32,37 +32,60 @@ public struct Fixture: Codable, Equatable, Sendable {
         }
     }
 
-    /// Everything this implementation disagrees with: the diff's output, the
-    /// simulator's verdict on the expected batches (strict, table and collection),
-    /// and the pinned keys. Empty when the fixture passes.
+    /// Everything this implementation disagrees with: the diff's output (of the visible
+    /// rows, for outlines), the simulator's verdict on the expected batches (strict,
+    /// table and collection), and the pinned keys. Empty when the fixture passes.
     /// - Complexity: O(n + s) plus the diff and the replays.
     public func problems() -> [String] {
         var problems: [String] = []
         if format != 1 { problems.append("unsupported format \(format)") }
-        let actual = DiffOutcome.of(old: old, new: new)
-        if actual != expect {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            let text = (try? encoder.encode(actual)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
-            problems.append("difference(from:) gave \(text)")
-        }
-        if case .batches = expect, let oldSnapshot = try? old.snapshot(side: "old"),
-            let newSnapshot = try? new.snapshot(side: "new")
-        {
-            let difference = newSnapshot.difference(from: oldSnapshot)
-            for flavor in [ListViewSimulator<String, String>.Flavor.table, .collection] {
-                var view = ListViewSimulator<String, String>(flavor: flavor)
-                view.reloadData(oldSnapshot)
-                do {
-                    try view.apply(difference)
-                } catch {
-                    problems.append("the \(flavor) simulator rejected the batches: \(error)")
-                }
+        switch (old, new) {
+        case (.sections(let old), .sections(let new)):
+            problems += Self.problems(expect: expect, actual: DiffOutcome.of(old: old, new: new))
+            if case .batches = expect, let oldSnapshot = try? old.snapshot(side: "old"), let newSnapshot = try? new.snapshot(side: "new") {
+                problems += Self.simulatorProblems(old: oldSnapshot, difference: newSnapshot.difference(from: oldSnapshot))
             }
+        case (.outline(let old), .outline(let new)):
+            problems += Self.problems(expect: expect, actual: DiffOutcome.of(old: old, new: new))
+            if case .batches = expect, let oldOutline = try? old.sectionSnapshot(side: "old"),
+                let newOutline = try? new.sectionSnapshot(side: "new")
+            {
+                var oldRows = DiffableDataSourceSnapshot<String, String>()
+                oldRows.appendSections(["0"])
+                oldRows.appendItems(oldOutline.visibleItems)
+                problems += Self.simulatorProblems(old: oldRows, difference: newOutline.difference(from: oldOutline, inSection: "0"))
+            }
+        default:
+            problems.append("old and new must both be snapshots of sections or both outlines")
         }
         for (identifier, key) in (keys ?? [:]).sorted(by: { $0.key < $1.key }) {
             let computed = "0x" + String(IdentifierKey.string(identifier), radix: 16).leftPadded(to: 16)
             if computed != key.lowercased() { problems.append("key of \(identifier.debugDescription) is \(computed), pinned \(key)") }
+        }
+        return problems
+    }
+
+    private static func problems(expect: DiffOutcome, actual: DiffOutcome) -> [String] {
+        guard actual != expect else { return [] }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let text = (try? encoder.encode(actual)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
+        return ["difference(from:) gave \(text)"]
+    }
+
+    /// What the strict simulator, as a table and as a collection view, says of `difference` shown over `old`.
+    private static func simulatorProblems(
+        old: DiffableDataSourceSnapshot<String, String>, difference: SnapshotDifference<String, String>
+    ) -> [String] {
+        var problems: [String] = []
+        for flavor in [ListViewSimulator<String, String>.Flavor.table, .collection] {
+            var view = ListViewSimulator<String, String>(flavor: flavor)
+            view.reloadData(old)
+            do {
+                try view.apply(difference)
+            } catch {
+                problems.append("the \(flavor) simulator rejected the batches: \(error)")
+            }
         }
         return problems
     }

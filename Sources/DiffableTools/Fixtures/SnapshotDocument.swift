@@ -102,9 +102,12 @@ public struct SnapshotDocument: Codable, Equatable, Sendable {
 /// input, in which snapshot, every identifier of that kind (first occurrence
 /// order, as first written) and, per identifier, all its positions
 /// (`[section, item]` for items, `[section]` for sections, `[index]` in the
-/// request list named by `list` for unknown identifiers).
+/// request list named by `list` for unknown identifiers). In an outline
+/// (docs/FIXTURES.md) positions are `[entry index]`, and the kinds are
+/// `duplicateItem`, `unknownParent` (the parents named) and `cycle` (the items
+/// on a loop of parents, in entry order).
 public struct DocumentError: Error, Codable, Equatable, Sendable, CustomStringConvertible {
-    public enum Kind: String, Codable, Sendable { case duplicateSection, duplicateItem, unknownIdentifier }
+    public enum Kind: String, Codable, Sendable { case duplicateSection, duplicateItem, unknownIdentifier, unknownParent, cycle }
     public var kind: Kind
     public var snapshot: String
     public var identifiers: [String]
@@ -158,10 +161,17 @@ public enum DiffOutcome: Codable, Equatable, Sendable {
     /// Validates both documents (old first) and diffs them: the fixture's `expect`.
     /// - Complexity: O(n + s) expected plus the diff.
     public static func of(old: SnapshotDocument, new: SnapshotDocument) -> DiffOutcome {
-        do {
+        of { () throws(DocumentError) -> [BatchUpdate] in
             let oldSnapshot = try old.snapshot(side: "old")
-            let newSnapshot = try new.snapshot(side: "new")
-            return .batches(newSnapshot.difference(from: oldSnapshot).batches)
+            return try new.snapshot(side: "new").difference(from: oldSnapshot).batches
+        }
+    }
+
+    /// The batches `diff` returns, or the error it throws.
+    /// - Complexity: that of `diff`.
+    static func of(_ diff: () throws(DocumentError) -> [BatchUpdate]) -> DiffOutcome {
+        do {
+            return .batches(try diff())
         } catch {
             return .error(error)
         }

@@ -1,4 +1,5 @@
 import Diffable
+import DiffableTools
 import Foundation
 
 /// `diffable bench --suite outline`: a section snapshot of 1,118,480 items (5 levels,
@@ -60,31 +61,10 @@ enum OutlineBench {
         }
     }
 
-    static let fanOut = 16
-    static let depth = 5
-
-    /// Items numbered in outline order; `body(item, parent)` for every item, parents first.
-    /// Leaves come in groups: `body` gets each node's children in one call when they are leaves.
-    static func forEachAppend(_ body: ([Int], Int?) -> Void) {
-        var next = 0
-        func grow(_ parent: Int?, level: Int) {
-            if level == depth - 1 {
-                body(Array(next..<(next + fanOut)), parent)
-                next += fanOut
-                return
-            }
-            for _ in 0..<fanOut {
-                let item = next
-                next += 1
-                body([item], parent)
-                grow(item, level: level + 1)
-            }
-        }
-        grow(nil, level: 0)
-    }
+    static let workload = OutlineWorkload()
 
     /// Median of `runs` timed calls of `body`, each after an untimed `setup`.
-    static func median(runs: Int, setup: () -> Void = {}, _ body: () -> Void) -> Double {
+    static func median(runs: Int, setup: () -> Void = {}, body: () -> Void) -> Double {
         var samples: [Double] = []
         for _ in 0..<max(1, runs) {
             setup()
@@ -100,27 +80,26 @@ enum OutlineBench {
         var naive = NaiveOutline()
 
         log("build")
-        let build = median(runs: runs, setup: { outline = DiffableDataSourceSectionSnapshot() }) {
-            forEachAppend { outline.append($0, to: $1) }
-        }
-        let naiveBuild = median(runs: runs, setup: { naive = NaiveOutline() }) { forEachAppend { naive.append($0, to: $1) } }
+        let build = median(
+            runs: runs, setup: { outline = DiffableDataSourceSectionSnapshot() },
+            body: { workload.forEachAppend { outline.append($0, to: $1) } })
+        let naiveBuild = median(
+            runs: runs, setup: { naive = NaiveOutline() }, body: { workload.forEachAppend { naive.append($0, to: $1) } })
         let items = outline.items
         let count = items.count
         rows.append(Row(operation: "build (append in outline order)", diffableMilliseconds: build, naiveMilliseconds: naiveBuild))
 
         // Every timed mutation starts from the same state, in storage of its own (no copy is timed).
-        func reset(expanded: Bool) {
-            if expanded { outline.expand(items) } else { outline.collapse(items) }
-            naive.setExpanded(items, expanded)
-        }
+        // Each model is reset on its own: the other keeps the state its last timed run left.
+        func reset(_ expanded: Bool) { if expanded { outline.expand(items) } else { outline.collapse(items) } }
+        func resetNaive(_ expanded: Bool) { naive.setExpanded(items, expanded) }
         log("expand all")
-        let expandAll = median(runs: runs, setup: { reset(expanded: false) }) { outline.expand(items) }
-        let naiveExpandAll = median(runs: runs, setup: { reset(expanded: false) }) { naive.setExpanded(items, true) }
+        let expandAll = median(runs: runs, setup: { reset(false) }, body: { outline.expand(items) })
+        let naiveExpandAll = median(runs: runs, setup: { resetNaive(false) }, body: { naive.setExpanded(items, true) })
         rows.append(Row(operation: "expand all (\(count) items)", diffableMilliseconds: expandAll, naiveMilliseconds: naiveExpandAll))
 
         log("visibleItems")
         var checksum = 0
-        print("DEBUG", outline.visibleItems.count, naive.visibleItems.count, outline.expandedItems.count, outline.items.count, outline.items.prefix(20), outline.visibleItems.prefix(20))
         precondition(outline.visibleItems == naive.visibleItems && naive.visibleItems.count == count, "expand all did not show everything")
         let visible = median(runs: runs) { checksum &+= outline.visibleItems.count }
         let naiveVisible = median(runs: runs) { checksum &+= naive.visibleItems.count }
@@ -133,28 +112,30 @@ enum OutlineBench {
             Row(operation: "isVisible on every item, all expanded", diffableMilliseconds: isVisible, naiveMilliseconds: naiveIsVisible))
 
         log("collapse all")
-        let collapseAll = median(runs: runs, setup: { reset(expanded: true) }) { outline.collapse(items) }
-        let naiveCollapseAll = median(runs: runs, setup: { reset(expanded: true) }) { naive.setExpanded(items, false) }
+        let collapseAll = median(runs: runs, setup: { reset(true) }, body: { outline.collapse(items) })
+        let naiveCollapseAll = median(runs: runs, setup: { resetNaive(true) }, body: { naive.setExpanded(items, false) })
         rows.append(
             Row(operation: "collapse all (\(count) items)", diffableMilliseconds: collapseAll, naiveMilliseconds: naiveCollapseAll))
 
         log("random expand/collapse")
         var generator = BenchGenerator(seed: 5)
         let toggles = (0..<1_000).map { _ in items[Int.random(in: 0..<count, using: &generator)] }
-        let toggle = median(runs: runs, setup: { reset(expanded: false) }) {
-            for (index, item) in toggles.enumerated() {
-                if index % 2 == 0 { outline.expand([item]) } else { outline.collapse([item]) }
-            }
-        }
-        let naiveToggle = median(runs: runs, setup: { reset(expanded: false) }) {
-            for (index, item) in toggles.enumerated() { naive.setExpanded([item], index % 2 == 0) }
-        }
+        let toggle = median(
+            runs: runs, setup: { reset(false) },
+            body: {
+                for (index, item) in toggles.enumerated() {
+                    if index % 2 == 0 { outline.expand([item]) } else { outline.collapse([item]) }
+                }
+            })
+        let naiveToggle = median(
+            runs: runs, setup: { resetNaive(false) },
+            body: { for (index, item) in toggles.enumerated() { naive.setExpanded([item], index % 2 == 0) } })
         rows.append(
             Row(operation: "1,000 random expand/collapse", diffableMilliseconds: toggle, naiveMilliseconds: naiveToggle))
 
         log("difference")
         // Everything expanded but 1,000 random parents of leaves; then those are expanded too.
-        let lastInternal = items.filter { outline.level(of: $0) == depth - 2 }
+        let lastInternal = items.filter { outline.level(of: $0) == workload.depth - 2 }
         let parents = Array(lastInternal.shuffled(using: &generator).prefix(1_000))
         outline.expand(items)
         naive.setExpanded(items, true)
@@ -168,7 +149,8 @@ enum OutlineBench {
         let naiveDifference = median(runs: runs) {
             naiveInserted = BaselineDiff.diff(old: naiveOld.visibleItems, new: naive.visibleItems).inserts
         }
-        precondition(inserted == naiveInserted && inserted == 1_000 * fanOut, "the diffs disagree: \(inserted) vs \(naiveInserted)")
+        precondition(
+            inserted == naiveInserted && inserted == 1_000 * workload.fanOut, "the diffs disagree: \(inserted) vs \(naiveInserted)")
         rows.append(
             Row(
                 operation: "visible-rows diff after expanding 1,000 parents (\(old.visibleItems.count) → \(count) rows)",

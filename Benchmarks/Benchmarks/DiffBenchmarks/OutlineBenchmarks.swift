@@ -1,0 +1,63 @@
+import Benchmark
+import Diffable
+import DiffableTools
+
+/// The outline of `diffable bench --suite outline`: 1,118,480 items, 5 levels, fan-out 16.
+private let workload = OutlineWorkload()
+
+/// The outlines the benchmarks start from. A global is built on first use, in a benchmark's
+/// set-up: runs that filter the outline benchmarks out never build them.
+private let prepared = PreparedOutlines()
+
+private struct PreparedOutlines: Sendable {
+    let collapsed: DiffableDataSourceSectionSnapshot<Int>
+    let items: [Int]
+    let expanded: DiffableDataSourceSectionSnapshot<Int>
+    /// Everything expanded but 1,000 seeded parents of leaves.
+    let collapsedParents: DiffableDataSourceSectionSnapshot<Int>
+
+    init() {
+        collapsed = workload.build()
+        items = collapsed.items
+        var outline = collapsed
+        outline.expand(items)
+        expanded = outline
+        var generator = SplitMix64(seed: 9)
+        let lastButOneLevel = items.filter { outline.level(of: $0) == workload.depth - 2 }
+        outline.collapse(Array(lastButOneLevel.shuffled(using: &generator).prefix(1_000)))
+        collapsedParents = outline
+    }
+}
+
+/// Building the outline, expanding everything, reading the visible rows, and diffing the
+/// visible rows after 1,000 parents of leaves expand. Set-up (building, copying) is outside
+/// the measured part. Run them with `swift package --disable-sandbox benchmark --filter "Outline.*"`.
+func registerOutlineBenchmarks() {
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident], maxDuration: .seconds(5), maxIterations: 20)
+    let prepare: Benchmark.BenchmarkSetupHook = { _ = prepared }
+
+    Benchmark("Outline build 1.1M (append in outline order)", configuration: configuration) { _ in
+        blackHole(workload.build())
+    }
+
+    Benchmark(
+        "Outline expand all 1.1M", configuration: configuration,
+        closure: { benchmark in
+            var outline = prepared.collapsed
+            outline.expand([prepared.items[0]])  // storage of its own before the measured part
+            outline.collapse([prepared.items[0]])
+            benchmark.startMeasurement()
+            outline.expand(prepared.items)
+            benchmark.stopMeasurement()
+            blackHole(outline)
+        }, setup: prepare)
+
+    Benchmark(
+        "Outline visibleItems 1.1M, all expanded", configuration: configuration,
+        closure: { _ in blackHole(prepared.expanded.visibleItems) }, setup: prepare)
+
+    Benchmark(
+        "Outline visible-rows diff 1.1M after expanding 1,000 parents", configuration: configuration,
+        closure: { _ in blackHole(prepared.expanded.difference(from: prepared.collapsedParents)) }, setup: prepare)
+}

@@ -1,0 +1,65 @@
+import DiffableTools
+import Testing
+
+@testable import Diffable
+
+/// The storage's fast paths against the general ones: appends at the end of the outline
+/// (and their one-probe table inserts), single-item expand/collapse, and visible runs that
+/// skip whole words of expansion bits.
+@Suite struct SectionSnapshotFastPathTests {
+    /// A seeded outline of `count` items: each item's parent is a random earlier item or none.
+    static func randomEntries(count: Int, seed: UInt64) -> [(item: Int, parent: Int?)] {
+        var generator = SplitMix64(seed: seed)
+        return (0..<count).map { item in
+            (item, item == 0 || Int.random(in: 0..<10, using: &generator) == 0 ? nil : Int.random(in: 0..<item, using: &generator))
+        }
+    }
+
+    @Test func appendsInOutlineOrderBuildWhatTheValidatingInitializerBuilds() throws {
+        let workload = OutlineWorkload(fanOut: 5, depth: 4)
+        var entries: [(item: Int, parent: Int?)] = []
+        workload.forEachAppend { items, parent in entries += items.map { ($0, parent) } }
+        let appended = workload.build()
+        #expect(appended == (try DiffableDataSourceSectionSnapshot(validating: entries)))
+        #expect(appended.items == Array(0..<workload.itemCount) && appended.level(of: workload.itemCount - 1) == 3)
+    }
+
+    @Test(arguments: [1, 3, 4, 5, 16])
+    func rejectedAppendsAtTheEndLeaveTheTableUnchanged(_ count: Int) {
+        var outline = OutlineWorkload(fanOut: 3, depth: 3).build()
+        let before = outline
+        let fresh = Array(1_000..<(1_000 + count - 1))
+        // The last item repeats one already there: the items claimed before it are released.
+        #expect(throws: SectionSnapshotError.self) { try outline.tryAppend(fresh + [5], to: 38) }
+        #expect(throws: SectionSnapshotError.self) { try outline.tryAppend(fresh + [fresh.first ?? 5], to: 38) }
+        #expect(outline == before && fresh.allSatisfy { !outline.contains($0) })
+        outline.append(fresh + [999], to: 38)
+        #expect(outline.index(of: 999) == outline.items.count - 1 && outline.parent(of: 999) == 38)
+    }
+
+    @Test(arguments: [0.0, 0.3, 0.8, 0.97, 1.0])
+    func visibleItemsAreTheItemsWhoseAncestorsAreExpanded(_ density: Double) throws {
+        var generator = SplitMix64(seed: UInt64(density * 100))
+        let entries = Self.randomEntries(count: 3_000, seed: 7)
+        var outline = try DiffableDataSourceSectionSnapshot(validating: entries)
+        let expanding = outline.items.filter { _ in Double.random(in: 0..<1, using: &generator) < density }
+        outline.expand(expanding)
+        #expect(outline.visibleItems == outline.items.filter { outline.isVisible($0) })
+        // One item at a time (the single-item path) gives the same outline.
+        var oneByOne = try DiffableDataSourceSectionSnapshot(validating: entries)
+        for item in expanding.reversed() { oneByOne.expand([item]) }
+        #expect(oneByOne == outline)
+        for item in expanding { oneByOne.collapse([item]) }
+        #expect(oneByOne == (try DiffableDataSourceSectionSnapshot(validating: entries)))
+    }
+
+    @Test func singleItemExpansionCopiesSharedStorageOnlyWhenItChanges() throws {
+        let original = try DiffableDataSourceSectionSnapshot(validating: Self.randomEntries(count: 100, seed: 3))
+        var copy = original
+        copy.collapse([1])
+        copy.expand([12_345])
+        #expect(copy.storage === original.storage)
+        copy.expand([1])
+        #expect(copy.storage !== original.storage && copy.isExpanded(1) && !original.isExpanded(1))
+    }
+}

@@ -237,7 +237,12 @@ final class RowsDataSource: ListViewDataSource, ListViewInteractionDelegate {
         ) {
             try view.simulateTapDisclosure(at: Self.p(0, 4))
         }
+        // Without an interaction delegate, a data source that adopts the protocol hears the tap.
         view.interactionDelegate = nil
+        #expect(try view.simulateTapDisclosure(at: Self.p(0, 0)))
+        #expect(dataSource.taps == [Self.p(0, 0), Self.p(0, 0)] && view.violations.isEmpty)
+        let plain = NegativeDataSource()
+        view.dataSource = plain
         #expect(try !view.simulateTapDisclosure(at: Self.p(0, 0)))
     }
 }

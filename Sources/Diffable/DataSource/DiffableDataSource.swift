@@ -77,6 +77,7 @@ public final class DiffableDataSource<
         var defaultRowAnimation = RowAnimation.automatic
         var supplementaryViewProvider: SupplementaryViewProvider?
         var reorderingHandlers = ReorderingHandlers()
+        var sectionSnapshotHandlers = SectionSnapshotHandlers()
         var queuedApplyPolicy = QueuedApplyPolicy.performEach
     }
 

@@ -40,7 +40,8 @@ extension BatchPlan {
     ///   - oldRows: what the view showed; its shape is `oldCounts`.
     ///   - newRows: what the data source answers after the update; its shape is `newCounts`.
     ///   - reloadsKeepRow: a reloaded slot holds the old row (identities: the reload must land on
-    ///     the same item) rather than the data source's fresh row (cells: the content may change).
+    ///     the same item) rather than the data source's fresh row (cells: the content may change;
+    ///     a reconfigured row, named in the new state, then shows the fresh row too).
     ///   - sectionMismatch: a description of why old section `o` cannot be new section `t`, or nil.
     /// - Throws: a V9 ``BatchValidator/Violation`` naming the first section that differs.
     /// - Complexity: O(n + s) expected hash operations, n counting old and new rows.
@@ -63,6 +64,8 @@ extension BatchPlan {
             arrivals[path.section, default: []].append((path.item, .inserted))
         }
         for path in itemDeletes where reloadPairs[path] == nil { leaving[path.section, default: []].append(path.item) }
+        let reconfigured =
+            reloadsKeepRow ? [:] : Dictionary(grouping: batch.reconfigureItems, by: \.section).mapValues { $0.map(\.item) }
         var replay = BatchReplay<Row>(rows: [])
         replay.rows.reserveCapacity(newRows.count)
         for (t, expected) in newRows.enumerated() {
@@ -98,6 +101,7 @@ extension BatchPlan {
                 }
                 while let row = carried.next() { shown.append(row) }
             }
+            for item in reconfigured[t] ?? [] where item < shown.count && item < expected.count { shown[item] = expected[item] }
             if shown != expected {
                 let extra = shown.count > expected.count ? " (\(shown.count - expected.count) old rows have no place)" : ""
                 throw Violation(

@@ -144,7 +144,9 @@ import Testing
         await harness.dataSource.apply(.build(["A"], [["a", "b", "c", "d"]]))
         let gate = DispatchSemaphore(value: 0)
         harness.queue.async { gate.wait() }
-        harness.queue.async { _ = try? harness.view.simulateReorder(from: IndexPath(item: 0, section: 0), to: IndexPath(item: 3, section: 0)) }
+        harness.queue.async {
+            _ = try? harness.view.simulateReorder(from: IndexPath(item: 0, section: 0), to: IndexPath(item: 3, section: 0))
+        }
         let target = Snapshot.build(["A"], [["a", "b", "c", "d", "e"]])
         let done = DispatchSemaphore(value: 0)
         harness.dataSource.apply(target) { done.signal() }  // diffed here, against [a, b, c, d]

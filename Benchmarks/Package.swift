@@ -21,6 +21,16 @@ let package = Package(
             ],
             path: "Benchmarks/DiffBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
-        )
+        ),
+        .executableTarget(
+            name: "ApplyBenchmarks",
+            dependencies: [
+                .product(name: "Diffable", package: "Diffable"),
+                .product(name: "DiffableTools", package: "Diffable"),
+                .product(name: "Benchmark", package: "package-benchmark"),
+            ],
+            path: "Benchmarks/ApplyBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
     ]
 )

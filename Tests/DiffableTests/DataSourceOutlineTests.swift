@@ -66,9 +66,10 @@ import Testing
         try tap("Documents")
         try tap("Taxes")
         #expect(harness.shownItems()[1] == ["Documents", "Taxes", "2024.pdf", "CV.pdf", "Pictures", "README.md"])
-        #expect(harness.onView(\.performedBatches).dropFirst(before) == [
-            BatchUpdate(insertItems: [Self.p(1, 1), Self.p(1, 2)]), BatchUpdate(insertItems: [Self.p(1, 2)]),
-        ])
+        #expect(
+            harness.onView(\.performedBatches).dropFirst(before) == [
+                BatchUpdate(insertItems: [Self.p(1, 1), Self.p(1, 2)]), BatchUpdate(insertItems: [Self.p(1, 2)]),
+            ])
         // Collapsing hides the whole subtree; Taxes stays expanded inside it.
         try tap("Documents")
         #expect(harness.shownItems()[1] == ["Documents", "Pictures", "README.md"])

@@ -34,8 +34,9 @@ extension DiffableDataSourceSnapshot {
                     slots.append(storage.addUnattachedItem(item, key: key))
                 }
             }
-            storage.attachItems(slots, toSection: storage.sectionOrder[position], at: 0)
+            storage.attachItems(slots, toSection: storage.sectionOrder[position], at: 0, refreshingStarts: false)
         }
+        storage.refreshAllSectionStarts()
         if repeated { throw .duplicateItems(Self.itemDuplicates(in: sections)) }
         checkInvariants()
     }

@@ -253,8 +253,8 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     }
 
     /// Puts detached or unattached item slots into a section at `index`, in order.
-    /// - Complexity: O(k + size of the section).
-    func attachItems(_ slots: [Int32], toSection section: Int32, at index: Int) {
+    /// - Complexity: O(k + size of the section), plus O(s − its position) when `refreshingStarts`.
+    func attachItems(_ slots: [Int32], toSection section: Int32, at index: Int, refreshingStarts: Bool = true) {
         for slot in slots { itemSection[Int(slot)] = section }
         if index == sectionItems[Int(section)].count {
             sectionItems[Int(section)].append(contentsOf: slots)
@@ -262,8 +262,13 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
             sectionItems[Int(section)].insert(contentsOf: slots, at: index)
         }
         renumberItems(inSection: section, from: index)
-        refreshSectionStarts(fromSectionSlot: section)
+        if refreshingStarts { refreshSectionStarts(fromSectionSlot: section) }
     }
+
+    /// Recomputes every section's flat start, after filling sections with
+    /// `attachItems(_:toSection:at:refreshingStarts: false)` (one O(s) pass instead of one per section).
+    /// - Complexity: O(s).
+    func refreshAllSectionStarts() { refreshSectionStarts(from: 0) }
 
     /// Takes item slots out of their sections (they stay in the table and arrays,
     /// with index -1 until attached again).

@@ -56,10 +56,8 @@ import Testing
                 group.leave()
             }
         }
-        await withCheckedContinuation { continuation in group.notify(queue: .global()) { continuation.resume() } }
-        #expect(log.problems.isEmpty, "\(log.problems.prefix(3))")
-        #expect(log.outOfOrder.isEmpty, "\(log.outOfOrder.prefix(3))")
-        #expect(log.counts.count == threads * perThread && log.counts.values.allSatisfy { $0 == 1 })
+        await group.finished()
+        log.expectEachRanOnce(count: threads * perThread)
         #expect(harness.problem() == nil)
         let batches = harness.onView(\.performedBatches).count
         if policy == .coalesce { #expect(batches <= 2 * threads * perThread) }
@@ -119,7 +117,7 @@ import Testing
             }
         }
         gate.signal()
-        await withCheckedContinuation { continuation in group.notify(queue: .global()) { continuation.resume() } }
+        await group.finished()
         #expect(log.order == Array(1...10))
         #expect(log.problems.isEmpty, "\(log.problems)")
         let batches = harness.onView(\.performedBatches)
@@ -186,7 +184,22 @@ final class CompletionLog: @unchecked Sendable {
     func note(_ problem: String) { lock.withLock { found.append(problem) } }
 
     var counts: [[Int]: Int] { lock.withLock { runs } }
+
+    /// Expects `count` completions, each run exactly once, each thread's in call order, none
+    /// having found a problem.
+    func expectEachRanOnce(count: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(problems.isEmpty, "\(problems.prefix(3))", sourceLocation: sourceLocation)
+        #expect(outOfOrder.isEmpty, "\(outOfOrder.prefix(3))", sourceLocation: sourceLocation)
+        #expect(counts.count == count && counts.values.allSatisfy { $0 == 1 }, sourceLocation: sourceLocation)
+    }
     var order: [Int] { lock.withLock { sequence } }
     var problems: [String] { lock.withLock { found } }
     var outOfOrder: [String] { lock.withLock { misordered } }
+}
+
+extension DispatchGroup {
+    /// Returns once every entered task has left.
+    func finished() async {
+        await withCheckedContinuation { continuation in notify(queue: .global()) { continuation.resume() } }
+    }
 }

@@ -291,10 +291,8 @@ import Testing
                 group.leave()
             }
         }
-        await withCheckedContinuation { continuation in group.notify(queue: .global()) { continuation.resume() } }
-        #expect(log.problems.isEmpty, "\(log.problems.prefix(3))")
-        #expect(log.outOfOrder.isEmpty, "\(log.outOfOrder.prefix(3))")
-        #expect(log.counts.count == threads * perThread && log.counts.values.allSatisfy { $0 == 1 })
+        await group.finished()
+        log.expectEachRanOnce(count: threads * perThread)
         #expect(harness.problem() == nil)
         #expect(harness.onView(\.batchCount) > (policy == .coalesce ? 0 : threads * perThread / 2))
     }
@@ -330,7 +328,7 @@ import Testing
         dataSource.apply(other, to: "C", completion: done(3))
         dataSource.apply(second, to: "B", completion: done(4))
         gate.signal()
-        await withCheckedContinuation { continuation in group.notify(queue: .global()) { continuation.resume() } }
+        await group.finished()
         #expect(log.order == [1, 2, 3, 4] && log.problems.isEmpty, "\(log.problems)")
         #expect(dataSource.snapshot() == .build(["A", "B", "C"], [["a1", "a2"], ["x", "x1", "z"], ["w"]]))
         #expect(dataSource.snapshot(for: "B") == second && dataSource.snapshot(for: "C") == other)

@@ -171,8 +171,9 @@ public final class SimulatedListView<Cell: Equatable>: ListView {
             let plan = try validator.plan(batch, oldCounts: oldRows.map(\.count), newCounts: newRows.map(\.count))
             func sectionMismatch(_ old: Int, _ new: Int) -> String? {
                 guard let oldIdentities, let newIdentities, oldIdentities[old] != newIdentities[new] else { return nil }
-                return "section \(new) shows the \(sectionIdentityKind!) \(String(reflecting: oldIdentities[old])) of old section \(old), "
-                    + "but the data source answers \(String(reflecting: newIdentities[new]))"
+                func show(_ view: Cell?) -> String { view.map { String(reflecting: $0) } ?? "nil" }
+                return "section \(new) shows the \(sectionIdentityKind!) \(show(oldIdentities[old])) of old section \(old), "
+                    + "but the data source answers \(show(newIdentities[new]))"
             }
             if let rowIdentity {
                 let identified = { (rows: [[Cell]]) in rows.map { $0.map { IdentifiedCell(identity: rowIdentity($0), cell: $0) } } }

@@ -23,20 +23,26 @@ PREFIX ?= /usr/local
 FIXTURE_LIBS := libcjson libutf8proc
 
 .PHONY: all demo test deps lint sanitize tsan c-deps python-deps c-test c-fixtures swift-test cli-test python-test fixtures fixtures-check \
-        lib install bench bench-cli c-bench fuzz fuzz-replay clean valgrind valgrind-deps c-coverage coverage-deps
+        lib install docs bench bench-cli c-bench fuzz fuzz-replay clean valgrind valgrind-deps c-coverage coverage-deps
 
 all: lib
 	swift build -c release
 
 # ---- set-up ------------------------------------------------------------------
 
-# libxxhash-dev gives xxhash.h; the core compiles XXH3 inline.
+# libxxhash-dev gives xxhash.h; the core compiles XXH3 inline. libsimdjson-dev is the CLI's
+# JSON parser (docs/CLI_IO.md).
 deps:
 	@if ! pkg-config --exists libxxhash 2>/dev/null; then \
 	    echo "installing libxxhash-dev"; \
 	    $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libxxhash-dev pkg-config >/dev/null; \
 	fi
 	@pkg-config --exists libxxhash || { echo "libxxhash-dev is required (apt-get install libxxhash-dev)"; exit 1; }
+	@if ! pkg-config --exists simdjson 2>/dev/null; then \
+	    echo "installing libsimdjson-dev"; \
+	    $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libsimdjson-dev >/dev/null; \
+	fi
+	@pkg-config --exists simdjson || { echo "libsimdjson-dev is required (apt-get install libsimdjson-dev)"; exit 1; }
 
 # The C fixture reader needs a JSON parser and an NFC normalizer (Debian: libcjson-dev, libutf8proc-dev).
 c-deps: deps
@@ -244,6 +250,11 @@ test: deps
 demo: deps
 	swift build -c release --product diffable
 	.build/release/diffable demo
+
+# The DocC documentation of the library (articles in Sources/Diffable/Diffable.docc), in
+# .build/plugins/Swift-DocC/outputs/Diffable.doccarchive; broken symbol links fail it.
+docs:
+	swift package --disable-sandbox generate-documentation --target Diffable --warnings-as-errors
 
 # ---- benchmarks (not part of make test) --------------------------------------------
 

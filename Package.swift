@@ -23,7 +23,9 @@ let package = Package(
         .executable(name: "diffable", targets: ["diffable"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // `make docs`: the DocC catalog in Sources/Diffable/Diffable.docc.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         // The C performance core; needs xxhash.h (Debian: libxxhash-dev), XXH3 is inlined.
@@ -39,9 +41,22 @@ let package = Package(
             path: "Sources/Diffable",
             swiftSettings: internalChecks
         ),
+        // The CLI's input: snapshot documents parsed by simdjson, identifiers interned to
+        // numbers (XXH3 from CDiffCore), behind a C API (docs/CLI_IO.md). simdjson is the
+        // system's (Debian: libsimdjson-dev, which `make deps` installs); its pkg-config file
+        // adds only -lsimdjson and -DSIMDJSON_THREADS_ENABLED=1, a flag SwiftPM drops from
+        // pkg-config with a warning, so both are given here (the library is built with it).
+        .target(
+            name: "CSnapshotJSON",
+            dependencies: ["CDiffCore"],
+            path: "CSources/CSnapshotJSON",
+            publicHeadersPath: "include",
+            cxxSettings: [.define("SIMDJSON_THREADS_ENABLED", to: "1")],
+            linkerSettings: [.linkedLibrary("simdjson")]
+        ),
         .target(
             name: "DiffableTools",
-            dependencies: ["Diffable"],
+            dependencies: ["Diffable", "CSnapshotJSON"],
             path: "Sources/DiffableTools"
         ),
         .executableTarget(
@@ -60,5 +75,6 @@ let package = Package(
             dependencies: ["Diffable", "DiffableTools", "CDiffCore", "IndexPathTwin"],
             path: "Tests/DiffableTests"
         ),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )

@@ -98,7 +98,11 @@ import Testing
         view.reloadData()
         var finished: [Bool] = []
         view.performBatchUpdates(batch, animation: .automatic, updates: { dataSource.show(target) }, completion: { finished.append($0) })
-        if view.mismatch(against: target) != nil || finished.count != 1 {
+        // A structural batch may leave rows showing old content for the refresh batch that
+        // follows (the view only asks for the cells it inserts or refreshes); a wrong batch shows
+        // up as such rows, which the identity simulator rejects at once (V9).
+        let staleForNextBatch = !view.staleRows.isEmpty && violation?.rule == "V9" && !batch.isRefreshOnly
+        if (view.mismatch(against: target) != nil && !staleForNextBatch) || finished.count != 1 {
             Issue.record("the ListView does not show the data source\n\(context)")
         }
         if let shown = view.violations.first {

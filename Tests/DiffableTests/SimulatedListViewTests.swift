@@ -175,24 +175,6 @@ final class RowsDataSource: ListViewDataSource, ListViewInteractionDelegate {
         #expect(view.violations.isEmpty && view.rows == [["a:2", "b:1"]])
     }
 
-    /// With a row identity, a batch is checked by identity and unrefreshed cells stay stale
-    /// (as UIKit's do) until a later batch refreshes them.
-    @Test func rowIdentityKeepsUnrefreshedCellsStale() {
-        let (view, dataSource) = Self.loaded(Self.build([("A", ["a:1", "b:1"])]))
-        view.rowIdentity = { AnyHashable($0.prefix(1)) }
-        view.performBatchUpdates(
-            BatchUpdate(moveItems: [.init(from: Self.p(0, 0), to: Self.p(0, 1))]), animation: .none,
-            updates: { dataSource.rows = [["b:1", "a:2"]] }, completion: { #expect($0) })
-        #expect(view.violations.isEmpty && view.rows == [["b:1", "a:1"]])
-        #expect(view.mismatch(against: [["b:1", "a:2"]]) == "section 0 shows [\"b:1\", \"a:1\"], expected [\"b:1\", \"a:2\"]")
-        view.performBatchUpdates(BatchUpdate(reconfigureItems: [Self.p(0, 1)]), animation: .none, updates: {}, completion: { #expect($0) })
-        #expect(view.violations.isEmpty && view.mismatch(against: [["b:1", "a:2"]]) == nil)
-        // A wrong place is still wrong.
-        view.performBatchUpdates(
-            BatchUpdate(), animation: .none, updates: { dataSource.rows = [["a:2", "b:1"]] }, completion: { #expect(!$0) })
-        #expect(view.violations.map(\.rule) == ["V9"])
-    }
-
     /// The checks a data source's tests rely on: section identities across a batch, the data
     /// source's state before `updates` (B3), the executor (T1), the call log and held-back completions.
     @Test func dataSourceChecksAndRecording() {

@@ -87,4 +87,33 @@ import Testing
         view.reloadData(old)
         try view.apply(difference)
     }
+
+    @Test func outlineAndDataSourceTourDoWhatTheReadmeSays() async throws {
+        var files = DiffableDataSourceSectionSnapshot<String>()
+        files.append(["Sources", "README.md"])
+        files.append(["main.swift", "util.swift"], to: "Sources")
+        files.expand(["Sources"])
+        #expect(files.visibleItems == ["Sources", "main.swift", "util.swift", "README.md"])
+        let rows = files.difference(from: DiffableDataSourceSectionSnapshot())
+        #expect(rows.batches.count == 1 && rows.batches[0].insertItems.count == 4)
+
+        var old = DiffableDataSourceSnapshot<String, String>()
+        old.appendSections(["Fruit", "Vegetables"])
+        old.appendItems(["apple", "banana", "cherry"], toSection: "Fruit")
+        old.appendItems(["kale", "leek"], toSection: "Vegetables")
+        var new = old
+        new.moveItem("cherry", beforeItem: "apple")
+        new.moveItem("banana", afterItem: "kale")
+        new.appendItems(["okra"])
+        new.reloadItems(["apple"])
+        let view = SimulatedListView<String>()
+        let dataSource = DiffableDataSource<String, String, String>(
+            view: view, executor: .queue(DispatchQueue(label: "ui"))
+        ) { indexPath, item in item }
+        await dataSource.apply(old)
+        await dataSource.apply(new)
+        #expect(dataSource.indexPath(for: "okra") == IndexPath(item: 3, section: 1))
+        #expect(view.reloadCount == 1 && view.batchCount == 2)
+        #expect(view.rows == [["cherry", "apple"], ["kale", "banana", "leek", "okra"]])
+    }
 }

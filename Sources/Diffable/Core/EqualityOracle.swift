@@ -7,9 +7,45 @@ internal import CDiffCore
 /// points at a context on this call's stack and at the caller's buffers, and is
 /// valid only inside `body`; nothing is allocated and nothing outlives the call.
 enum EqualityOracle {
-    /// The type-erased comparison the C callback reaches through `user_data`.
+    /// What the C callback reaches through `user_data`: the two sides' identifiers and slots,
+    /// and which comparison to run. Plain values only, so a confirmation copies nothing and
+    /// retains nothing (a stored closure would be retained and released on every call).
     private struct Context {
-        let equal: (Int32, UInt32, Int32, UInt32) -> Bool
+        let oldIDs: UnsafeRawPointer?, oldSlots: UnsafePointer<Int32>?
+        let newIDs: UnsafeRawPointer?, newSlots: UnsafePointer<Int32>?
+        let comparison: any Comparison.Type
+    }
+
+    /// One `==` between the identifiers at two flat positions.
+    private protocol Comparison {
+        static func equal(_ context: UnsafePointer<Context>, _ aSide: Int32, _ a: UInt32, _ bSide: Int32, _ b: UInt32) -> Bool
+    }
+
+    /// Any identifier type: `==` through its witness, the identifiers borrowed in place.
+    private enum Generic<T: Equatable>: Comparison {
+        static func equal(_ context: UnsafePointer<Context>, _ aSide: Int32, _ a: UInt32, _ bSide: Int32, _ b: UInt32) -> Bool {
+            compare(T.self, context, aSide, a, bSide, b)
+        }
+    }
+
+    /// Strings, the common hashed identifier: String's own `==`, specialized.
+    private enum Strings: Comparison {
+        static func equal(_ context: UnsafePointer<Context>, _ aSide: Int32, _ a: UInt32, _ bSide: Int32, _ b: UInt32) -> Bool {
+            compare(String.self, context, aSide, a, bSide, b)
+        }
+    }
+
+    @inline(__always)
+    private static func compare<T: Equatable>(
+        _: T.Type, _ context: UnsafePointer<Context>, _ aSide: Int32, _ a: UInt32, _ bSide: Int32, _ b: UInt32
+    ) -> Bool {
+        @inline(__always)
+        func identifier(_ side: Int32, _ position: UInt32) -> UnsafePointer<T> {
+            let old = side == Int32(DFC_SIDE_OLD)
+            let ids = (old ? context.pointee.oldIDs : context.pointee.newIDs)!.assumingMemoryBound(to: T.self)
+            return ids + Int((old ? context.pointee.oldSlots : context.pointee.newSlots)![Int(position)])
+        }
+        return identifier(aSide, a).pointee == identifier(bSide, b).pointee
     }
 
     /// Calls `body` with the match rule for one level (sections or items): injective keys
@@ -27,38 +63,18 @@ enum EqualityOracle {
             var match = dfc_match(kind: Int32(DFC_MATCH_INJECTIVE), equal: nil, user_data: nil)
             return body(&match)
         }
-        if T.self == String.self {
-            // Strings are the common hashed identifier: compare them with String's own `==`
-            // (specialized code borrows both sides; the generic path copies, and so retains).
-            return withCallback(
-                UnsafeRawBufferPointer(oldIDs).bindMemory(to: String.self), oldSlots,
-                UnsafeRawBufferPointer(newIDs).bindMemory(to: String.self), newSlots, body)
-        }
-        return withCallback(oldIDs, oldSlots, newIDs, newSlots, body)
-    }
-
-    @inline(__always)
-    private static func withCallback<T: Equatable, R>(
-        _ oldIDs: UnsafeBufferPointer<T>, _ oldSlots: UnsafeBufferPointer<Int32>,
-        _ newIDs: UnsafeBufferPointer<T>, _ newSlots: UnsafeBufferPointer<Int32>,
-        _ body: (inout dfc_match) -> R
-    ) -> R {
-        let oldBase = oldIDs.baseAddress, newBase = newIDs.baseAddress
-        let equal = { (aSide: Int32, a: UInt32, bSide: Int32, b: UInt32) -> Bool in
-            let left = aSide == Int32(DFC_SIDE_OLD) ? oldBase! + Int(oldSlots[Int(a)]) : newBase! + Int(newSlots[Int(a)])
-            let right = bSide == Int32(DFC_SIDE_OLD) ? oldBase! + Int(oldSlots[Int(b)]) : newBase! + Int(newSlots[Int(b)])
-            return left.pointee == right.pointee
-        }
-        return withoutActuallyEscaping(equal) { equal in
-            var context = Context(equal: equal)
-            return withUnsafeMutablePointer(to: &context) { context in
-                var match = dfc_match(kind: Int32(DFC_MATCH_CALLBACK), equal: callback, user_data: UnsafeMutableRawPointer(context))
-                return body(&match)
-            }
+        var context = Context(
+            oldIDs: UnsafeRawPointer(oldIDs.baseAddress), oldSlots: oldSlots.baseAddress,
+            newIDs: UnsafeRawPointer(newIDs.baseAddress), newSlots: newSlots.baseAddress,
+            comparison: T.self == String.self ? Strings.self : Generic<T>.self)
+        return withUnsafeMutablePointer(to: &context) { context in
+            var match = dfc_match(kind: Int32(DFC_MATCH_CALLBACK), equal: callback, user_data: UnsafeMutableRawPointer(context))
+            return body(&match)
         }
     }
 
     private static let callback: dfc_equal_fn = { user, aSide, a, bSide, b in
-        user!.assumingMemoryBound(to: Context.self).pointee.equal(aSide, a, bSide, b) ? 1 : 0
+        let context = UnsafePointer(user!.assumingMemoryBound(to: Context.self))
+        return context.pointee.comparison.equal(context, aSide, a, bSide, b) ? 1 : 0
     }
 }

@@ -12,6 +12,7 @@ extension DiffableDataSource {
     /// when queued) and the batch on the executor.
     ///
     /// - Parameters:
+    ///   - snapshot: the sections and items to show.
     ///   - animatingDifferences: `false` still diffs, and animates with `.none` (iOS 15 semantics).
     ///   - completion: runs once on the executor after the view finished the update; it may apply again.
     /// - Complexity: O(n + s) expected plus O(k log k) for the LIS over the k matched items (the

@@ -94,6 +94,7 @@ public final class DiffableDataSource<
     /// Create it where `view` may be touched (Apple: on the main queue): the initializer sets
     /// `view.dataSource`. Nothing is shown until the first apply.
     /// - Parameters:
+    ///   - view: the view to drive; it holds the data source weakly.
     ///   - executor: where the view is driven (default: the main queue).
     ///   - cellProvider: called on the executor for every cell the view asks for.
     /// - Complexity: O(1).

@@ -26,8 +26,11 @@ public final class ListDiffer {
 
     /// Diffs two lists of integer identifiers (the integers are the keys: no hashing).
     ///
-    /// - Parameter assumeUnique: pass `true` only when you know neither list has
-    ///   a duplicate; a diff that changes only the ends then skips hashing entirely.
+    /// - Parameters:
+    ///   - old: the list before.
+    ///   - new: the list after.
+    ///   - assumeUnique: pass `true` only when you know neither list has
+    ///     a duplicate; a diff that changes only the ends then skips hashing entirely.
     /// - Throws: ``ListDifferenceError`` naming every duplicate and its positions.
     /// - Complexity: O(*n* + *m*) expected plus O(*k* log *k*), *k* being the
     ///   elements matched between the common prefix and suffix.
@@ -68,7 +71,7 @@ public final class ListDiffer {
 
     /// Diffs two lists given as precomputed 64-bit keys that are the identifiers
     /// themselves (injective), e.g. database row ids.
-    /// - Complexity: as ``difference(from:to:assumeUnique:)-(([T],[T],_))``.
+    /// - Complexity: as ``difference(from:to:assumeUnique:)-([T],_,_)``.
     public func difference(fromKeys old: [UInt64], toKeys new: [UInt64], assumeUnique: Bool = false)
         throws(ListDifferenceError) -> ListDifference
     {

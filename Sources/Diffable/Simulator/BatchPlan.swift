@@ -29,6 +29,9 @@ struct BatchReplay<Row> {
     var refreshedPaths: [IndexPath] = []
     /// New sections laid out fresh (inserted or reloaded).
     var freshSections: [Int] = []
+    /// With `staleContent` allowed: new paths that hold the right row with old content
+    /// (the data source changed the value; a refresh batch must follow).
+    var stalePaths: [IndexPath] = []
 }
 
 extension BatchPlan {
@@ -40,13 +43,16 @@ extension BatchPlan {
     ///   - oldRows: what the view showed; its shape is `oldCounts`.
     ///   - newRows: what the data source answers after the update; its shape is `newCounts`.
     ///   - reloadsKeepRow: a reloaded slot holds the old row (identities: the reload must land on
-    ///     the same item) rather than the data source's fresh row (cells: the content may change;
-    ///     a reconfigured row, named in the new state, then shows the fresh row too).
+    ///     the same item) rather than the data source's fresh row (cells: the content may change).
     ///   - sectionMismatch: a description of why old section `o` cannot be new section `t`, or nil.
     /// - Throws: a V9 ``BatchValidator/Violation`` naming the first section that differs.
     /// - Complexity: O(n + s) expected hash operations, n counting old and new rows.
+    ///   - staleContent: the rows are cells, and a section with the right number of rows whose
+    ///     content differs is recorded in ``BatchReplay/stalePaths`` instead of rejected: between a
+    ///     structural batch and the refresh batch that follows, changed values still show old content.
     func replay<Row: Equatable>(
-        oldRows: [[Row]], newRows: [[Row]], reloadsKeepRow: Bool, sectionMismatch: (_ old: Int, _ new: Int) -> String? = { _, _ in nil }
+        oldRows: [[Row]], newRows: [[Row]], reloadsKeepRow: Bool, staleContent: Bool = false,
+        sectionMismatch: (_ old: Int, _ new: Int) -> String? = { _, _ in nil }
     ) throws(Violation) -> BatchReplay<Row> {
         // Per section, what arrives (new paths) and what leaves (old paths), so untouched
         // sections are copied and touched ones are merged without hashing every row.
@@ -64,8 +70,8 @@ extension BatchPlan {
             arrivals[path.section, default: []].append((path.item, .inserted))
         }
         for path in itemDeletes where reloadPairs[path] == nil { leaving[path.section, default: []].append(path.item) }
-        let reconfigured =
-            reloadsKeepRow ? [:] : Dictionary(grouping: batch.reconfigureItems, by: \.section).mapValues { $0.map(\.item) }
+        var reconfigured: [Int: [Int]] = [:]
+        for path in batch.reconfigureItems where path.count == 2 { reconfigured[path.section, default: []].append(path.item) }
         var replay = BatchReplay<Row>(rows: [])
         replay.rows.reserveCapacity(newRows.count)
         for (t, expected) in newRows.enumerated() {
@@ -101,8 +107,15 @@ extension BatchPlan {
                 }
                 while let row = carried.next() { shown.append(row) }
             }
-            for item in reconfigured[t] ?? [] where item < shown.count && item < expected.count { shown[item] = expected[item] }
-            if shown != expected {
+            if !reloadsKeepRow, let paths = reconfigured[t] {
+                // Reconfigured rows keep their cell and take the data source's new content.
+                for item in paths where item >= 0 && item < shown.count && item < expected.count { shown[item] = expected[item] }
+            }
+            if staleContent && shown.count == expected.count && shown != expected {
+                for item in shown.indices where shown[item] != expected[item] {
+                    replay.stalePaths.append(IndexPath(item: item, section: t))
+                }
+            } else if shown != expected {
                 let extra = shown.count > expected.count ? " (\(shown.count - expected.count) old rows have no place)" : ""
                 throw Violation(
                     rule: "V9",

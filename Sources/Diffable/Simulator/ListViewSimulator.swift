@@ -16,7 +16,7 @@ import Foundation
 ///
 /// Every UIKit check reports UIKit's exception text word for word
 /// (BATCH_RULES.md §2; `%@` index paths print as `{length = 2, path = S - I}`).
-/// ``Mode/strict`` (the default) also rejects what UIKit accepts but gets wrong
+/// ``BatchValidator/Mode/strict`` (the default) also rejects what UIKit accepts but gets wrong
 /// or handles unreliably (item operations in moved, deleted or inserted sections,
 /// section reloads next to other changes, reloads next to moves, raw-index move
 /// conflicts, duplicate operations, reconfigures in structural batches), and both

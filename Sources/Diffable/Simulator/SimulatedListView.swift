@@ -62,13 +62,6 @@ public final class SimulatedListView<Cell: Equatable>: ListView {
     /// keeps must answer the same view afterwards (V9), so a wrong section move is caught as a
     /// wrong item move is by the rows.
     public var sectionIdentityKind: String?
-    /// How to tell which item a cell shows (e.g. its item's `id`), for cells whose content may
-    /// change behind a stable identity. When set, a batch must put every row in its place by
-    /// identity (V9), and cells the batch does not insert, reload or reconfigure keep their old
-    /// content, as UIKit's do: ``rows`` then shows a stale cell where a refresh is missing (until
-    /// a later batch refreshes it), and ``mismatch(against:)`` reports it. Nil: a cell is its own
-    /// identity, and every batch must leave exactly the data source's cells.
-    public var rowIdentity: ((Cell) -> AnyHashable)?
     /// When the view reports accepted batches finished (rejected ones complete at once).
     public var completionTiming = CompletionTiming.immediate
     /// Where the view may be used: when set, a call made elsewhere is a violation (T1; UIKit
@@ -92,6 +85,8 @@ public final class SimulatedListView<Cell: Equatable>: ListView {
     private var insideBatch = false
     /// Completions of accepted batches held back until ``finishAnimations()``.
     private var unfinished: [(Bool) -> Void] = []
+    /// Rows left with old content by the last structural batch; the next batch must refresh them.
+    public private(set) var staleRows: [IndexPath] = []
 
     /// The animation of every accepted batch, in order.
     /// - Complexity: O(calls).
@@ -128,6 +123,7 @@ public final class SimulatedListView<Cell: Equatable>: ListView {
         reloadCount += 1
         calls.append(.reloadData)
         isLoaded = true
+        staleRows = []
         do {
             rows = try answers()
         } catch {
@@ -175,14 +171,14 @@ public final class SimulatedListView<Cell: Equatable>: ListView {
                 return "section \(new) shows the \(sectionIdentityKind!) \(show(oldIdentities[old])) of old section \(old), "
                     + "but the data source answers \(show(newIdentities[new]))"
             }
-            if let rowIdentity {
-                let identified = { (rows: [[Cell]]) in rows.map { $0.map { IdentifiedCell(identity: rowIdentity($0), cell: $0) } } }
-                rows = try plan.replay(
-                    oldRows: identified(oldRows), newRows: identified(newRows), reloadsKeepRow: false, sectionMismatch: sectionMismatch
-                ).rows.map { $0.map(\.cell) }
-            } else {
-                rows = try plan.replay(oldRows: oldRows, newRows: newRows, reloadsKeepRow: false, sectionMismatch: sectionMismatch).rows
-            }
+            try checkStaleRowsRefreshed(by: batch)
+            // A structural batch may leave changed values showing old content (the data source
+            // refreshes them in the batch that follows); a refresh batch must leave none.
+            let replay = try plan.replay(
+                oldRows: oldRows, newRows: newRows, reloadsKeepRow: false, staleContent: !batch.isRefreshOnly,
+                sectionMismatch: sectionMismatch)
+            rows = replay.rows
+            staleRows = replay.stalePaths
         } catch {
             report(error)
             completion(false)
@@ -205,17 +201,29 @@ public final class SimulatedListView<Cell: Equatable>: ListView {
         for completion in finishing { completion(true) }
     }
 
-    /// Whether the data source still answers the rows (by ``rowIdentity`` when set) and section
-    /// identities shown.
+    /// Whether the data source still answers the rows shown (apart from rows the last batch left
+    /// stale, whose new content it already answers) and the section identities shown.
     private func answersShownState(identities: [Cell?]?) -> Bool {
-        guard let answered = try? answers() else { return false }
-        if let rowIdentity {
-            guard answered.map({ $0.map(rowIdentity) }) == rows.map({ $0.map(rowIdentity) }) else { return false }
-        } else {
-            guard answered == rows else { return false }
-        }
+        guard var answered = try? answers(), answered.map(\.count) == rows.map(\.count) else { return false }
+        for path in staleRows { answered[path.section][path.item] = rows[path.section][path.item] }
+        guard answered == rows else { return false }
         guard let identities, let sectionIdentityKind else { return true }
         return supplementaryViews(ofKind: sectionIdentityKind, sections: rows.count) == identities
+    }
+
+    /// V9 for content: rows a structural batch left with old content must be reloaded or
+    /// reconfigured by the very next batch, a refresh batch (what a data source's refresh batch does).
+    private func checkStaleRowsRefreshed(by batch: BatchUpdate) throws(Violation) {
+        guard !staleRows.isEmpty else { return }
+        let refreshed = batch.isRefreshOnly ? Set(batch.reloadItems + batch.reconfigureItems) : []
+        let left = staleRows.filter { !refreshed.contains($0) }
+        staleRows = []
+        if !left.isEmpty {
+            throw Violation(
+                rule: "V9",
+                message: "cells that do not update: rows \(left.map { "(\($0.section), \($0.item))" }.joined(separator: ", ")) "
+                    + "still show old content, and the next batch does not reload or reconfigure them")
+        }
     }
 
     /// The data source's answers to the three questions, or V0 for a negative count.
@@ -264,6 +272,7 @@ public final class SimulatedListView<Cell: Equatable>: ListView {
             reloadCount += 1
             isLoaded = true
             rows = (try? answers()) ?? []
+            staleRows = []
             askSupplementaryViews()
         }
     }
@@ -271,11 +280,3 @@ public final class SimulatedListView<Cell: Equatable>: ListView {
 
 @available(*, unavailable)
 extension SimulatedListView: Sendable {}
-
-/// A cell compared by the identity of the item it shows (see ``SimulatedListView/rowIdentity``).
-private struct IdentifiedCell<Cell>: Equatable, CustomDebugStringConvertible {
-    let identity: AnyHashable
-    let cell: Cell
-    static func == (lhs: Self, rhs: Self) -> Bool { lhs.identity == rhs.identity }
-    var debugDescription: String { String(reflecting: cell) }
-}

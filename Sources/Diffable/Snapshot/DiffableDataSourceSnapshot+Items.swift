@@ -7,9 +7,9 @@ extension DiffableDataSourceSnapshot {
     /// Traps when no section is given and there are none, when the section is
     /// unknown, or when `identifiers` repeats an identifier; ``tryAppendItems(_:toSection:)``
     /// throws instead.
-    /// - Complexity: O(k) amortized when appending new identifiers to the last section;
-    ///   O(k + s − p) to section p (later sections' flat starts shift); O(k + size of each
-    ///   section touched + s) when existing items move.
+    /// - Complexity: O(k + log s) amortized when appending new identifiers to any section;
+    ///   O(k + size of each section touched + t log s) when t sections lose existing items
+    ///   that move here.
     public mutating func appendItems(_ identifiers: [ItemIdentifierType], toSection sectionIdentifier: SectionIdentifierType? = nil) {
         trapping { try $0.tryAppendItems(identifiers, toSection: sectionIdentifier) }
     }
@@ -37,20 +37,20 @@ extension DiffableDataSourceSnapshot {
 
     /// Inserts items just before `beforeIdentifier`, in its section. Existing items are moved.
     /// Traps when the anchor is unknown or among `identifiers`, or on repeated identifiers.
-    /// - Complexity: O(k + size of each section touched + s − p) expected, p the first section touched.
+    /// - Complexity: O(k + size of each section touched + t log s) expected, t the number of sections touched.
     public mutating func insertItems(_ identifiers: [ItemIdentifierType], beforeItem beforeIdentifier: ItemIdentifierType) {
         trapping { try $0.tryInsertItems(identifiers, beforeItem: beforeIdentifier) }
     }
 
     /// Inserts items just after `afterIdentifier`, in its section. Existing items are moved.
     /// Traps when the anchor is unknown or among `identifiers`, or on repeated identifiers.
-    /// - Complexity: O(k + size of each section touched + s − p) expected, p the first section touched.
+    /// - Complexity: O(k + size of each section touched + t log s) expected, t the number of sections touched.
     public mutating func insertItems(_ identifiers: [ItemIdentifierType], afterItem afterIdentifier: ItemIdentifierType) {
         trapping { try $0.tryInsertItems(identifiers, afterItem: afterIdentifier) }
     }
 
     /// ``insertItems(_:beforeItem:)`` that throws instead of trapping; on error nothing changes.
-    /// - Complexity: O(k + size of each section touched + s − p) expected, p the first section touched.
+    /// - Complexity: O(k + size of each section touched + t log s) expected, t the number of sections touched.
     public mutating func tryInsertItems(_ identifiers: [ItemIdentifierType], beforeItem beforeIdentifier: ItemIdentifierType)
         throws(SnapshotError)
     {
@@ -58,7 +58,7 @@ extension DiffableDataSourceSnapshot {
     }
 
     /// ``insertItems(_:afterItem:)`` that throws instead of trapping; on error nothing changes.
-    /// - Complexity: O(k + size of each section touched + s − p) expected, p the first section touched.
+    /// - Complexity: O(k + size of each section touched + t log s) expected, t the number of sections touched.
     public mutating func tryInsertItems(_ identifiers: [ItemIdentifierType], afterItem afterIdentifier: ItemIdentifierType)
         throws(SnapshotError)
     {
@@ -166,7 +166,7 @@ extension DiffableDataSourceSnapshot {
     // MARK: Deleting
 
     /// Deletes items; identifiers not in the snapshot are ignored (as in UIKit).
-    /// - Complexity: O(k + size of each section touched + s − p) expected, p the first section touched.
+    /// - Complexity: O(k + size of each section touched + t log s) expected, t the number of sections touched.
     public mutating func deleteItems(_ identifiers: [ItemIdentifierType]) {
         var slots: [Int32] = []
         var seen = Set<Int32>()
@@ -189,25 +189,25 @@ extension DiffableDataSourceSnapshot {
     // MARK: Moving
 
     /// Moves an item just before another. Traps when either is unknown or they are the same.
-    /// - Complexity: O(size of the sections touched + s − p) expected, p the first section touched.
+    /// - Complexity: O(size of the sections touched + t log s) expected, t the number of sections touched.
     public mutating func moveItem(_ identifier: ItemIdentifierType, beforeItem toIdentifier: ItemIdentifierType) {
         trapping { try $0.tryMoveItem(identifier, beforeItem: toIdentifier) }
     }
 
     /// Moves an item just after another. Traps when either is unknown or they are the same.
-    /// - Complexity: O(size of the sections touched + s − p) expected, p the first section touched.
+    /// - Complexity: O(size of the sections touched + t log s) expected, t the number of sections touched.
     public mutating func moveItem(_ identifier: ItemIdentifierType, afterItem toIdentifier: ItemIdentifierType) {
         trapping { try $0.tryMoveItem(identifier, afterItem: toIdentifier) }
     }
 
     /// ``moveItem(_:beforeItem:)`` that throws instead of trapping; on error nothing changes.
-    /// - Complexity: O(size of the sections touched + s − p) expected, p the first section touched.
+    /// - Complexity: O(size of the sections touched + t log s) expected, t the number of sections touched.
     public mutating func tryMoveItem(_ identifier: ItemIdentifierType, beforeItem toIdentifier: ItemIdentifierType) throws(SnapshotError) {
         try moveItem(identifier, anchor: toIdentifier, after: false)
     }
 
     /// ``moveItem(_:afterItem:)`` that throws instead of trapping; on error nothing changes.
-    /// - Complexity: O(size of the sections touched + s − p) expected, p the first section touched.
+    /// - Complexity: O(size of the sections touched + t log s) expected, t the number of sections touched.
     public mutating func tryMoveItem(_ identifier: ItemIdentifierType, afterItem toIdentifier: ItemIdentifierType) throws(SnapshotError) {
         try moveItem(identifier, anchor: toIdentifier, after: true)
     }

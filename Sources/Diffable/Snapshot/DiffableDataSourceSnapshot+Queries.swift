@@ -46,7 +46,7 @@ extension DiffableDataSourceSnapshot {
     }
 
     /// The flat index of `identifier` across all sections (as in ``itemIdentifiers``), or nil.
-    /// - Complexity: O(1) expected hash-and-compare operations (section starts are kept exact by mutations).
+    /// - Complexity: O(1) expected hash-and-compare operations plus O(log s) for the items of the sections before (prefix sums kept exact by mutations).
     public func indexOfItem(_ identifier: ItemIdentifierType) -> Int? {
         guard let slot = storage.itemSlot(identifier) else { return nil }
         return storage.flatIndex(ofItemSlot: slot)

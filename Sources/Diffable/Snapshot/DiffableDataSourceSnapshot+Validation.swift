@@ -22,21 +22,37 @@ extension DiffableDataSourceSnapshot {
         try storage.reserveSections(sectionIdentifiers.count)
         try storage.reserveItems(sections.reduce(0) { $0 + $1.1.count })
         storage.insertSections(sectionIdentifiers, keys: sectionIdentifiers.map(storage.sectionKey), at: 0)
+        // Valid input (every key new) takes one prefetched batch into the table; anything else
+        // (a repeated item, or two identifiers sharing a hashed key) is resolved item by item.
+        let items = sections.flatMap(\.1)
+        let keys = storage.itemStrategy.keys(items)
+        var conflicts = [UInt8](repeating: 0, count: keys.count)
         var repeated = false
-        for (position, (_, items)) in sections.enumerated() {
-            var slots: [Int32] = []
-            slots.reserveCapacity(items.count)
-            for item in items {
-                let key = storage.itemKey(item)
-                if storage.itemSlot(item, key: key) != nil {
-                    repeated = true
-                } else {
-                    slots.append(storage.addUnattachedItem(item, key: key))
-                }
+        if storage.itemTable.insertBatch(keys, firstSlot: 0, conflicts: &conflicts) == items.count {
+            storage.appendUnattachedItems(items, keys: keys)
+            var next: Int32 = 0
+            for (position, (_, content)) in sections.enumerated() {
+                storage.attachItems(
+                    Array(next..<next + Int32(content.count)), toSection: storage.sectionOrder[position], at: 0)
+                next += Int32(content.count)
             }
-            storage.attachItems(slots, toSection: storage.sectionOrder[position], at: 0, refreshingStarts: false)
+        } else {
+            storage.itemTable.removeAll()
+            var first = 0
+            for (position, (_, content)) in sections.enumerated() {
+                var slots: [Int32] = []
+                slots.reserveCapacity(content.count)
+                for (item, key) in zip(content, keys[first..<first + content.count]) {
+                    if storage.itemSlot(item, key: key) != nil {
+                        repeated = true
+                    } else {
+                        slots.append(storage.addUnattachedItem(item, key: key))
+                    }
+                }
+                storage.attachItems(slots, toSection: storage.sectionOrder[position], at: 0)
+                first += content.count
+            }
         }
-        storage.refreshAllSectionStarts()
         if repeated { throw .duplicateItems(Self.itemDuplicates(in: sections)) }
         checkInvariants()
     }

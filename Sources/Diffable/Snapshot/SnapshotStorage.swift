@@ -7,10 +7,10 @@
 /// deleted item slot is refilled by the last slot (swap-remove), so item arrays
 /// stay dense; section slots go to a free list.
 ///
-/// Flat positions (`indexOfItem`) come from per-section start offsets that every
-/// mutation keeps exact (recomputed from the first section whose size or position
-/// changed, O(s − p)). Reads never write: a snapshot's storage is shared by its
-/// copies across threads, so no query may fill a cache in it.
+/// Flat positions (`indexOfItem`) come from prefix sums of the section sizes (a Fenwick
+/// tree) that every mutation keeps exact: O(log s) per section whose size changed, and a
+/// query is O(log s). Reads never write: a snapshot's storage is shared by its copies
+/// across threads, so no query may fill a cache in it.
 final class SnapshotStorage<S: Hashable, I: Hashable> {
     let itemStrategy = KeyStrategy.of(I.self)
     let sectionStrategy = KeyStrategy.of(S.self)
@@ -43,8 +43,10 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     var reloadedSections: [S] = []
     var reloadedSectionSet: Set<S> = []
 
-    /// Flat start of each displayed section (count + 1 entries), exact after every mutation.
-    private(set) var sectionStarts: ContiguousArray<Int> = [0]
+    /// Items per displayed section as prefix sums, exact after every mutation (reads never
+    /// rebuild it, so copies sharing storage can be read from any thread): a section's size
+    /// change is O(log s), where a plain array of starts would cost O(s) per append.
+    private(set) var sectionOffsets = FenwickTree()
 
     init() {
         itemTable = IdentifierTable()
@@ -75,7 +77,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
         reconfiguredItemSet = other.reconfiguredItemSet
         reloadedSections = other.reloadedSections
         reloadedSectionSet = other.reloadedSectionSet
-        sectionStarts = other.sectionStarts
+        sectionOffsets = other.sectionOffsets
     }
 
     /// - Complexity: O(n + s) (array copies share buffers until written; tables are copied).
@@ -106,31 +108,33 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
 
     func sectionSlot(_ id: S) -> Int32? { sectionSlot(id, key: sectionKey(id)) }
 
-    /// Recomputes the flat starts of the sections at display positions `position...`;
-    /// those before it are unchanged by the mutation that calls this.
-    /// - Complexity: O(s − position).
-    private func refreshSectionStarts(from position: Int) {
+    /// Brings the item counts of the sections at display positions `position...` up to date
+    /// (those before it are unchanged by the mutation that calls this).
+    /// - Complexity: O((s − position) log s), O(s) when most of the sections moved.
+    private func refreshSectionOffsets(from position: Int) {
         let count = sectionOrder.count
-        if sectionStarts.count > count + 1 {
-            sectionStarts.removeLast(sectionStarts.count - count - 1)
-        } else if sectionStarts.count < count + 1 {
-            sectionStarts.append(contentsOf: repeatElement(0, count: count + 1 - sectionStarts.count))
+        let first = Swift.min(Swift.max(position, 0), count, sectionOffsets.count)
+        if first < count / 2 {
+            sectionOffsets = FenwickTree(sectionOrder.lazy.map { self.sectionItems[Int($0)].count })
+            return
         }
-        let first = Swift.min(Swift.max(position, 0), count)
-        var total = sectionStarts[first]
-        if first == 0 { total = 0 }
-        for index in first..<count {
-            sectionStarts[index] = total
-            total += sectionItems[Int(sectionOrder[index])].count
-        }
-        sectionStarts[count] = total
+        sectionOffsets.removeSuffix(from: first)
+        for index in first..<count { sectionOffsets.append(sectionItems[Int(sectionOrder[index])].count) }
     }
 
-    /// - Complexity: O(1).
+    /// Records a size change of one section (nothing while it is not displayed).
+    /// - Complexity: O(log s).
+    private func refreshSectionOffset(ofSlot section: Int32) {
+        let position = Int(sectionPosition[Int(section)])
+        if position >= 0 { sectionOffsets.set(sectionItems[Int(section)].count, at: position) }
+    }
+
+    /// The item's position counting every item of the sections before its own.
+    /// - Complexity: O(log s).
     @inline(__always)
     func flatIndex(ofItemSlot slot: Int32) -> Int {
         let section = Int(sectionPosition[Int(itemSection[Int(slot)])])
-        return sectionStarts[section] + Int(itemIndex[Int(slot)])
+        return sectionOffsets.prefixSum(section) + Int(itemIndex[Int(slot)])
     }
 
     // MARK: Sections
@@ -197,7 +201,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
 
     private func renumberSections(from position: Int) {
         for index in position..<sectionOrder.count { sectionPosition[Int(sectionOrder[index])] = Int32(index) }
-        refreshSectionStarts(from: position)
+        refreshSectionOffsets(from: position)
     }
 
     // MARK: Items
@@ -253,8 +257,8 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     }
 
     /// Puts detached or unattached item slots into a section at `index`, in order.
-    /// - Complexity: O(k + size of the section), plus O(s − its position) when `refreshingStarts`.
-    func attachItems(_ slots: [Int32], toSection section: Int32, at index: Int, refreshingStarts: Bool = true) {
+    /// - Complexity: O(k + size of the section + log s).
+    func attachItems(_ slots: [Int32], toSection section: Int32, at index: Int) {
         for slot in slots { itemSection[Int(slot)] = section }
         if index == sectionItems[Int(section)].count {
             sectionItems[Int(section)].append(contentsOf: slots)
@@ -262,13 +266,8 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
             sectionItems[Int(section)].insert(contentsOf: slots, at: index)
         }
         renumberItems(inSection: section, from: index)
-        if refreshingStarts { refreshSectionStarts(fromSectionSlot: section) }
+        refreshSectionOffset(ofSlot: section)
     }
-
-    /// Recomputes every section's flat start, after filling sections with
-    /// `attachItems(_:toSection:at:refreshingStarts: false)` (one O(s) pass instead of one per section).
-    /// - Complexity: O(s).
-    func refreshAllSectionStarts() { refreshSectionStarts(from: 0) }
 
     /// Takes item slots out of their sections (they stay in the table and arrays,
     /// with index -1 until attached again).
@@ -279,7 +278,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
             sectionItems[Int(section)].remove(at: index)
             itemIndex[Int(slot)] = -1
             renumberItems(inSection: section, from: index)
-            refreshSectionStarts(fromSectionSlot: section)
+            refreshSectionOffset(ofSlot: section)
             return
         }
         // Mark the detached slots (index -1) and the sections they leave, then compact each once.
@@ -303,10 +302,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
             }
             renumberItems(inSection: section, from: 0)
         }
-        // One refresh from the first section touched, not one per section (O(s), not O(s²)).
-        if let first = touched.map({ Int(sectionPosition[Int($0)]) }).filter({ $0 >= 0 }).min() {
-            refreshSectionStarts(from: first)
-        }
+        for section in touched { refreshSectionOffset(ofSlot: section) }
     }
 
     /// Deletes items entirely.
@@ -319,13 +315,6 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     private func renumberItems(inSection section: Int32, from index: Int) {
         let slots = sectionItems[Int(section)]
         for position in index..<slots.count { itemIndex[Int(slots[position])] = Int32(position) }
-    }
-
-    /// Refreshes flat starts after a size change of one section (nothing while it is not displayed).
-    /// - Complexity: O(s − position of the section).
-    private func refreshSectionStarts(fromSectionSlot section: Int32) {
-        let position = Int(sectionPosition[Int(section)])
-        if position >= 0 { refreshSectionStarts(from: position) }
     }
 
     /// Frees item slots (already out of their sections' lists, or in sections being
@@ -391,7 +380,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
         reconfiguredItemSet.removeAll()
         reloadedSections.removeAll()
         reloadedSectionSet.removeAll()
-        sectionStarts = [0]
+        sectionOffsets = FenwickTree()
     }
 
     #if DIFFABLE_INTERNAL_CHECKS
@@ -420,9 +409,10 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
                 precondition(sectionSlot(sectionIDs[Int(section)]!) == section)
             }
             precondition(seen == itemIDs.count, "\(seen) items in sections, \(itemIDs.count) slots")
-            precondition(sectionStarts.count == sectionOrder.count + 1 && sectionStarts.last == seen, "stale section starts")
+            precondition(sectionOffsets.count == sectionOrder.count, "\(sectionOffsets.count) offsets for \(sectionOrder.count) sections")
+            precondition(sectionOffsets.prefixSum(sectionOrder.count) == seen, "offsets count other than \(seen) items")
             for (position, section) in sectionOrder.enumerated() {
-                precondition(sectionStarts[position + 1] - sectionStarts[position] == sectionItems[Int(section)].count)
+                precondition(sectionOffsets.value(at: position) == sectionItems[Int(section)].count, "stale offset at \(position)")
             }
             precondition(sectionTable.count == sectionOrder.count)
         }

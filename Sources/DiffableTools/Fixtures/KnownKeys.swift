@@ -16,13 +16,18 @@ enum KnownKeys {
         if decoder.userInfo[SnapshotDocument.lenientKey] as? Bool == true { return }
         let container = try decoder.container(keyedBy: AnyKey.self)
         for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) where !known.contains(key.stringValue) {
-            let nearest = known.min { distance(key.stringValue, $0) < distance(key.stringValue, $1) }
-            let hint = nearest.flatMap { distance(key.stringValue, $0) <= max(2, $0.count / 3) ? " (did you mean \"\($0)\"?)" : nil }
             throw DecodingError.dataCorrupted(
-                .init(
-                    codingPath: container.codingPath + [key],
-                    debugDescription: "unknown key \"\(key.stringValue)\"\(hint ?? ""); known keys: \(known.joined(separator: ", "))"))
+                .init(codingPath: container.codingPath + [key], debugDescription: unknownKeyMessage(key.stringValue, known: known)))
         }
+    }
+
+    /// `unknown key "reloadItem" (did you mean "reloadItems"?); known keys: …`: the nearest
+    /// known key is suggested when it is close enough to be a typo.
+    /// - Complexity: O(known · key length · known key length).
+    static func unknownKeyMessage(_ key: String, known: [String]) -> String {
+        let nearest = known.min { distance(key, $0) < distance(key, $1) }
+        let hint = nearest.flatMap { distance(key, $0) <= max(2, $0.count / 3) ? " (did you mean \"\($0)\"?)" : nil }
+        return "unknown key \"\(key)\"\(hint ?? ""); known keys: \(known.joined(separator: ", "))"
     }
 
     /// Levenshtein distance over Unicode scalars.

@@ -82,43 +82,19 @@ public struct SnapshotDocument: Codable, Equatable, Sendable {
     /// - Parameter side: `"old"` or `"new"`, reported in the error.
     /// - Complexity: O(n + s) expected.
     public func snapshot(side: String) throws(DocumentError) -> DiffableDataSourceSnapshot<String, String> {
-        var snapshot: DiffableDataSourceSnapshot<String, String>
+        let lists = ["reloadItems": reloadItems, "reconfigureItems": reconfigureItems, "reloadSections": reloadSections]
+        let names = DocumentSnapshotBuilder.Names(
+            section: { sections[$0].id }, item: { sections[$0].items[$1] }, request: { lists[$0]![$1] })
         do {
-            snapshot = try DiffableDataSourceSnapshot(validating: sections.map { ($0.id, $0.items) })
+            return try DocumentSnapshotBuilder.build(
+                sections: sections.map { ($0.id, $0.items) }, reloadItems: reloadItems, reconfigureItems: reconfigureItems,
+                reloadSections: reloadSections, side: side, names: names)
         } catch {
-            // Positions name the raw identifiers (the error carries them as debug text).
             switch error {
-            case .duplicateSections(let duplicates), .duplicateSectionsAndItems(let duplicates, _):
-                // The fixture format reports the first kind of problem (ALGORITHM.md "Errors").
-                throw DocumentError(
-                    kind: .duplicateSection, snapshot: side, identifiers: duplicates.map { sections[$0.positions[0][0]].id },
-                    positions: duplicates.map(\.positions))
-            case .duplicateItems(let duplicates):
-                throw DocumentError(
-                    kind: .duplicateItem, snapshot: side,
-                    identifiers: duplicates.map { sections[$0.positions[0][0]].items[$0.positions[0][1]] },
-                    positions: duplicates.map(\.positions))
-            default:
-                fatalError("Diffable: \(side) snapshot: \(error)")
+            case .rejected(let error): throw error
+            case .outOfMemory: fatalError("Diffable: out of memory building the \(side) snapshot")
             }
         }
-        let requests: [(list: String, values: [String], known: (String) -> Bool)] = [
-            ("reloadItems", reloadItems, { [snapshot] in snapshot.contains(item: $0) }),
-            ("reconfigureItems", reconfigureItems, { [snapshot] in snapshot.contains(item: $0) }),
-            ("reloadSections", reloadSections, { [snapshot] in snapshot.contains(section: $0) }),
-        ]
-        for request in requests {
-            let unknown = Occurrences.group(request.values.enumerated().lazy.filter { !request.known($1) }.map { ($1, [$0]) })
-            if !unknown.isEmpty {
-                throw DocumentError(
-                    kind: .unknownIdentifier, snapshot: side, identifiers: unknown.map(\.value),
-                    positions: unknown.map(\.positions), list: request.list)
-            }
-        }
-        snapshot.reloadItems(reloadItems)
-        snapshot.reconfigureItems(reconfigureItems)
-        snapshot.reloadSections(reloadSections)
-        return snapshot
     }
 }
 

@@ -13,8 +13,8 @@ enum TestCell<Section: Hashable & Sendable, Item: Hashable & Sendable>: Hashable
 ///
 /// The view learns everything through the data source's questions: rows from cells, section
 /// identities from `"header"` supplementary views (``SimulatedListView/sectionIdentityKind``),
-/// so it checks section moves as it checks item moves (and, matching by `id`, knows rows by `id`,
-/// so a cell left stale is seen). It records every broken rule (including
+/// so it checks section moves as it checks item moves; a cell left stale by a missing refresh
+/// shows in ``problem()`` as content other than the data source's. It records every broken rule (including
 /// a call off the executor and a state switched before the updates closure) in `violations`,
 /// where a real view would raise.
 struct DataSourceHarness<Section: Hashable & Sendable, Item: Hashable & Sendable>: @unchecked Sendable {
@@ -102,16 +102,9 @@ extension DataSourceHarness {
 
 extension DataSourceHarness where Item: Identifiable, Item.ID: Sendable {
     /// A harness whose data source matches items by `id`.
-    /// Its view knows rows by `id`, so a missing refresh shows as a stale cell in ``problem()``.
     init(matchingByID updates: ItemContentUpdate) {
         self.init { view, executor in
-            view.rowIdentity = { cell in
-                switch cell {
-                case .row(let item): AnyHashable(item.id)
-                case .header(let section): AnyHashable(section)
-                }
-            }
-            return DiffableDataSource(view: view, executor: executor, matchingItemsByID: updates) { _, item in .row(item) }
+            DiffableDataSource(view: view, executor: executor, matchingItemsByID: updates) { _, item in .row(item) }
         }
     }
 }

@@ -59,8 +59,9 @@ struct ApplyTarget<S: Hashable & Sendable, I: Hashable & Sendable> {
     }
 
     private func repeated(_ item: I, in section: S, alreadyIn other: S, hidden: Bool) -> Never {
+        // Outline edits come from apply(_:to:…) alone, even inside a coalesced request.
         DiffableDiagnostics.fail(
-            .duplicateIdentifiers, in: operation,
+            .duplicateIdentifiers, in: "apply(_:to:animatingDifferences:completion:)",
             "item \(String(reflecting: item)) of the section snapshot for section \(String(reflecting: section)) is already in section "
                 + "\(String(reflecting: other))\(hidden ? " (under a collapsed parent)" : ""); an identifier may appear only once "
                 + "in a data source")

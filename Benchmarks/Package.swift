@@ -11,16 +11,19 @@ let package = Package(
         .package(name: "Diffable", path: ".."),
         .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
-    targets: [
-        .executableTarget(
-            name: "DiffBenchmarks",
-            dependencies: [
-                .product(name: "Diffable", package: "Diffable"),
-                .product(name: "DiffableTools", package: "Diffable"),
-                .product(name: "Benchmark", package: "package-benchmark"),
-            ],
-            path: "Benchmarks/DiffBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
-        )
-    ]
+    targets: ["DiffBenchmarks", "ApplyBenchmarks"].map(benchmarkTarget)
 )
+
+/// One benchmark executable: Benchmarks/<name>, against the package's library and tools.
+func benchmarkTarget(_ name: String) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: [
+            .product(name: "Diffable", package: "Diffable"),
+            .product(name: "DiffableTools", package: "Diffable"),
+            .product(name: "Benchmark", package: "package-benchmark"),
+        ],
+        path: "Benchmarks/\(name)",
+        plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+    )
+}

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Diffable
 
-/// Apply semantics (issue 10 item 3), each through the strict recording view.
+/// Apply semantics (issue 10 item 3), each through the strict simulated view.
 @Suite struct DataSourceApplyTests {
     typealias Snapshot = DiffableDataSourceSnapshot<String, String>
 
@@ -11,7 +11,7 @@ import Testing
     let new = Snapshot.build(["B", "A", "C"], [["b1", "a3"], ["a1"], ["c1"]])
 
     @Test func firstApplyReloadsThenLaterAppliesPerformTheDiff() async {
-        let harness = DataSourceHarness<String, String, String>()
+        let harness = DataSourceHarness<String, String>()
         await harness.dataSource.apply(old)
         #expect(harness.onView(\.calls) == [.reloadData])
         await harness.dataSource.apply(new)
@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func anEqualSnapshotPerformsNoBatchButCompletes() async {
-        let harness = DataSourceHarness<String, String, String>()
+        let harness = DataSourceHarness<String, String>()
         await harness.dataSource.apply(old)
         let copy = Snapshot.build(["A", "B"], [["a1", "a2", "a3"], ["b1"]])
         await harness.dataSource.apply(copy)
@@ -31,11 +31,11 @@ import Testing
         var refreshed = copy
         refreshed.reconfigureItems(["a2"])
         await harness.dataSource.apply(refreshed)
-        #expect(harness.onView(\.batches) == [BatchUpdate(reconfigureItems: [IndexPath(item: 1, section: 0)])])
+        #expect(harness.onView(\.performedBatches) == [BatchUpdate(reconfigureItems: [IndexPath(item: 1, section: 0)])])
     }
 
     @Test func notAnimatingStillDiffsWithoutAnimation() async {
-        let harness = DataSourceHarness<String, String, String>()
+        let harness = DataSourceHarness<String, String>()
         await harness.dataSource.apply(old)
         await harness.dataSource.apply(new, animatingDifferences: false)
         harness.dataSource.defaultRowAnimation = .fade
@@ -49,14 +49,14 @@ import Testing
     }
 
     @Test func reloadsGoInTheRefreshBatchAndNeverIntoSnapshot() async {
-        let harness = DataSourceHarness<String, String, String>()
+        let harness = DataSourceHarness<String, String>()
         await harness.dataSource.apply(old)
         let plain = Snapshot.build(["A", "B"], [["a1", "a3"], ["b1", "b2"]])
         var next = plain
         next.reloadItems(["a1"])
         next.reconfigureItems(["b1"])
         await harness.dataSource.apply(next)
-        let batches = harness.onView(\.batches)
+        let batches = harness.onView(\.performedBatches)
         #expect(batches.count == 2)
         #expect(
             batches.last == BatchUpdate(reloadItems: [IndexPath(item: 0, section: 0)], reconfigureItems: [IndexPath(item: 0, section: 1)]))
@@ -67,25 +67,25 @@ import Testing
     }
 
     @Test func reloadDataAppliesWithoutDiffing() async {
-        let harness = DataSourceHarness<String, String, String>()
+        let harness = DataSourceHarness<String, String>()
         await harness.dataSource.apply(old)
         await harness.dataSource.applySnapshotUsingReloadData(new)
         #expect(harness.onView(\.calls) == [.reloadData, .reloadData])
         #expect(harness.problem() == nil)
         // The next diff starts from the reloaded state.
         await harness.dataSource.apply(old)
-        #expect(harness.onView(\.batches) == old.difference(from: new).batches)
+        #expect(harness.onView(\.performedBatches) == old.difference(from: new).batches)
     }
 
     @Test func completionsRunOnceAfterTheViewFinished() async {
-        let harness = DataSourceHarness<String, String, String>()
+        let harness = DataSourceHarness<String, String>()
         harness.onView { $0.completionTiming = .deferred }
         await harness.dataSource.apply(old)  // reloadData finishes at once
         let ran = Counter()
         var next = new
         next.reconfigureItems(["a1"])  // two batches: structural, then refresh
         harness.onView { _ in harness.dataSource.apply(next) { ran.increment() } }
-        #expect(harness.onView(\.batches).count == 2)
+        #expect(harness.onView(\.performedBatches).count == 2)
         #expect(ran.value == 0)
         harness.onView { $0.finishAnimations() }
         #expect(ran.value == 1)
@@ -94,7 +94,7 @@ import Testing
     }
 
     @Test func applyOnTheExecutorIsSynchronous() {
-        let harness = DataSourceHarness<String, String, String>()
+        let harness = DataSourceHarness<String, String>()
         harness.onView { _ in
             harness.dataSource.apply(old)
             #expect(harness.dataSource.snapshot() == old)
@@ -105,7 +105,7 @@ import Testing
     }
 
     @Test func queriesAnswerFromTheCommittedState() async {
-        let harness = DataSourceHarness<String, String, String>()
+        let harness = DataSourceHarness<String, String>()
         let dataSource = harness.dataSource
         #expect(dataSource.itemIdentifier(for: IndexPath(item: 0, section: 0)) == nil)
         await dataSource.apply(new)
@@ -125,17 +125,15 @@ import Testing
     /// main actor the view is driven at once; an async apply from elsewhere hops there.
     @Test func theMainActorIsTheDefaultExecutor() async {
         let (view, dataSource) = await MainActor.run {
-            let view = RecordingListView<String, String, String>(identity: { $0 }, isOnExecutor: ViewExecutor.main.isCurrent)
+            let view = DataSourceHarness<String, String>.makeView(executor: .main)
             let dataSource = DiffableDataSource<String, String, TestCell<String, String>>(view: view) { _, item in .row(item) }
-            dataSource.supplementaryViewProvider = { [weak dataSource] _, path in
-                dataSource?.sectionIdentifier(for: path.section).map { .header($0) }
-            }
+            DataSourceHarness.provideHeaders(dataSource)
             dataSource.apply(old)
             return (UncheckedBox(view), dataSource)
         }
         await dataSource.apply(new)
         let (calls, violations, rows) = await MainActor.run {
-            (view.value.calls.count, view.value.violations, view.value.rows)
+            (view.value.calls.count, view.value.violations, DataSourceHarness<String, String>.items(view.value))
         }
         #expect(calls == 1 + new.difference(from: old).batches.count)
         #expect(violations.isEmpty)

@@ -14,7 +14,7 @@ import Testing
     /// UIKit rule; every completion runs exactly once, each thread's in its call order.
     @Test(arguments: [QueuedApplyPolicy.performEach, .coalesce])
     func randomAppliesFromSeveralThreads(policy: QueuedApplyPolicy) async {
-        let harness = DataSourceHarness<String, String, String>()
+        let harness = DataSourceHarness<String, String>()
         harness.dataSource.queuedApplyPolicy = policy
         await harness.dataSource.apply(Snapshot())
         let threads = 8, perThread = 150
@@ -56,12 +56,10 @@ import Testing
                 group.leave()
             }
         }
-        await withCheckedContinuation { continuation in group.notify(queue: .global()) { continuation.resume() } }
-        #expect(log.problems.isEmpty, "\(log.problems.prefix(3))")
-        #expect(log.outOfOrder.isEmpty, "\(log.outOfOrder.prefix(3))")
-        #expect(log.counts.count == threads * perThread && log.counts.values.allSatisfy { $0 == 1 })
+        await group.finished()
+        log.expectEachRanOnce(count: threads * perThread)
         #expect(harness.problem() == nil)
-        let batches = harness.onView(\.batches).count
+        let batches = harness.onView(\.performedBatches).count
         if policy == .coalesce { #expect(batches <= 2 * threads * perThread) }
     }
 
@@ -69,16 +67,16 @@ import Testing
     /// on a queue and on the main actor.
     @Test func completionsMayApplyAgain() async {
         let snapshots = (1...4).map { Snapshot.build(["S"], [(0..<$0).map { "i\($0)" }]) }
-        let harness = DataSourceHarness<String, String, String>()
+        let harness = DataSourceHarness<String, String>()
         await chain(harness.dataSource, snapshots)
         #expect(harness.dataSource.snapshot() == snapshots[3])
         #expect(harness.problem() == nil)
 
         let view = await MainActor.run {
-            UncheckedBox(RecordingListView<String, String, String>(identity: { $0 }, isOnExecutor: ViewExecutor.main.isCurrent))
+            UncheckedBox(DataSourceHarness<String, String>.makeView(executor: .main))
         }
         let onMain = DiffableDataSource<String, String, TestCell<String, String>>(view: view.value) { _, item in .row(item) }
-        onMain.supplementaryViewProvider = { [weak onMain] _, path in onMain?.sectionIdentifier(for: path.section).map { .header($0) } }
+        DataSourceHarness.provideHeaders(onMain)
         await chain(onMain, snapshots)
         #expect(onMain.snapshot() == snapshots[3])
         #expect(await MainActor.run { view.value.violations }.isEmpty)
@@ -101,7 +99,7 @@ import Testing
     /// every completion runs once, in call order.
     @Test(arguments: [QueuedApplyPolicy.performEach, .coalesce])
     func appliesQueuedBehindABusyView(policy: QueuedApplyPolicy) async {
-        let harness = DataSourceHarness<String, String, String>()
+        let harness = DataSourceHarness<String, String>()
         harness.dataSource.queuedApplyPolicy = policy
         func snapshot(_ version: Int) -> Snapshot { .build(["S"], [["x", "y", "v\(version)"]]) }
         await harness.dataSource.apply(snapshot(0))
@@ -119,10 +117,10 @@ import Testing
             }
         }
         gate.signal()
-        await withCheckedContinuation { continuation in group.notify(queue: .global()) { continuation.resume() } }
+        await group.finished()
         #expect(log.order == Array(1...10))
         #expect(log.problems.isEmpty, "\(log.problems)")
-        let batches = harness.onView(\.batches)
+        let batches = harness.onView(\.performedBatches)
         let replace = BatchUpdate(deleteItems: [IndexPath(item: 2, section: 0)], insertItems: [IndexPath(item: 2, section: 0)])
         let reconfigure = BatchUpdate(reconfigureItems: [IndexPath(item: 0, section: 0)])
         switch policy {
@@ -139,12 +137,14 @@ import Testing
     /// A reorder committed between an apply's diff (off the executor) and its batch: the
     /// data source diffs again against what the view shows, so the batch stays valid.
     @Test func aReorderBetweenDiffAndBatchIsRespected() async {
-        let harness = DataSourceHarness<String, String, String>()
+        let harness = DataSourceHarness<String, String>()
         harness.dataSource.reorderingHandlers.canReorderItem = { _ in true }
         await harness.dataSource.apply(.build(["A"], [["a", "b", "c", "d"]]))
         let gate = DispatchSemaphore(value: 0)
         harness.queue.async { gate.wait() }
-        harness.queue.async { harness.view.simulateReorder(from: IndexPath(item: 0, section: 0), to: IndexPath(item: 3, section: 0)) }
+        harness.queue.async {
+            _ = try? harness.view.simulateReorder(from: IndexPath(item: 0, section: 0), to: IndexPath(item: 3, section: 0))
+        }
         let target = Snapshot.build(["A"], [["a", "b", "c", "d", "e"]])
         let done = DispatchSemaphore(value: 0)
         harness.dataSource.apply(target) { done.signal() }  // diffed here, against [a, b, c, d]
@@ -158,7 +158,7 @@ import Testing
         #expect(harness.problem() == nil)
         #expect(harness.dataSource.snapshot() == target)
         let reordered = Snapshot.build(["A"], [["b", "c", "d", "a"]])
-        #expect(harness.onView(\.batches) == target.difference(from: reordered).batches)
+        #expect(harness.onView(\.performedBatches) == target.difference(from: reordered).batches)
     }
 }
 
@@ -184,7 +184,22 @@ final class CompletionLog: @unchecked Sendable {
     func note(_ problem: String) { lock.withLock { found.append(problem) } }
 
     var counts: [[Int]: Int] { lock.withLock { runs } }
+
+    /// Expects `count` completions, each run exactly once, each thread's in call order, none
+    /// having found a problem.
+    func expectEachRanOnce(count: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(problems.isEmpty, "\(problems.prefix(3))", sourceLocation: sourceLocation)
+        #expect(outOfOrder.isEmpty, "\(outOfOrder.prefix(3))", sourceLocation: sourceLocation)
+        #expect(counts.count == count && counts.values.allSatisfy { $0 == 1 }, sourceLocation: sourceLocation)
+    }
     var order: [Int] { lock.withLock { sequence } }
     var problems: [String] { lock.withLock { found } }
     var outOfOrder: [String] { lock.withLock { misordered } }
+}
+
+extension DispatchGroup {
+    /// Returns once every entered task has left.
+    func finished() async {
+        await withCheckedContinuation { continuation in notify(queue: .global()) { continuation.resume() } }
+    }
 }

@@ -19,13 +19,13 @@ struct Reminder: Identifiable, Hashable, Sendable {
 
     /// The seeds' reminders: toggling a favourite reconfigures that one cell in place.
     @Test func togglingAFavouriteReconfiguresTheCell() async {
-        let harness = DataSourceHarness<String, Reminder, Int>(matchingByID: .reconfigure)
+        let harness = DataSourceHarness<String, Reminder>(matchingByID: .reconfigure)
         var reminders = Self.reminders
         await harness.dataSource.apply(.build(["Today"], [reminders]))
         reminders[2].isFavourite = true
         await harness.dataSource.apply(.build(["Today"], [reminders]))
-        #expect(harness.onView(\.batches) == [BatchUpdate(reconfigureItems: [IndexPath(item: 2, section: 0)])])
-        #expect(harness.onView(\.rows) == [reminders])
+        #expect(harness.onView(\.performedBatches) == [BatchUpdate(reconfigureItems: [IndexPath(item: 2, section: 0)])])
+        #expect(harness.shownItems() == [reminders])
         #expect(harness.dataSource.itemIdentifier(for: IndexPath(item: 2, section: 0))?.isFavourite == true)
         #expect(harness.dataSource.indexPath(for: reminders[2]) == IndexPath(item: 2, section: 0))
         #expect(harness.problem() == nil)
@@ -33,26 +33,26 @@ struct Reminder: Identifiable, Hashable, Sendable {
 
     /// Matched by identity (Apple), the same toggle is a delete and an insert: the seeds' complaint.
     @Test func identityMatchingDeletesAndInserts() async {
-        let harness = DataSourceHarness<String, Reminder, Reminder>()
+        let harness = DataSourceHarness<String, Reminder>()
         var reminders = Self.reminders
         await harness.dataSource.apply(.build(["Today"], [reminders]))
         reminders[2].isFavourite = true
         await harness.dataSource.apply(.build(["Today"], [reminders]))
         let path = [IndexPath(item: 2, section: 0)]
-        #expect(harness.onView(\.batches) == [BatchUpdate(deleteItems: path, insertItems: path)])
+        #expect(harness.onView(\.performedBatches) == [BatchUpdate(deleteItems: path, insertItems: path)])
         #expect(harness.problem() == nil)
     }
 
     /// `.reload` asks for a new cell instead; an explicit reload wins over a reconfigure.
     @Test func reloadPolicyAndExplicitRequests() async {
-        let harness = DataSourceHarness<String, Reminder, Int>(matchingByID: .reload)
+        let harness = DataSourceHarness<String, Reminder>(matchingByID: .reload)
         var reminders = Self.reminders
         await harness.dataSource.apply(.build(["Today"], [reminders]))
         reminders[1].title = "Call Ana back"
         await harness.dataSource.apply(.build(["Today"], [reminders]))
-        #expect(harness.onView(\.batches).last == BatchUpdate(reloadItems: [IndexPath(item: 1, section: 0)]))
+        #expect(harness.onView(\.performedBatches).last == BatchUpdate(reloadItems: [IndexPath(item: 1, section: 0)]))
 
-        let reconfiguring = DataSourceHarness<String, Reminder, Int>(matchingByID: .reconfigure)
+        let reconfiguring = DataSourceHarness<String, Reminder>(matchingByID: .reconfigure)
         await reconfiguring.dataSource.apply(.build(["Today"], [reminders]))
         reminders[0].isFavourite = true
         var next = Snapshot.build(["Today"], [reminders])
@@ -60,7 +60,7 @@ struct Reminder: Identifiable, Hashable, Sendable {
         next.reconfigureItems([reminders[3]])
         await reconfiguring.dataSource.apply(next)
         #expect(
-            reconfiguring.onView(\.batches)
+            reconfiguring.onView(\.performedBatches)
                 == [BatchUpdate(reloadItems: [IndexPath(item: 0, section: 0)], reconfigureItems: [IndexPath(item: 3, section: 0)])])
         #expect(reconfiguring.dataSource.snapshot().reloadedItemIdentifiers.isEmpty)
         #expect(reconfiguring.problem() == nil)
@@ -69,7 +69,7 @@ struct Reminder: Identifiable, Hashable, Sendable {
     /// Seeded random edits (moves, deletes, inserts, section changes, changed values): the view
     /// always shows the new values, and exactly the changed items that stay are refreshed.
     @Test func randomEditsRefreshExactlyTheChangedItems() async {
-        let harness = DataSourceHarness<String, Reminder, Int>(matchingByID: .reconfigure)
+        let harness = DataSourceHarness<String, Reminder>(matchingByID: .reconfigure)
         var generator = SeededGenerator(seed: 5)
         var current: [(String, [Reminder])] = []
         var nextID = 0
@@ -90,16 +90,17 @@ struct Reminder: Identifiable, Hashable, Sendable {
             }
             let old = Dictionary(uniqueKeysWithValues: current.flatMap(\.1).map { ($0.id, $0) })
             let changed = Set(next.flatMap(\.1).filter { item in old[item.id].map { $0 != item } ?? false }.map(\.id))
-            let before = harness.onView(\.batches).count
+            let before = harness.onView(\.performedBatches).count
             await harness.dataSource.apply(.build(next.map(\.0), next.map(\.1)))
             #expect(harness.problem() == nil, "round \(round)")
             // Every changed item gets a reconfigure, unless the batch gives it a fresh cell anyway.
             let (refreshed, fresh) = harness.onView { view in
-                let batches = view.batches.dropFirst(before)
+                let batches = view.performedBatches.dropFirst(before)
+                let rows = DataSourceHarness<String, Reminder>.items(view)
                 let insertedSections = Set(batches.flatMap(\.insertSections))
-                let ids = { (paths: [IndexPath]) in Set(paths.map { view.rows[$0.section][$0.item].id }) }
-                let inserted = view.rows.indices.filter(insertedSections.contains).flatMap { section in
-                    view.rows[section].indices.map { IndexPath(item: $0, section: section) }
+                let ids = { (paths: [IndexPath]) in Set(paths.map { rows[$0.section][$0.item].id }) }
+                let inserted = rows.indices.filter(insertedSections.contains).flatMap { section in
+                    rows[section].indices.map { IndexPath(item: $0, section: section) }
                 }
                 return (ids(batches.flatMap(\.reconfigureItems)), ids(batches.flatMap(\.insertItems) + inserted))
             }

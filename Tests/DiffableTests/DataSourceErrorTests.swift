@@ -87,7 +87,7 @@ enum Failing {
 
     static func nilCell() {
         let queue = DispatchQueue(label: "view")
-        let view = RecordingListView<String, String, String>(identity: { $0 }, isOnExecutor: { true })
+        let view = SimulatedListView<TestCell<String, String>>(policy: .record)
         let dataSource = StringSource(view: view, executor: .queue(queue)) { _, item in item == "b" ? nil : .row(item) }
         dataSource.supplementaryViewProvider = { _, _ in .header("A") }
         queue.sync { dataSource.apply(.build(["A"], [["a", "b"]])) }
@@ -95,7 +95,7 @@ enum Failing {
 
     static func reentrantApply() {
         let queue = DispatchQueue(label: "view")
-        let view = RecordingListView<String, String, String>(identity: { $0 }, isOnExecutor: { true })
+        let view = SimulatedListView<TestCell<String, String>>(policy: .record)
         var dataSource: StringSource?
         dataSource = StringSource(view: view, executor: .queue(queue)) { _, item in
             dataSource?.apply(.build(["A"], [["z"]]))
@@ -106,7 +106,7 @@ enum Failing {
     }
 
     static func duplicateIDs() {
-        let view = RecordingListView<String, Reminder, Int>(identity: \.id, isOnExecutor: { true })
+        let view = SimulatedListView<TestCell<String, Reminder>>(policy: .record)
         let dataSource = DiffableDataSource<String, Reminder, TestCell<String, Reminder>>(
             view: view, executor: .queue(DispatchQueue(label: "view")), matchingItemsByID: .reconfigure
         ) { _, item in .row(item) }

@@ -3,28 +3,28 @@ import Testing
 
 @testable import Diffable
 
-/// The seeds' scenarios (issue 10 item 6), each through the strict recording view.
+/// The seeds' scenarios (issue 10 item 6), each through the strict simulated view.
 @Suite struct DataSourceScenarioTests {
     typealias Snapshot = DiffableDataSourceSnapshot<String, String>
 
     /// A payment breakdown whose amounts are replaced and whose fees section arrives later:
     /// one batch inserts the section and replaces the changed rows.
     @Test func paymentBreakdownGainsASectionAndNewAmounts() async {
-        let harness = DataSourceHarness<String, String, String>()
+        let harness = DataSourceHarness<String, String>()
         await harness.dataSource.apply(.build(["Breakdown"], [["Subtotal 40.00", "Tax 3.20", "Total 43.20"]]))
         let withFees = Snapshot.build(
             ["Breakdown", "Fees"], [["Subtotal 40.00", "Tax 3.32", "Total 44.82"], ["Service fee 1.50"]])
         await harness.dataSource.apply(withFees)
         let rows = [1, 2].map { IndexPath(item: $0, section: 0) }
-        #expect(harness.onView(\.batches) == [BatchUpdate(insertSections: [1], deleteItems: rows, insertItems: rows)])
-        #expect(harness.onView(\.rows) == [["Subtotal 40.00", "Tax 3.32", "Total 44.82"], ["Service fee 1.50"]])
+        #expect(harness.onView(\.performedBatches) == [BatchUpdate(insertSections: [1], deleteItems: rows, insertItems: rows)])
+        #expect(harness.shownItems() == [["Subtotal 40.00", "Tax 3.32", "Total 44.82"], ["Service fee 1.50"]])
         #expect(harness.problem() == nil)
     }
 
     /// Cities and places shuffled 30 times (sometimes one crosses sections): moves only, the
     /// fewest per section, and the view always shows the new order.
     @Test func citiesAndPlacesShuffled() async {
-        let harness = DataSourceHarness<String, String, String>(flavor: .table)
+        let harness = DataSourceHarness<String, String>(flavor: .table)
         var cities = ["Lisbon", "Kyoto", "Quito", "Oslo", "Dakar", "Hanoi", "Lima", "Perth", "Tunis", "Riga"]
         var places = ["Alhambra", "Petra", "Uluru", "Machu Picchu", "Angkor Wat", "Giza"]
         await harness.dataSource.apply(.build(["Cities", "Places"], [cities, places]))
@@ -33,14 +33,14 @@ import Testing
             cities.shuffle(using: &generator)
             places.shuffle(using: &generator)
             if round % 5 == 4 { places.insert(cities.removeLast(), at: 0) }
-            let before = harness.onView(\.batches).count
+            let before = harness.onView(\.performedBatches).count
             await harness.dataSource.apply(.build(["Cities", "Places"], [cities, places]))
             #expect(harness.problem() == nil, "round \(round)")
-            for batch in harness.onView(\.batches).dropFirst(before) {
+            for batch in harness.onView(\.performedBatches).dropFirst(before) {
                 #expect(batch.deleteItems.isEmpty && batch.insertItems.isEmpty && batch.deleteSections.isEmpty, "round \(round)")
             }
         }
-        #expect(harness.onView(\.rows) == [cities, places])
+        #expect(harness.shownItems() == [cities, places])
     }
 
     /// US states grouped by first letter: a list with "California" twice is rejected by the
@@ -65,7 +65,7 @@ import Testing
             }
             return letters.map { ($0, groups[$0]!) }
         }
-        let harness = DataSourceHarness<String, String, String>()
+        let harness = DataSourceHarness<String, String>()
         await harness.dataSource.apply(Snapshot())
         #expect(throws: SnapshotError.self) { try Snapshot(validating: grouped(states)) }
         do {
@@ -91,15 +91,15 @@ import Testing
             "St. Bernardus Abt 12", "Stiegl Goldbräu", "Founders Breakfast Stout", "Left Hand Milk Stout", "Pilsner Urquell",
             "Stoudt's Pils", "Old Rasputin Stout", "Weihenstephaner Hefeweissbier", "Chimay Blue", "Stone Arrogant Bastard",
         ]
-        let harness = DataSourceHarness<String, String, String>()
+        let harness = DataSourceHarness<String, String>()
         for query in ["", "s", "st", "sto", "ston", "stone", "ston", "st", "stou", "stout", ""] {
             let matching = beers.filter { query.isEmpty || $0.lowercased().contains(query) }
-            let before = harness.onView(\.batches).count
+            let before = harness.onView(\.performedBatches).count
             await harness.dataSource.apply(.build(["Beers"], [matching]))
             #expect(harness.problem() == nil, "query \(query)")
             #expect(harness.dataSource.itemIdentifier(for: IndexPath(item: 0, section: 0)) == matching.first, "query \(query)")
-            for batch in harness.onView(\.batches).dropFirst(before) { #expect(batch.moveItems.isEmpty, "query \(query)") }
+            for batch in harness.onView(\.performedBatches).dropFirst(before) { #expect(batch.moveItems.isEmpty, "query \(query)") }
         }
-        #expect(harness.onView(\.rows) == [beers])
+        #expect(harness.shownItems() == [beers])
     }
 }

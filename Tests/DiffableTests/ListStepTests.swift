@@ -4,7 +4,8 @@ import Testing
 @testable import Diffable
 
 /// `SnapshotDifference.steps` replayed one step at a time (ListStepReplayer) on the same random
-/// pairs as the batch tests: every index valid when used, the new snapshot reached exactly, the
+/// pairs as the batch tests, each pair also applied as batches through the strict
+/// ListViewSimulator: every index valid when used, the new snapshot reached exactly, the
 /// refreshes naming exactly the requested items, and every batch move one move step.
 @Suite struct ListStepTests {
     typealias Snapshot = RandomSnapshots.Snapshot
@@ -29,7 +30,7 @@ import Testing
                 }
             let difference = new.difference(from: old)
             let steps = difference.steps
-            if let problem = Self.check(steps, of: difference, coverage: &coverage) {
+            if let problem = Self.checkBatches(of: difference) ?? Self.check(steps, of: difference, coverage: &coverage) {
                 Issue.record(
                     "round \(round) (seed \(Self.seed)): \(problem)\nold \(old.debugDescription)\nnew \(new.debugDescription)\n\(difference)\nsteps \(steps)"
                 )
@@ -48,8 +49,41 @@ import Testing
         print("ListStepTests: \(coverage.pairs) pairs, \(coverage.steps) steps replayed; \(coverage)")
     }
 
+    /// The outline pairs of SectionSnapshotDifferenceTests (expand, collapse, delete, insert,
+    /// subtree moves): their visible rows' steps replay exactly, as their batches do.
+    @Test func randomOutlinePairsReplayExactly() {
+        var generator = SeededGenerator(seed: Self.seed)
+        var coverage = Coverage()
+        for pair in 0..<1_500 {
+            var fresh = 1_000
+            let old = SectionSnapshotDifferenceTests.randomOutline(&generator, first: 0, size: 30)
+            let new = SectionSnapshotDifferenceTests.randomChange(of: old, &generator, fresh: &fresh)
+            let difference = new.difference(from: old)
+            if let problem = Self.checkBatches(of: difference) ?? Self.check(difference.steps, of: difference, coverage: &coverage) {
+                Issue.record("pair \(pair): \(problem)\nold \(old.visualDescription())\nnew \(new.visualDescription())\n\(difference)")
+                return
+            }
+        }
+        #expect(coverage.pairs == 1_500)
+        #expect(coverage.sameSectionMoves > 100, "only \(coverage.sameSectionMoves) moves")
+    }
+
+    /// The same pair as batches: the strict simulator accepts them and ends on `difference.new`.
+    static func checkBatches<S: Hashable, I: Hashable>(of difference: SnapshotDifference<S, I>) -> String? {
+        var view = ListViewSimulator<S, I>()
+        view.reloadData(difference.old)
+        do {
+            try view.apply(difference)
+        } catch {
+            return "batches: \(error)"
+        }
+        return view.visibleSnapshot == difference.new.withoutPendingUpdates() ? nil : "batches: the simulator shows another snapshot"
+    }
+
     /// Replays `steps` from `difference.old` and returns the first problem, or nil.
-    static func check(_ steps: [ListStep], of difference: SnapshotDifference<String, String>, coverage: inout Coverage) -> String? {
+    static func check<S: Hashable, I: Hashable>(_ steps: [ListStep], of difference: SnapshotDifference<S, I>, coverage: inout Coverage)
+        -> String?
+    {
         let new = difference.new
         var view = ListStepReplayer(difference.old)
         do {
@@ -114,7 +148,7 @@ import Testing
     }
 
     /// Sections the structural batch deletes and inserts (step 3 of ALGORITHM.md): fresh, not reloaded.
-    static func freshSections(_ difference: SnapshotDifference<String, String>) -> Set<String> {
+    static func freshSections<S: Hashable, I: Hashable>(_ difference: SnapshotDifference<S, I>) -> Set<S> {
         let inserted = difference.structuralBatch?.insertSections ?? []
         return Set(inserted.map { difference.new.sectionIdentifiers[$0] })
     }

@@ -167,6 +167,59 @@ final class RowsDataSource: ListViewDataSource, ListViewInteractionDelegate {
         #expect(view.violations.count == 1 && view.rows == [["a:2", "b:2"]])
     }
 
+    @Test func aReconfigureShowsTheNewCell() {
+        let (view, dataSource) = Self.loaded(Self.build([("A", ["a:1", "b:1"])]))
+        view.performBatchUpdates(
+            BatchUpdate(reconfigureItems: [Self.p(0, 0)]), animation: .none, updates: { dataSource.rows = [["a:2", "b:1"]] },
+            completion: { #expect($0) })
+        #expect(view.violations.isEmpty && view.rows == [["a:2", "b:1"]])
+    }
+
+    /// The checks a data source's tests rely on: section identities across a batch, the data
+    /// source's state before `updates` (B3), the executor (T1), the call log and held-back completions.
+    @Test func dataSourceChecksAndRecording() {
+        let (view, dataSource) = Self.loaded(Self.build([("A", []), ("B", ["b"])]))
+        dataSource.headers = ["A", "B"]
+        view.sectionIdentityKind = "header"
+        view.reloadData()
+        #expect(view.supplementaryViews["header"] == ["header A", "header B"])
+        // Sections swapped without a section move: the rows alone cannot tell, the headers can.
+        view.performBatchUpdates(
+            BatchUpdate(moveItems: [.init(from: Self.p(1, 0), to: Self.p(0, 0))]), animation: .none,
+            updates: {
+                dataSource.rows = [["b"], []]
+                dataSource.headers = ["B", "A"]
+            }, completion: { #expect(!$0) })
+        #expect(view.violations.map(\.rule) == ["V9"])
+        #expect(
+            view.violations.first?.message
+                == "section 0 shows the header \"header A\" of old section 0, but the data source answers \"header B\"")
+        // The data source switched before the closure: B3.
+        let (early, earlySource) = Self.loaded(Self.build([("A", ["a"])]))
+        earlySource.rows = [["a", "b"]]
+        early.performBatchUpdates(BatchUpdate(insertItems: [Self.p(0, 1)]), animation: .none, updates: {}, completion: { #expect(!$0) })
+        #expect(early.violations.map(\.rule) == ["B3"])
+        // Off the executor: T1.
+        let queue = DispatchQueue(label: "view")
+        let (strict, strictSource) = Self.loaded(Self.build([("A", ["a"])]))
+        strict.executor = .queue(queue)
+        strict.reloadData()
+        #expect(strict.violations.map(\.rule) == ["T1"])
+        // Calls in order; deferred completions wait for finishAnimations().
+        queue.sync {
+            strict.completionTiming = .deferred
+            var finished: [Bool] = []
+            strict.performBatchUpdates(
+                BatchUpdate(insertItems: [Self.p(0, 1)]), animation: .fade, updates: { strictSource.rows = [["a", "b"]] },
+                completion: { finished.append($0) })
+            #expect(finished.isEmpty)
+            strict.finishAnimations()
+            #expect(finished == [true])
+        }
+        #expect(strict.calls == [.reloadData, .reloadData, .batch(BatchUpdate(insertItems: [Self.p(0, 1)]), .fade)])
+        #expect(strict.violations.count == 1)
+    }
+
     @Test func batchesBeforeLoadNestedOrWithNegativeCountsAreViolations() {
         let view = SimulatedListView<String>(policy: .record)
         let dataSource = RowsDataSource(Self.build([("A", ["a"])]))
@@ -237,7 +290,12 @@ final class RowsDataSource: ListViewDataSource, ListViewInteractionDelegate {
         ) {
             try view.simulateTapDisclosure(at: Self.p(0, 4))
         }
+        // Without an interaction delegate, a data source that adopts the protocol hears the tap.
         view.interactionDelegate = nil
+        #expect(try view.simulateTapDisclosure(at: Self.p(0, 0)))
+        #expect(dataSource.taps == [Self.p(0, 0), Self.p(0, 0)] && view.violations.isEmpty)
+        let plain = NegativeDataSource()
+        view.dataSource = plain
         #expect(try !view.simulateTapDisclosure(at: Self.p(0, 0)))
     }
 }

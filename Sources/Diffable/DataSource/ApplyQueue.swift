@@ -2,12 +2,15 @@ import Foundation
 
 /// What a view committed: the snapshot its questions are answered from.
 ///
-/// Outline sections (``DiffableDataSourceSectionSnapshot``, on its own branch) will add a
-/// per-section dictionary of section snapshots here; their visible items are what
-/// `snapshot` holds for those sections, so the diff and the view need no change.
+/// Outline sections keep their ``DiffableDataSourceSectionSnapshot`` in `outlines`; their
+/// visible items are what `snapshot` holds for those sections, so the diff and the view
+/// need no change.
 struct CommittedState<S: Hashable & Sendable, I: Hashable & Sendable>: Sendable {
     /// The items and sections shown, without pending reload/reconfigure requests.
     var snapshot = DiffableDataSourceSnapshot<S, I>()
+    /// The outline of every section shown through a section snapshot; `snapshot` holds each
+    /// one's visible items. Sections without an entry are flat.
+    var outlines: [S: DiffableDataSourceSectionSnapshot<I>] = [:]
     /// What the item matcher keeps beside the snapshot (the `id` snapshot when matching by `id`).
     var matchState: (any Sendable)?
     /// Whether the view loaded (`reloadData()`) since the data source was created.
@@ -16,38 +19,59 @@ struct CommittedState<S: Hashable & Sendable, I: Hashable & Sendable>: Sendable 
     var generation: UInt64 = 0
 }
 
+/// One `apply(_:to:animatingDifferences:completion:)`: show `outline` in `section`.
+struct OutlineEdit<S: Hashable & Sendable, I: Hashable & Sendable>: Sendable {
+    var section: S
+    var outline: DiffableDataSourceSectionSnapshot<I>
+}
+
 /// One call to `apply` or `applySnapshotUsingReloadData`, waiting for the view.
 struct ApplyRequest<S: Hashable & Sendable, I: Hashable & Sendable>: Sendable {
     enum Kind: Sendable, Equatable {
         case diff(animating: Bool)
         case reload
     }
-    var snapshot: DiffableDataSourceSnapshot<S, I>
+    /// The snapshot to show; nil when the request only shows outline sections on the
+    /// state committed when it is performed.
+    var snapshot: DiffableDataSourceSnapshot<S, I>?
+    /// Outline sections to show after `snapshot` (or on the committed state), in call order.
+    var outlineEdits: [OutlineEdit<S, I>] = []
     var kind: Kind
-    /// The matcher's work done on the calling thread (the `id` snapshot, checked for duplicates).
+    /// The matcher's work done on the calling thread for `snapshot` (the `id` snapshot, checked
+    /// for duplicates); unused when outline edits follow.
     var prepared: (any Sendable)?
     /// Every completion handler this request answers for, in call order.
     var completions: [@Sendable () -> Void]
+    /// The API call, for error messages.
+    var operation: String
 
-    /// One request standing for a run of queued ones: the newest snapshot, plus the refresh
-    /// requests of the skipped snapshots for items and sections still present (a skipped
-    /// reconfigure must not leave a stale cell); a reload if any of them asked for one.
+    /// One request standing for a run of queued ones: the newest snapshot followed by the
+    /// outline edits made after it, plus the refresh requests of the skipped snapshots for
+    /// items and sections still present (a skipped reconfigure must not leave a stale cell);
+    /// a reload if any of them asked for one.
     /// - Complexity: O(n) of the newest snapshot when refresh requests carry over, else O(k).
     static func coalescing(_ requests: ArraySlice<Self>) -> Self {
         var merged = requests.last!
         guard requests.count > 1 else { return merged }
-        let skipped = requests.dropLast()
-        if skipped.contains(where: { $0.kind == .reload }) { merged.kind = .reload }
+        if requests.dropLast().contains(where: { $0.kind == .reload }) { merged.kind = .reload }
         merged.completions = requests.flatMap(\.completions)
-        var target = merged.snapshot
-        let reloads = skipped.flatMap(\.snapshot.reloadedItemIdentifiers).filter { target.contains(item: $0) }
+        guard let newest = requests.lastIndex(where: { $0.snapshot != nil }) else {
+            merged.outlineEdits = requests.flatMap(\.outlineEdits)
+            return merged
+        }
+        merged.snapshot = requests[newest].snapshot
+        merged.prepared = requests[newest].prepared
+        merged.outlineEdits = requests[newest...].flatMap(\.outlineEdits)
+        let skipped = requests[..<newest].compactMap(\.snapshot)
+        guard var target = merged.snapshot, !skipped.isEmpty else { return merged }
+        let reloads = skipped.flatMap(\.reloadedItemIdentifiers).filter { target.contains(item: $0) }
         if !reloads.isEmpty { try? target.tryReloadItems(reloads) }
         let reloaded = Set(target.reloadedItemIdentifiers)
-        let reconfigures = skipped.flatMap(\.snapshot.reconfiguredItemIdentifiers).filter {
+        let reconfigures = skipped.flatMap(\.reconfiguredItemIdentifiers).filter {
             target.contains(item: $0) && !reloaded.contains($0)
         }
         if !reconfigures.isEmpty { try? target.tryReconfigureItems(reconfigures) }
-        let sections = skipped.flatMap(\.snapshot.reloadedSectionIdentifiers).filter { target.contains(section: $0) }
+        let sections = skipped.flatMap(\.reloadedSectionIdentifiers).filter { target.contains(section: $0) }
         if !sections.isEmpty { try? target.tryReloadSections(sections) }
         merged.snapshot = target
         return merged

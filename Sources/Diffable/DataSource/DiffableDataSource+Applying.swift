@@ -48,9 +48,13 @@ extension DiffableDataSource {
 
     // MARK: The queue
 
-    /// Queues a request; when no one drives the queue, drives it from here: on the executor
-    /// everything happens now, elsewhere the diff happens now and the view's part is enqueued.
-    private func submit(_ snapshot: Snapshot, kind: Request.Kind, completion: (@Sendable () -> Void)?, operation: String) {
+    /// Queues a request to show `snapshot` (nil: the committed snapshot) with `outlineEdit`
+    /// laid in; when no one drives the queue, drives it from here: on the executor everything
+    /// happens now, elsewhere the diff happens now and the view's part is enqueued.
+    func submit(
+        _ snapshot: Snapshot?, outlineEdit: OutlineEdit<SectionIdentifierType, ItemIdentifierType>? = nil, kind: Request.Kind,
+        completion: (@Sendable () -> Void)?, operation: String
+    ) {
         let onExecutor = executor.isCurrent()
         if onExecutor && insideViewUpdate {
             DiffableDiagnostics.fail(
@@ -60,8 +64,9 @@ extension DiffableDataSource {
                     + "apply from the completion handler instead")
         }
         let request = Request(
-            snapshot: snapshot, kind: kind, prepared: matcher.prepare(snapshot, operation: operation),
-            completions: completion.map { [$0] } ?? [])
+            snapshot: snapshot, outlineEdits: outlineEdit.map { [$0] } ?? [], kind: kind,
+            prepared: snapshot.flatMap { matcher.prepare($0, operation: operation) }, completions: completion.map { [$0] } ?? [],
+            operation: operation)
         let first: ArraySlice<Request> = lock.withLock {
             queue.append(request)
             guard !queue.running else { return [] }

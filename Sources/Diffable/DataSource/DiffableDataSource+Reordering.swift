@@ -30,17 +30,25 @@ extension DiffableDataSource {
         set { lock.withLock { settings.reorderingHandlers = newValue } }
     }
 
-    /// Whether `canReorderItem` allows dragging the item at `indexPath` (false when out of range).
-    /// - Complexity: O(1) plus the handler.
+    /// Whether `canReorderItem` allows dragging the item at `indexPath` (false when out of
+    /// range, and for an item of an outline section whose children are shown under it: only
+    /// its row would move).
+    /// - Complexity: O(1) expected plus the handler.
     public func canMoveItem(at indexPath: IndexPath) -> Bool {
         guard let item = shown.snapshot.itemIdentifier(at: indexPath) else { return false }
+        if let section = shown.snapshot.sectionIdentifier(at: indexPath.section), shown.outlines[section]?.showsChildren(of: item) == true {
+            return false
+        }
         return reorderingHandlers.canReorderItem?(item) ?? false
     }
 
     /// Takes the user's drag into the snapshot: `willReorder`, the commit (no batch: the view
     /// already shows the move), `didReorder`. An apply whose diff started before is redone
-    /// against the new state. Traps (after a diagnostic) for an index path out of range, an
-    /// item `canReorderItem` does not allow, or a call from inside a view update.
+    /// against the new state. In outline sections the item keeps its collapsed children and
+    /// lands at the level of the row that now follows it (or after the row before it, when it
+    /// is last). Traps (after a diagnostic) for an index path out of range, an item
+    /// `canReorderItem` does not allow or whose children are shown, or a call from inside a
+    /// view update.
     /// - Complexity: O(size of the sections involved + s).
     public func moveItem(at source: IndexPath, to destination: IndexPath) {
         let operation = "moveItem(at:to:)"
@@ -63,14 +71,62 @@ extension DiffableDataSource {
                 .viewContractViolation, in: operation,
                 "the view moved item \(String(reflecting: item)), which reorderingHandlers.canReorderItem does not allow")
         }
+        let from = initial.sectionIdentifier(at: source.section)!, to = final.sectionIdentifier(at: destination.section)!
+        if shown.outlines[from]?.showsChildren(of: item) == true {
+            DiffableDiagnostics.fail(
+                .viewContractViolation, in: operation,
+                "the view moved item \(String(reflecting: item)), whose children are shown under it in an outline section "
+                    + "(only its row would move); canMoveItem(at:) does not allow it")
+        }
         guard source != destination else { return }
-        let transaction = DiffableDataSourceTransaction(initial: initial, final: final, movingFrom: source, to: destination)
-        handlers.willReorder?(transaction)
         var state = shown
         state.matchState = matcher.matchState(shown, movingItemFrom: source, to: destination)
         state.snapshot = final
+        if shown.outlines[from] != nil || shown.outlines[to] != nil {
+            state.outlines = shown.outlines(moving: item, from: from, to: to, in: final)
+        }
         state.generation += 1
+        let transaction = DiffableDataSourceTransaction(initial: shown, final: state, movingFrom: source, to: destination)
+        handlers.willReorder?(transaction)
         commit(state)
         handlers.didReorder?(transaction)
+    }
+}
+
+extension CommittedState {
+    /// The outlines after the user dragged `item` from section `from` to its row in `final`'s
+    /// section `to` (a flat section involved becomes an outline of root items). The item
+    /// carries its hidden subtree and lands just before the row that follows it in `final`, at
+    /// that row's level, or after the row before it when it is last: the outlines' visible
+    /// items are `final`'s rows.
+    /// - Complexity: O(size of the sections involved).
+    func outlines(moving item: I, from: S, to: S, in final: DiffableDataSourceSnapshot<S, I>) -> [S: DiffableDataSourceSectionSnapshot<I>] {
+        var outlines = self.outlines
+        var source = sectionSnapshot(for: from)
+        let subtree = source.snapshot(of: item, includingParent: true)
+        source.delete([item])
+        var target = from == to ? source : sectionSnapshot(for: to)
+        let rows = final.itemIdentifiers(inSection: to)
+        let row = rows.firstIndex(of: item)!
+        if row + 1 < rows.count {
+            target.insert(subtree, before: rows[row + 1])
+        } else if row > 0 {
+            target.insert(subtree, after: rows[row - 1])
+        } else {
+            target.append(subtree)
+        }
+        assert(target.visibleItems == rows, "Diffable: an outline reorder left rows other than the view's")
+        if from != to { outlines[from] = source }
+        outlines[to] = target
+        return outlines
+    }
+}
+
+extension DiffableDataSourceSectionSnapshot {
+    /// Whether `item` is expanded and has children (shown under it when it is visible).
+    /// - Complexity: O(1) expected.
+    func showsChildren(of item: ItemIdentifierType) -> Bool {
+        guard let position = storage.position(of: item) else { return false }
+        return storage.expanded[position] && storage.sizes[position] > 1
     }
 }

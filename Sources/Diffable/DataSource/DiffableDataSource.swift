@@ -22,6 +22,13 @@ import Foundation
 /// reconfigures, each valid by UIKit's rules. A snapshot equal to the current one, with no
 /// pending reloads, performs no batch at all.
 ///
+/// **Outline sections.** ``apply(_:to:animatingDifferences:completion:)`` shows a
+/// ``DiffableDataSourceSectionSnapshot`` in one section (its visible items are the rows) and
+/// leaves the others; ``snapshot(for:)`` returns it. A view that adopts the user's side of
+/// ``ListViewInteractionDelegate`` (``SimulatedListView`` does) reports disclosure taps, which
+/// expand and collapse items through ``sectionSnapshotHandlers``, and drags, which reorder
+/// through ``reorderingHandlers``.
+///
 /// **Threading.** `apply` may be called from any thread or task. Applies are serialized in
 /// call order; the view is driven on one serial ``ViewExecutor`` (the main queue unless told
 /// otherwise). An apply made on the executor while nothing is queued runs at once, as Apple's
@@ -36,8 +43,8 @@ import Foundation
 /// traps with a message naming the problem: a cell provider returning nil, an index path out of
 /// range asked by the view, an apply made from inside a view update (Apple:
 /// `BUG_IN_CLIENT_OF_DIFFABLE_DATA_SOURCE__APPLYING_SNAPSHOTS_REENTRANTLY…`), an identifier
-/// repeated in a snapshot matched by `id`. docs/DATA_SOURCE.md lists every deliberate
-/// difference from Apple.
+/// repeated in a snapshot matched by `id` or across a section snapshot and the other sections.
+/// docs/DATA_SOURCE.md lists every deliberate difference from Apple.
 ///
 /// In the complexity notes *n* is the number of items, *s* the number of sections.
 public final class DiffableDataSource<
@@ -77,6 +84,7 @@ public final class DiffableDataSource<
         var defaultRowAnimation = RowAnimation.automatic
         var supplementaryViewProvider: SupplementaryViewProvider?
         var reorderingHandlers = ReorderingHandlers()
+        var sectionSnapshotHandlers = SectionSnapshotHandlers()
         var queuedApplyPolicy = QueuedApplyPolicy.performEach
     }
 

@@ -15,13 +15,16 @@ public struct DiffableDataSourceTransaction<SectionIdentifierType: Hashable & Se
     /// One transaction per section whose items changed, in the final section order.
     public let sectionTransactions: [DiffableDataSourceSectionTransaction<SectionIdentifierType, ItemIdentifierType>]
 
-    /// The transaction of moving the item at `source` to `destination` (its index path after the move).
-    /// - Complexity: O(s) to find flat offsets.
+    /// The transaction of moving the item at `source` to `destination` (its index path after
+    /// the move), from the state `initialState` to `finalState`.
+    /// - Complexity: O(s) to find flat offsets, plus O(size of the flat sections involved)
+    ///   for their section snapshots.
     init(
-        initial: DiffableDataSourceSnapshot<SectionIdentifierType, ItemIdentifierType>,
-        final: DiffableDataSourceSnapshot<SectionIdentifierType, ItemIdentifierType>, movingFrom source: IndexPath,
+        initial initialState: CommittedState<SectionIdentifierType, ItemIdentifierType>,
+        final finalState: CommittedState<SectionIdentifierType, ItemIdentifierType>, movingFrom source: IndexPath,
         to destination: IndexPath
     ) {
+        let initial = initialState.snapshot, final = finalState.snapshot
         initialSnapshot = initial
         finalSnapshot = final
         let item = initial.itemIdentifier(at: source)!
@@ -36,15 +39,18 @@ public struct DiffableDataSourceTransaction<SectionIdentifierType: Hashable & Se
         }
         difference = change(removing: flat(source, in: initial), inserting: flat(destination, in: final), linked: true)
         let from = initial.sectionIdentifier(at: source.section)!, to = final.sectionIdentifier(at: destination.section)!
+        func section(_ identifier: SectionIdentifierType, _ difference: CollectionDifference<ItemIdentifierType>)
+            -> DiffableDataSourceSectionTransaction<SectionIdentifierType, ItemIdentifierType>
+        {
+            .init(
+                sectionIdentifier: identifier, initialSnapshot: initialState.sectionSnapshot(for: identifier),
+                finalSnapshot: finalState.sectionSnapshot(for: identifier), difference: difference)
+        }
         if from == to {
-            sectionTransactions = [
-                .init(sectionIdentifier: from, difference: change(removing: source.item, inserting: destination.item, linked: true))
-            ]
+            sectionTransactions = [section(from, change(removing: source.item, inserting: destination.item, linked: true))]
         } else {
-            let leaving = DiffableDataSourceSectionTransaction(
-                sectionIdentifier: from, difference: change(removing: source.item, inserting: nil, linked: false))
-            let arriving = DiffableDataSourceSectionTransaction(
-                sectionIdentifier: to, difference: change(removing: nil, inserting: destination.item, linked: false))
+            let leaving = section(from, change(removing: source.item, inserting: nil, linked: false))
+            let arriving = section(to, change(removing: nil, inserting: destination.item, linked: false))
             let fromIndex = final.indexOfSection(from)!
             sectionTransactions = fromIndex < destination.section ? [leaving, arriving] : [arriving, leaving]
         }
@@ -52,13 +58,16 @@ public struct DiffableDataSourceTransaction<SectionIdentifierType: Hashable & Se
 }
 
 /// The part of a ``DiffableDataSourceTransaction`` that concerns one section: Apple's
-/// `NSDiffableDataSourceSectionTransaction`. (Apple's `initialSnapshot`/`finalSnapshot`
-/// section snapshots arrive with ``DiffableDataSourceSectionSnapshot``.)
+/// `NSDiffableDataSourceSectionTransaction`.
 public struct DiffableDataSourceSectionTransaction<SectionIdentifierType: Hashable & Sendable, ItemIdentifierType: Hashable & Sendable>:
     Sendable
 {
     /// The section whose items changed.
     public let sectionIdentifier: SectionIdentifierType
+    /// The section's outline before the change (its rows as root items when it is flat).
+    public let initialSnapshot: DiffableDataSourceSectionSnapshot<ItemIdentifierType>
+    /// The section's outline after the change (its rows as root items when it is flat).
+    public let finalSnapshot: DiffableDataSourceSectionSnapshot<ItemIdentifierType>
     /// The change of the section's items: offsets are positions within the section.
     public let difference: CollectionDifference<ItemIdentifierType>
 }

@@ -6,20 +6,21 @@ import Foundation
 /// identifier is equal. ``IdentifiableItemMatcher`` matches `Identifiable` values by `id`.
 class ItemMatcher<S: Hashable & Sendable, I: Hashable & Sendable>: @unchecked Sendable {
     typealias Snapshot = DiffableDataSourceSnapshot<S, I>
+    typealias Target = ApplyTarget<S, I>
 
     /// Work done on the thread that calls `apply`, before queuing (it may trap on bad input,
     /// where the caller's stack shows who passed it).
     func prepare(_ snapshot: Snapshot, operation: String) -> (any Sendable)? { nil }
 
     /// What the matcher keeps beside a snapshot loaded without a diff.
-    func matchState(loading request: ApplyRequest<S, I>) -> (any Sendable)? { nil }
+    func matchState(loading target: Target) -> (any Sendable)? { nil }
 
-    /// The batches from `base` to `request.snapshot`, and the match state to keep.
+    /// The batches from `base` to `target.snapshot`, and the match state to keep.
     /// - Complexity: the diff's, O(n + s) expected plus O(k log k) for the LIS.
-    func batches(for request: ApplyRequest<S, I>, from base: CommittedState<S, I>) -> ([BatchUpdate], (any Sendable)?) {
+    func batches(for target: Target, from base: CommittedState<S, I>) -> ([BatchUpdate], (any Sendable)?) {
         // The data source's own snapshot handed back (`apply(dataSource.snapshot())`) is unchanged.
-        if request.snapshot.storage === base.snapshot.storage { return ([], nil) }
-        return (request.snapshot.difference(from: base.snapshot).batches, nil)
+        if target.snapshot.storage === base.snapshot.storage { return ([], nil) }
+        return (target.snapshot.difference(from: base.snapshot).batches, nil)
     }
 
     /// The match state after the item at `source` moved to `destination` (a user's reorder).
@@ -29,12 +30,13 @@ class ItemMatcher<S: Hashable & Sendable, I: Hashable & Sendable>: @unchecked Se
 
     /// Decides what the view does to go from `base` to `request`: `reloadData()` when the
     /// view never loaded or the request asks for it, else the diff's batches.
-    /// - Complexity: O(1) for a reload; the diff's otherwise.
+    /// - Complexity: O(1) for a reload; the diff's otherwise; plus ``ApplyTarget/init(_:on:)``.
     final func plan(_ request: ApplyRequest<S, I>, from base: CommittedState<S, I>) -> ApplyPlan<S, I> {
+        let target = Target(request, on: base)
         let reload = !base.loaded || request.kind == .reload
-        let (batches, matchState) = reload ? ([], matchState(loading: request)) : batches(for: request, from: base)
+        let (batches, matchState) = reload ? ([], matchState(loading: target)) : batches(for: target, from: base)
         let state = CommittedState(
-            snapshot: request.snapshot.withoutPendingUpdates(), matchState: matchState, loaded: true,
+            snapshot: target.snapshot.withoutPendingUpdates(), outlines: target.outlines, matchState: matchState, loaded: true,
             generation: base.generation + 1)
         return ApplyPlan(state: state, batches: batches, reload: reload, baseGeneration: base.generation)
     }
@@ -76,14 +78,14 @@ where I.ID: Sendable {
         }
     }
 
-    override func matchState(loading request: ApplyRequest<S, I>) -> (any Sendable)? {
-        Self.identifiers(request)
+    override func matchState(loading target: Target) -> (any Sendable)? {
+        Self.identifiers(target)
     }
 
-    override func batches(for request: ApplyRequest<S, I>, from base: CommittedState<S, I>) -> ([BatchUpdate], (any Sendable)?) {
+    override func batches(for target: Target, from base: CommittedState<S, I>) -> ([BatchUpdate], (any Sendable)?) {
         let oldIDs = base.matchState as! IDSnapshot
-        var ids = Self.identifiers(request)
-        let values = request.snapshot
+        var ids = Self.identifiers(target)
+        let values = target.snapshot
         let changed = Self.changedItems(values, base: base.snapshot, baseIDs: oldIDs)
         var reloads = values.reloadedItemIdentifiers.map(\.id)
         var reconfigures = values.reconfiguredItemIdentifiers.map(\.id)
@@ -107,9 +109,15 @@ where I.ID: Sendable {
         (state.matchState as! IDSnapshot).movingItem(from: source, to: destination)
     }
 
-    /// The prepared `id` snapshot, or a fresh one when a redone plan already took it.
-    private static func identifiers(_ request: ApplyRequest<S, I>) -> IDSnapshot {
-        (request.prepared as? Prepared)?.take() ?? (try! identifiers(of: request.snapshot))
+    /// The prepared `id` snapshot, or a fresh one when a redone plan already took it or
+    /// outline edits changed the snapshot (where a repeated `id` is reported and traps).
+    private static func identifiers(_ target: Target) -> IDSnapshot {
+        if let prepared = (target.prepared as? Prepared)?.take() { return prepared }
+        do {
+            return try identifiers(of: target.snapshot)
+        } catch {
+            DiffableDiagnostics.fail(.duplicateIdentifiers, in: target.operation, "values matched by id: \(error)")
+        }
     }
 
     /// The `id` mirror of `snapshot`; throws ``SnapshotError/duplicateItems(_:)`` naming every

@@ -2,7 +2,8 @@ import Foundation
 
 extension SimulatedListView {
     /// Plays the user dragging the row at `source` to `destination` (an index path in the list
-    /// without the row, as UIKit reports it): asks ``interactionDelegate`` whether the row can
+    /// without the row, as UIKit reports it): asks the interaction delegate (see
+    /// ``interactionDelegate``) whether the row can
     /// move, shows it at `destination`, tells the delegate, and then requires the data source to
     /// answer exactly what the view shows.
     /// - Returns: false when there is no interaction delegate or it refuses the move.
@@ -11,10 +12,11 @@ extension SimulatedListView {
     /// - Complexity: O(n + s) questions to the data source.
     @discardableResult
     public func simulateReorder(from source: IndexPath, to destination: IndexPath) throws(Violation) -> Bool {
+        requireExecutor("simulateReorder(from:to:)")
         try requireRow(source, in: "simulateReorder source")
         let sameSection = destination.count == 2 && destination.section == source.section
         try requireRow(destination, in: "simulateReorder destination", extra: sameSection ? 0 : 1)
-        guard let delegate = interactionDelegate, delegate.canMoveItem(at: source) else { return false }
+        guard let delegate = interaction, delegate.canMoveItem(at: source) else { return false }
         var moved = rows
         moved[destination.section].insert(moved[source.section].remove(at: source.item), at: destination.item)
         rows = moved
@@ -31,17 +33,24 @@ extension SimulatedListView {
         return true
     }
 
-    /// Plays the user tapping the disclosure control of the row at `indexPath`: tells
-    /// ``interactionDelegate``, which expands or collapses it (typically by applying a snapshot).
+    /// Plays the user tapping the disclosure control of the row at `indexPath`: tells the
+    /// interaction delegate (see ``interactionDelegate``), which expands or collapses it (typically by applying a snapshot).
     /// - Returns: false when there is no interaction delegate.
     /// - Throws: U1 when `indexPath` is not a row of the list.
     /// - Complexity: O(1) plus the delegate's work.
     @discardableResult
     public func simulateTapDisclosure(at indexPath: IndexPath) throws(Violation) -> Bool {
+        requireExecutor("simulateTapDisclosure(at:)")
         try requireRow(indexPath, in: "simulateTapDisclosure")
-        guard let delegate = interactionDelegate else { return false }
+        guard let delegate = interaction else { return false }
         delegate.toggleDisclosure(at: indexPath)
         return true
+    }
+
+    /// Who hears about the user's drags and taps: ``interactionDelegate``, else a data source
+    /// that adopts ``ListViewInteractionDelegate``.
+    var interaction: (any ListViewInteractionDelegate)? {
+        interactionDelegate ?? dataSource as? any ListViewInteractionDelegate
     }
 
     /// U1: `path` names a shown row (or, with `extra` 1, the slot just past a section's last row).

@@ -82,7 +82,8 @@ public enum DiffableDiagnostics {
             case indexPathOutOfRange
             /// `apply` was called from inside a view update (a cell provider, the view's batch).
             case reentrantApply
-            /// A snapshot matched by `id` repeats an `id`.
+            /// A snapshot matched by `id` repeats an `id`, or a section snapshot holds an item
+            /// another section shows (or hides under a collapsed parent).
             case duplicateIdentifiers
             /// The view broke the ``ListView`` contract (e.g. did not call `updates` exactly once).
             case viewContractViolation

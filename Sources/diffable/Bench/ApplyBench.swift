@@ -72,7 +72,8 @@ enum ApplyBench {
             LargeRow(measurement: "data source overhead (apply − diff, paired)", milliseconds: overhead * 1000),
             LargeRow(measurement: "data source overhead, % of the diff", milliseconds: overhead / diff * 100),
             LargeRow(measurement: "apply into the strict simulator view", milliseconds: checked * 1000),
-            LargeRow(measurement: "  of which the simulator's checking", milliseconds: checkSeconds.sorted()[checkSeconds.count / 2] * 1000),
+            LargeRow(
+                measurement: "  of which the simulator's checking", milliseconds: checkSeconds.sorted()[checkSeconds.count / 2] * 1000),
             LargeRow(measurement: "apply matching by id (1% values changed)", milliseconds: byID * 1000),
         ]
     }
@@ -89,7 +90,7 @@ enum ApplyBench {
         _ old: DiffableDataSourceSnapshot<Int, Item>, _ new: DiffableDataSourceSnapshot<Int, Item>, checking: Bool
     ) -> (total: Double, check: Double) {
         let queue = DispatchQueue(label: "bench view")
-        let view = BenchListView<Item>(checking: checking)
+        let view = FirstScreenListView<Item>(checking: checking)
         let dataSource = DiffableDataSource<Int, Item, Item>(view: view, executor: .queue(queue)) { _, item in item }
         view.target = { [unowned dataSource] in dataSource.snapshot() }
         let done = DispatchSemaphore(value: 0)
@@ -114,7 +115,7 @@ enum ApplyBench {
         let old = SectionedWorkload.snapshot(oldLayout) { Versioned(id: $0, version: 0) }
         let new = SectionedWorkload.snapshot(newLayout) { Versioned(id: $0, version: $0 % 100 == 0 ? 1 : 0) }
         let queue = DispatchQueue(label: "bench view")
-        let view = BenchListView<Versioned>(checking: false)
+        let view = FirstScreenListView<Versioned>(checking: false)
         let dataSource = DiffableDataSource<Int, Versioned, Versioned>(
             view: view, executor: .queue(queue), matchingItemsByID: .reconfigure
         ) { _, item in item }
@@ -145,7 +146,7 @@ enum ApplyBench {
     static func sustained(policy: QueuedApplyPolicy, paced: Bool, threads: Int = 4, perThread: Int = 500) -> SustainedRow {
         let plans = (0..<threads).map { smallSnapshots(count: perThread, seed: UInt64($0) + 11) }
         let queue = DispatchQueue(label: "bench view")
-        let view = BenchListView<Int>(checking: true)
+        let view = FirstScreenListView<Int>(checking: true)
         let dataSource = DiffableDataSource<Int, Int, Int>(view: view, executor: .queue(queue)) { _, item in item }
         dataSource.queuedApplyPolicy = policy
         view.target = { [unowned dataSource] in dataSource.snapshot() }
@@ -214,7 +215,7 @@ enum ApplyBench {
     static func tables(_ report: Report) -> String {
         var lines = ["| apply, 10^6 items in 10^4 sections, 10% churn (median) | ms |", "|---|---:|"]
         for row in report.large {
-            let unit = row.measurement.contains("%") ? "%" : ""
+            let unit = row.measurement.hasSuffix("% of the diff") ? "%" : ""
             lines.append(String(format: "| %@ | %.1f%@ |", row.measurement, row.milliseconds, unit))
         }
         lines += [
@@ -229,50 +230,6 @@ enum ApplyBench {
                     row.medianLatencyMilliseconds, row.p99LatencyMilliseconds))
         }
         return lines.joined(separator: "\n")
-    }
-}
-
-/// A headless view for the benchmark: it asks the counts of every section and the first
-/// screen of cells, as a real list would, and optionally checks each batch with the strict
-/// simulator (timed apart). Touched only on its executor.
-private final class BenchListView<Item: Hashable & Sendable>: ListView {
-    weak var dataSource: (any ListViewDataSource<Item>)?
-    var target: (() -> DiffableDataSourceSnapshot<Int, Item>)?
-    private var simulator: ListViewSimulator<Int, Item>?
-    private(set) var checkSeconds = 0.0
-    private(set) var batchCount = 0
-    private(set) var problems: [String] = []
-
-    init(checking: Bool) { simulator = checking ? ListViewSimulator() : nil }
-
-    func reloadData() {
-        askScreen()
-        if simulator != nil, let target { simulator?.reloadData(target()) }
-    }
-
-    func performBatchUpdates(_ batch: BatchUpdate, animation: RowAnimation, updates: () -> Void, completion: @escaping (Bool) -> Void) {
-        batchCount += 1
-        askScreen()
-        updates()
-        askScreen()
-        if simulator != nil, let target {
-            let after = target()
-            checkSeconds += Measure.seconds {
-                do { try simulator?.performBatchUpdates(batch, dataSourceAfter: after) } catch { problems.append("\(error)") }
-            }
-        }
-        completion(true)
-    }
-
-    private func askScreen() {
-        if ProcessInfo.processInfo.environment["NOASK"] != nil { return }
-        guard let dataSource else { return }
-        var shown = 0
-        for section in 0..<dataSource.numberOfSections() {
-            let count = dataSource.numberOfItems(inSection: section)
-            for item in 0..<min(count, 20 - shown) { _ = dataSource.cell(at: IndexPath(item: item, section: section)) }
-            shown += min(count, 20 - shown)
-        }
     }
 }
 

@@ -7,7 +7,7 @@ extension DiffableDataSourceSectionSnapshot {
     /// last root items when `parent` is nil.
     ///
     /// Traps when `parent` is not in the snapshot, when an item already is, or when
-    /// `items` repeats one; ``tryAppend(_:to:)`` throws instead.
+    /// `items` repeats one; ``tryAppend(_:to:)-([ItemIdentifierType],_)`` throws instead.
     /// - Complexity: O(k) amortized (plus O(depth)) when the new items land at the end of
     ///   the outline: appending roots, or children to the last root or to an item on
     ///   the outline's last branch; otherwise O(n).
@@ -15,8 +15,8 @@ extension DiffableDataSourceSectionSnapshot {
         trapping { try $0.tryAppend(items, to: parent) }
     }
 
-    /// ``append(_:to:)`` that throws instead of trapping; on error nothing changes.
-    /// - Complexity: as ``append(_:to:)``.
+    /// ``append(_:to:)-([ItemIdentifierType],_)`` that throws instead of trapping; on error nothing changes.
+    /// - Complexity: as ``append(_:to:)-([ItemIdentifierType],_)``.
     public mutating func tryAppend(_ items: [ItemIdentifierType], to parent: ItemIdentifierType? = nil) throws(SectionSnapshotError) {
         try add(.leaves(items, keys: storage.strategy.keys(items)), operation: "append(_:to:)", anchor: parent) { storage in
             guard let parent else { return (storage.count, -1) }
@@ -26,29 +26,29 @@ extension DiffableDataSourceSectionSnapshot {
 
     /// Inserts childless, collapsed items just before `item`, as its siblings.
     /// Traps when `item` is not in the snapshot, when an inserted item already is, or
-    /// on repeated identifiers; ``tryInsert(_:before:)`` throws instead.
+    /// on repeated identifiers; ``tryInsert(_:before:)-([ItemIdentifierType],_)`` throws instead.
     /// - Complexity: O(n).
     public mutating func insert(_ items: [ItemIdentifierType], before item: ItemIdentifierType) {
         trapping { try $0.tryInsert(items, before: item) }
     }
 
     /// Inserts childless, collapsed items just after `item` and its descendants, as its
-    /// siblings. Traps as ``insert(_:before:)``; ``tryInsert(_:after:)`` throws instead.
+    /// siblings. Traps as ``insert(_:before:)-([ItemIdentifierType],_)``; ``tryInsert(_:after:)-([ItemIdentifierType],_)`` throws instead.
     /// - Complexity: O(n); O(k) amortized when `item`'s subtree ends the outline.
     public mutating func insert(_ items: [ItemIdentifierType], after item: ItemIdentifierType) {
         trapping { try $0.tryInsert(items, after: item) }
     }
 
-    /// ``insert(_:before:)`` that throws instead of trapping; on error nothing changes.
-    /// - Complexity: as ``insert(_:before:)``.
+    /// ``insert(_:before:)-([ItemIdentifierType],_)`` that throws instead of trapping; on error nothing changes.
+    /// - Complexity: as ``insert(_:before:)-([ItemIdentifierType],_)``.
     public mutating func tryInsert(_ items: [ItemIdentifierType], before item: ItemIdentifierType) throws(SectionSnapshotError) {
         try add(.leaves(items, keys: storage.strategy.keys(items)), operation: "insert(_:before:)", anchor: item) {
             $0.siblingPlace(of: item, after: false)
         }
     }
 
-    /// ``insert(_:after:)`` that throws instead of trapping; on error nothing changes.
-    /// - Complexity: as ``insert(_:after:)``.
+    /// ``insert(_:after:)-([ItemIdentifierType],_)`` that throws instead of trapping; on error nothing changes.
+    /// - Complexity: as ``insert(_:after:)-([ItemIdentifierType],_)``.
     public mutating func tryInsert(_ items: [ItemIdentifierType], after item: ItemIdentifierType) throws(SectionSnapshotError) {
         try add(.leaves(items, keys: storage.strategy.keys(items)), operation: "insert(_:after:)", anchor: item) {
             $0.siblingPlace(of: item, after: true)

@@ -33,28 +33,28 @@ extension DiffableDataSourceSectionSnapshot {
     /// Appends the root items of `snapshot`, with their descendants and expansion states,
     /// as the last children of `parent` (or as the last root items when nil).
     /// Traps when `parent` is not in this snapshot or is in `snapshot`, or when any
-    /// item of `snapshot` is already here; ``tryAppend(_:to:)-(Self,_)`` throws instead.
+    /// item of `snapshot` is already here; ``tryAppend(_:to:)-(DiffableDataSourceSectionSnapshot<ItemIdentifierType>,_)`` throws instead.
     /// - Complexity: O(k) amortized (plus O(depth)) at the end of the outline, else O(n + k).
     public mutating func append(_ snapshot: Self, to parent: ItemIdentifierType? = nil) {
         trapping { try $0.tryAppend(snapshot, to: parent) }
     }
 
     /// Inserts the root items of `snapshot`, with their descendants and expansion states,
-    /// just before `item`, as its siblings. Traps as ``append(_:to:)-(Self,_)``.
+    /// just before `item`, as its siblings. Traps as ``append(_:to:)-(DiffableDataSourceSectionSnapshot<ItemIdentifierType>,_)``.
     /// - Complexity: O(n + k).
     public mutating func insert(_ snapshot: Self, before item: ItemIdentifierType) {
         trapping { try $0.tryInsert(snapshot, before: item) }
     }
 
     /// Inserts the root items of `snapshot`, with their descendants and expansion states,
-    /// just after `item` and its descendants, as its siblings. Traps as ``append(_:to:)-(Self,_)``.
+    /// just after `item` and its descendants, as its siblings. Traps as ``append(_:to:)-(DiffableDataSourceSectionSnapshot<ItemIdentifierType>,_)``.
     /// - Complexity: O(n + k); O(k) amortized when `item`'s subtree ends the outline.
     public mutating func insert(_ snapshot: Self, after item: ItemIdentifierType) {
         trapping { try $0.tryInsert(snapshot, after: item) }
     }
 
-    /// ``append(_:to:)-(Self,_)`` that throws instead of trapping; on error nothing changes.
-    /// - Complexity: as ``append(_:to:)-(Self,_)``.
+    /// ``append(_:to:)-(DiffableDataSourceSectionSnapshot<ItemIdentifierType>,_)`` that throws instead of trapping; on error nothing changes.
+    /// - Complexity: as ``append(_:to:)-(DiffableDataSourceSectionSnapshot<ItemIdentifierType>,_)``.
     public mutating func tryAppend(_ snapshot: Self, to parent: ItemIdentifierType? = nil) throws(SectionSnapshotError) {
         try add(.subtrees(OutlineBlock(snapshot.storage)), operation: "append(_:to:)", anchor: parent) { storage in
             guard let parent else { return (storage.count, -1) }
@@ -62,16 +62,16 @@ extension DiffableDataSourceSectionSnapshot {
         }
     }
 
-    /// ``insert(_:before:)-(Self,_)`` that throws instead of trapping; on error nothing changes.
-    /// - Complexity: as ``insert(_:before:)-(Self,_)``.
+    /// ``insert(_:before:)-(DiffableDataSourceSectionSnapshot<ItemIdentifierType>,_)`` that throws instead of trapping; on error nothing changes.
+    /// - Complexity: as ``insert(_:before:)-(DiffableDataSourceSectionSnapshot<ItemIdentifierType>,_)``.
     public mutating func tryInsert(_ snapshot: Self, before item: ItemIdentifierType) throws(SectionSnapshotError) {
         try add(.subtrees(OutlineBlock(snapshot.storage)), operation: "insert(_:before:)", anchor: item) {
             $0.siblingPlace(of: item, after: false)
         }
     }
 
-    /// ``insert(_:after:)-(Self,_)`` that throws instead of trapping; on error nothing changes.
-    /// - Complexity: as ``insert(_:after:)-(Self,_)``.
+    /// ``insert(_:after:)-(DiffableDataSourceSectionSnapshot<ItemIdentifierType>,_)`` that throws instead of trapping; on error nothing changes.
+    /// - Complexity: as ``insert(_:after:)-(DiffableDataSourceSectionSnapshot<ItemIdentifierType>,_)``.
     public mutating func tryInsert(_ snapshot: Self, after item: ItemIdentifierType) throws(SectionSnapshotError) {
         try add(.subtrees(OutlineBlock(snapshot.storage)), operation: "insert(_:after:)", anchor: item) {
             $0.siblingPlace(of: item, after: true)

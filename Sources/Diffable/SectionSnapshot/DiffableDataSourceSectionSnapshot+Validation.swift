@@ -1,7 +1,7 @@
 extension DiffableDataSourceSectionSnapshot {
     /// Builds an outline from untrusted `(item, parent)` pairs given in any order
     /// (nil parent: a root item); all items start collapsed. See
-    /// ``init(validating:)-([(item:parent:isExpanded:)])``.
+    /// `init(validating:)` (with `isExpanded`).
     /// - Complexity: O(k) expected.
     public init(validating entries: [(item: ItemIdentifierType, parent: ItemIdentifierType?)]) throws(SectionSnapshotError) {
         try self.init(validating: entries.map { ($0.item, $0.parent, false) })

@@ -20,7 +20,7 @@
 /// repeating one within a call, or naming a parent or anchor that is not there
 /// traps with a message naming the identifiers (Apple raises an exception); every
 /// such mutation has a `try…` twin that throws a ``SectionSnapshotError`` and
-/// leaves the snapshot unchanged. ``init(validating:)`` builds an outline from
+/// leaves the snapshot unchanged. `init(validating:)` (with `isExpanded`) builds an outline from
 /// untrusted `(item, parent)` pairs and never traps.
 ///
 /// ``difference(from:)`` diffs the visible rows of two outlines into the same

@@ -1,5 +1,5 @@
 /// Why a section snapshot operation or
-/// ``DiffableDataSourceSectionSnapshot/init(validating:)`` rejected its input: every
+/// `DiffableDataSourceSectionSnapshot.init(validating:)` rejected its input: every
 /// problem found, not just the first.
 ///
 /// Identifiers are carried as their `String(reflecting:)` text so the error is

@@ -36,6 +36,7 @@ part "C coverage" c-coverage 'lines: [0-9.]+%'
 part "Python" python-test '[0-9]+ passed'
 part "Swift" swift-test 'with [0-9]+ tests in [0-9]+ suites (passed|failed)'
 part "CLI" cli-test '[0-9]+ passed, [0-9]+ failed'
+part "DocC" docs 'Generated documentation archive'
 part "TSan" tsan 'with [0-9]+ tests in [0-9]+ suites (passed|failed)'
 
 elapsed=$(($(date +%s) - start))

@@ -22,13 +22,21 @@ import Testing
 
     static func cell(_ reminder: Reminder) -> String { (reminder.isFavourite ? "★ " : "") + reminder.title }
 
-    @Test func aChangedValueIsReconfiguredInPlace() async {
+    static let reminders = [Reminder(id: 1, title: "milk"), Reminder(id: 2, title: "call"), Reminder(id: 3, title: "rent")]
+
+    /// A view showing `reminders` through a data source that matches them by id.
+    static func loaded(_ reminders: [Reminder]) async -> (SimulatedListView<String>, DiffableDataSource<String, Reminder, String>) {
         let view = SimulatedListView<String>(policy: .record)
         let dataSource = DiffableDataSource<String, Reminder, String>(
             view: view, executor: .queue(DispatchQueue(label: "view")), matchingItemsByID: .reconfigure
         ) { _, reminder in Self.cell(reminder) }
-        var reminders = [Reminder(id: 1, title: "milk"), Reminder(id: 2, title: "call"), Reminder(id: 3, title: "rent")]
         await dataSource.apply(Self.snapshot(reminders))
+        return (view, dataSource)
+    }
+
+    @Test func aChangedValueIsReconfiguredInPlace() async {
+        let (view, dataSource) = await Self.loaded(Self.reminders)
+        var reminders = Self.reminders
         reminders[1].isFavourite = true
         await dataSource.apply(Self.snapshot(reminders))
         #expect(view.violations.isEmpty, "\(view.violations)")
@@ -37,12 +45,8 @@ import Testing
     }
 
     @Test func movesAndAChangedValueInOneApplyEndUpToDate() async {
-        let view = SimulatedListView<String>(policy: .record)
-        let dataSource = DiffableDataSource<String, Reminder, String>(
-            view: view, executor: .queue(DispatchQueue(label: "view")), matchingItemsByID: .reconfigure
-        ) { _, reminder in Self.cell(reminder) }
-        var reminders = [Reminder(id: 1, title: "milk"), Reminder(id: 2, title: "call"), Reminder(id: 3, title: "rent")]
-        await dataSource.apply(Self.snapshot(reminders))
+        let (view, dataSource) = await Self.loaded(Self.reminders)
+        var reminders = Self.reminders
         reminders[1].isFavourite = true
         reminders.swapAt(0, 2)
         reminders.append(Reminder(id: 4, title: "gym"))

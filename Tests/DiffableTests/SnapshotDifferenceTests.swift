@@ -67,7 +67,8 @@ import Testing
 
 /// The README's API tour, verbatim in effect: its documented batches stay true.
 @Suite struct ReadmeTourTests {
-    @Test func tourProducesTheDocumentedBatches() throws {
+    /// The tour's groceries, before and after.
+    static func tourSnapshots() -> (old: DiffableDataSourceSnapshot<String, String>, new: DiffableDataSourceSnapshot<String, String>) {
         var old = DiffableDataSourceSnapshot<String, String>()
         old.appendSections(["Fruit", "Vegetables"])
         old.appendItems(["apple", "banana", "cherry"], toSection: "Fruit")
@@ -77,6 +78,11 @@ import Testing
         new.moveItem("banana", afterItem: "kale")
         new.appendItems(["okra"])
         new.reloadItems(["apple"])
+        return (old, new)
+    }
+
+    @Test func tourProducesTheDocumentedBatches() throws {
+        let (old, new) = Self.tourSnapshots()
         let difference = new.difference(from: old)
         #expect(
             difference.batches.map(\.description) == [
@@ -97,15 +103,7 @@ import Testing
         let rows = files.difference(from: DiffableDataSourceSectionSnapshot())
         #expect(rows.batches.count == 1 && rows.batches[0].insertItems.count == 4)
 
-        var old = DiffableDataSourceSnapshot<String, String>()
-        old.appendSections(["Fruit", "Vegetables"])
-        old.appendItems(["apple", "banana", "cherry"], toSection: "Fruit")
-        old.appendItems(["kale", "leek"], toSection: "Vegetables")
-        var new = old
-        new.moveItem("cherry", beforeItem: "apple")
-        new.moveItem("banana", afterItem: "kale")
-        new.appendItems(["okra"])
-        new.reloadItems(["apple"])
+        let (old, new) = Self.tourSnapshots()
         let view = SimulatedListView<String>()
         let dataSource = DiffableDataSource<String, String, String>(
             view: view, executor: .queue(DispatchQueue(label: "ui"))

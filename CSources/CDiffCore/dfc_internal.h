@@ -14,6 +14,17 @@
 #define DFC_HIDDEN
 #endif
 
+/* A condition that is true half the time at random: asks the compiler for a
+ * conditional move instead of a branch (clang; other compilers may branch). */
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_unpredictable)
+#define DFC_UNPREDICTABLE(x) __builtin_unpredictable(x)
+#endif
+#endif
+#ifndef DFC_UNPREDICTABLE
+#define DFC_UNPREDICTABLE(x) (x)
+#endif
+
 #if defined(__GNUC__) || defined(__clang__)
 #define DFC_LIKELY(x) __builtin_expect(!!(x), 1)
 #define DFC_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -227,6 +238,19 @@ static inline int64_t dfc__scratch_table_find(const dfc_scratch_table *table,
 
 static inline void dfc__scratch_table_prefetch(const dfc_scratch_table *table, uint64_t key) {
     DFC_PREFETCH(&table->slots[dfc__slot_home(key, table->shift)]);
+}
+
+/* The second stage of a lookup's prefetch, once its home slot is cached: when that slot
+ * holds the key's fingerprint, prefetches the table side's key (read to confirm) and the
+ * entry of `per_element` (one value per table-side element) that the caller will write. */
+static inline void dfc__scratch_table_prefetch_match(const dfc_scratch_table *table, const dfc_identity *identity,
+                                                     uint64_t key, const int32_t *per_element) {
+    uint64_t slot = table->slots[dfc__slot_home(key, table->shift)];
+    if (slot != 0 && (slot & UINT64_C(0xFFFFFFFF00000000)) == key << 32) {
+        uint32_t index = (uint32_t)(slot & 0xFFFFFFFFu) - 1;
+        DFC_PREFETCH(&identity->lists[table->side]->keys[index]);
+        DFC_PREFETCH(&per_element[index]);
+    }
 }
 
 /* Matches two lists (trimming the common prefix and suffix first), filling

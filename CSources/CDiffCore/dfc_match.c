@@ -169,11 +169,17 @@ static int dfc__match_trusted(dfc_match_work *w) {
     if (status != DFC_OK) return status;
     const uint64_t *old_keys = identity->lists[DFC_SIDE_OLD]->keys;
     const uint64_t *new_keys = identity->lists[DFC_SIDE_NEW]->keys;
-    for (size_t i = w->prefix; i < w->old_end; i++)
+    for (size_t i = w->prefix; i < w->old_end; i++) {
+        if (i + DFC_LOOKUP_PREFETCH < w->old_end) dfc__scratch_table_prefetch(&table, old_keys[i + DFC_LOOKUP_PREFETCH]);
         if (w->old_to_new[i] == DFC_NOT_FOUND) dfc__scratch_table_insert(&table, old_keys[i], (uint32_t)i);
+    }
     for (size_t k = 0; k < pending_count; k++) {
         if (k + DFC_LOOKUP_PREFETCH < pending_count)
             dfc__scratch_table_prefetch(&table, new_keys[pending[k + DFC_LOOKUP_PREFETCH]]);
+        /* Halfway there the slot has arrived: fetch what the lookup will read next, the
+         * old element's key (the confirmation) and its entry in old_to_new. */
+        if (k + DFC_LOOKUP_PREFETCH / 2 < pending_count)
+            dfc__scratch_table_prefetch_match(&table, identity, new_keys[pending[k + DFC_LOOKUP_PREFETCH / 2]], w->old_to_new);
         int64_t i = dfc__scratch_table_find(&table, identity, DFC_SIDE_NEW, pending[k]);
         if (i != DFC_NOT_FOUND) {
             w->old_to_new[i] = (int32_t)pending[k];

@@ -9,7 +9,8 @@ extension DiffContext {
         -> SnapshotDifference<S, I>
     {
         let oldStorage = old.storage, newStorage = new.storage
-        let oldFlat = FlatSnapshot(oldStorage), newFlat = FlatSnapshot(newStorage)
+        let hashedKeys = !oldStorage.sectionStrategy.isInjective || !oldStorage.itemStrategy.isInjective
+        let oldFlat = FlatSnapshot(oldStorage, slots: hashedKeys), newFlat = FlatSnapshot(newStorage, slots: hashedKeys)
         // Identifiers are read through buffer pointers valid for the whole call:
         // the C core may ask for equality a million times, and no retain may happen per ask.
         return oldStorage.itemIDs.withUnsafeBufferPointer { oldItemIDs in

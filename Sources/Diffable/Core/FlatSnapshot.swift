@@ -1,7 +1,8 @@
 internal import CDiffCore
 
 /// The flat form of a snapshot handed to the C core: keys in display order and
-/// section starts, plus the slot of each position (to reach the Swift identifiers).
+/// section starts, plus the slot of each position (to reach the Swift identifiers)
+/// when the keys are hashes.
 struct FlatSnapshot {
     var sectionKeys: [UInt64]
     var sectionSlots: [Int32]
@@ -9,22 +10,26 @@ struct FlatSnapshot {
     var itemSlots: [Int32]
     var starts: [UInt32]
 
+    /// - Parameter slots: whether to record each position's slot (needed to reach the
+    ///   identifiers when keys are hashes; integer keys are the identifiers).
     /// - Complexity: O(n + s).
-    init<S, I>(_ storage: SnapshotStorage<S, I>) {
+    init<S, I>(_ storage: SnapshotStorage<S, I>, slots: Bool) {
         let order = storage.sectionOrder
-        sectionSlots = Array(order)
+        sectionSlots = slots ? Array(order) : []
         sectionKeys = order.map { storage.sectionKeys[Int($0)] }
         itemKeys = []
         itemSlots = []
         itemKeys.reserveCapacity(storage.itemCount)
-        itemSlots.reserveCapacity(storage.itemCount)
+        if slots { itemSlots.reserveCapacity(storage.itemCount) }
         starts = [0]
         starts.reserveCapacity(order.count + 1)
-        for section in order {
-            let slots = storage.sectionItems[Int(section)]
-            itemSlots.append(contentsOf: slots)
-            for slot in slots { itemKeys.append(storage.itemKeys[Int(slot)]) }
-            starts.append(UInt32(itemSlots.count))
+        storage.itemKeys.withUnsafeBufferPointer { keys in
+            for section in order {
+                let sectionSlots = storage.sectionItems[Int(section)]
+                if slots { itemSlots.append(contentsOf: sectionSlots) }
+                for slot in sectionSlots { itemKeys.append(keys[Int(slot)]) }
+                starts.append(UInt32(itemKeys.count))
+            }
         }
     }
 

@@ -129,6 +129,8 @@ static int dfc__match_trusted(dfc_match_work *w) {
     uint32_t *pending = dfc__context_scratch(w->context, DFC_BUF_SEQUENCE_POSITION,
                                              w->new_end - w->prefix, sizeof(uint32_t), &status);
     if (pending == NULL) return status;
+    const uint64_t *old_keys = identity->lists[DFC_SIDE_OLD]->keys;
+    const uint64_t *new_keys = identity->lists[DFC_SIDE_NEW]->keys;
     size_t pending_count = 0, cursor = w->prefix, hits = 0, misses_in_a_row = 0;
     for (size_t j = w->prefix; j < w->new_end; j++) {
         size_t seen = j - w->prefix;
@@ -142,8 +144,10 @@ static int dfc__match_trusted(dfc_match_work *w) {
          * the cursor may sit before a long stretch of removed elements, so look further. */
         size_t reach = misses_in_a_row >= STUCK ? RESYNC_REACH : WINDOW;
         size_t found = SIZE_MAX;
-        for (size_t k = cursor; k < cursor + reach && k < w->old_end; k++) {
-            if (dfc__same(identity, DFC_SIDE_OLD, (uint32_t)k, DFC_SIDE_NEW, (uint32_t)j)) {
+        const size_t window_end = cursor + reach < w->old_end ? cursor + reach : w->old_end;
+        const uint64_t key = new_keys[j];
+        for (size_t k = cursor; k < window_end; k++) {
+            if (old_keys[k] == key && dfc__confirm(identity, DFC_SIDE_OLD, (uint32_t)k, DFC_SIDE_NEW, (uint32_t)j)) {
                 found = k;
                 break;
             }
@@ -167,8 +171,6 @@ static int dfc__match_trusted(dfc_match_work *w) {
     dfc_scratch_table table = {0};
     status = dfc__scratch_table_init(w->context, DFC_BUF_SLOTS, unmatched_old, DFC_SIDE_OLD, &table);
     if (status != DFC_OK) return status;
-    const uint64_t *old_keys = identity->lists[DFC_SIDE_OLD]->keys;
-    const uint64_t *new_keys = identity->lists[DFC_SIDE_NEW]->keys;
     for (size_t i = w->prefix; i < w->old_end; i++) {
         if (i + DFC_LOOKUP_PREFETCH < w->old_end) dfc__scratch_table_prefetch(&table, old_keys[i + DFC_LOOKUP_PREFETCH]);
         if (w->old_to_new[i] == DFC_NOT_FOUND) dfc__scratch_table_insert(&table, old_keys[i], (uint32_t)i);

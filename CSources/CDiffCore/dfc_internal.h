@@ -260,6 +260,11 @@ static inline void dfc__scratch_table_prefetch_match(const dfc_scratch_table *ta
 DFC_HIDDEN int dfc__match_lists(dfc_context *context, const dfc_identity *identity, bool validate, int is_section,
                      int32_t *old_to_new, int32_t *new_to_old, size_t *common_prefix, size_t *common_suffix);
 
+/* Sets *unique to whether no two elements of `side` are the same identifier (keys
+ * equal and confirmed); reports nothing (dfc_unique.c). Uses the context's two table
+ * buffers and its LIS-tails buffer, all free while lists are matched. */
+DFC_HIDDEN int dfc__list_is_unique(dfc_context *context, const dfc_identity *identity, int side, bool *unique);
+
 /* ---- batch planner (dfc_plan.c) --------------------------------------------- */
 
 /* Per-section flags. */

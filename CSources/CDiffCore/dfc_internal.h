@@ -14,6 +14,17 @@
 #define DFC_HIDDEN
 #endif
 
+/* A condition that is true half the time at random: asks the compiler for a
+ * conditional move instead of a branch (clang; other compilers may branch). */
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_unpredictable)
+#define DFC_UNPREDICTABLE(x) __builtin_unpredictable(x)
+#endif
+#endif
+#ifndef DFC_UNPREDICTABLE
+#define DFC_UNPREDICTABLE(x) (x)
+#endif
+
 #if defined(__GNUC__) || defined(__clang__)
 #define DFC_LIKELY(x) __builtin_expect(!!(x), 1)
 #define DFC_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -104,8 +115,8 @@ enum {
     DFC_BUF_SECTION_NEW_TO_OLD,
     DFC_BUF_SECTION_FLAGS_OLD,
     DFC_BUF_SECTION_FLAGS_NEW,
-    DFC_BUF_OLD_ITEM_SECTION,
-    DFC_BUF_NEW_ITEM_SECTION,
+    DFC_BUF_OLD_ITEM_DELETED,
+    DFC_BUF_MATCHED_OLD_SECTION,
     DFC_BUF_ITEM_KEEP,
     DFC_BUF_ITEM_FLAGS,
     DFC_BUF_OUT_SECTIONS,
@@ -229,12 +240,30 @@ static inline void dfc__scratch_table_prefetch(const dfc_scratch_table *table, u
     DFC_PREFETCH(&table->slots[dfc__slot_home(key, table->shift)]);
 }
 
+/* The second stage of a lookup's prefetch, once its home slot is cached: when that slot
+ * holds the key's fingerprint, prefetches the table side's key (read to confirm) and the
+ * entry of `per_element` (one value per table-side element) that the caller will write. */
+static inline void dfc__scratch_table_prefetch_match(const dfc_scratch_table *table, const dfc_identity *identity,
+                                                     uint64_t key, const int32_t *per_element) {
+    uint64_t slot = table->slots[dfc__slot_home(key, table->shift)];
+    if (slot != 0 && (slot & UINT64_C(0xFFFFFFFF00000000)) == key << 32) {
+        uint32_t index = (uint32_t)(slot & 0xFFFFFFFFu) - 1;
+        DFC_PREFETCH(&identity->lists[table->side]->keys[index]);
+        DFC_PREFETCH(&per_element[index]);
+    }
+}
+
 /* Matches two lists (trimming the common prefix and suffix first), filling
  * old_to_new/new_to_old (caller-owned, n and m entries). With `validate`, every
  * duplicate is added to the context's list (tagged is_section). Uses the
  * context's table and sequence-position scratch buffers. */
 DFC_HIDDEN int dfc__match_lists(dfc_context *context, const dfc_identity *identity, bool validate, int is_section,
                      int32_t *old_to_new, int32_t *new_to_old, size_t *common_prefix, size_t *common_suffix);
+
+/* Sets *unique to whether no two elements of `side` are the same identifier (keys
+ * equal and confirmed); reports nothing (dfc_unique.c). Uses the context's two table
+ * buffers and its LIS-tails buffer, all free while lists are matched. */
+DFC_HIDDEN int dfc__list_is_unique(dfc_context *context, const dfc_identity *identity, int side, bool *unique);
 
 /* ---- batch planner (dfc_plan.c) --------------------------------------------- */
 
@@ -244,21 +273,32 @@ enum {
     DFC_SECTION_FRESH = 2,     /* new section: inserted, or converted */
     DFC_SECTION_MOVED = 4,     /* new section: surviving, off the section LIS, not converted */
     DFC_SECTION_TOUCHED = 8,   /* new section: some item operation touches it (this round) */
-    DFC_SECTION_RELOADED = 16  /* new section: reload requested */
+    DFC_SECTION_RELOADED = 16, /* new section: reload requested */
+    DFC_SECTION_LOSES_ITEMS = 32 /* old section: some item of it is in no new section */
 };
+
+/* matched_old_section of a new item without a match. */
+#define DFC_NO_SECTION UINT32_MAX
 
 /* Per-new-item flags; bits 3-5 hold the planner's operation for the item. */
 enum { DFC_ITEM_KEEP = 1, DFC_ITEM_RELOAD = 2, DFC_ITEM_RECONFIGURE = 4, DFC_ITEM_OP_SHIFT = 3 };
 
 /* What the two-level diff hands the planner: both snapshots' shapes, the section and
- * item matches, the section of every item, the LIS verdicts (DFC_SECTION_MOVED,
- * DFC_ITEM_KEEP), the refresh requests, and GONE/FRESH for unmatched sections. */
+ * item matches, the old section of every matched new item, the LIS verdicts
+ * (DFC_SECTION_MOVED, DFC_ITEM_KEEP), the refresh requests, and GONE/FRESH for
+ * unmatched sections.
+ *
+ * Every pass of the planner walks the new items (or the old ones) in order, section by
+ * section: the old section of a new item's match is read from matched_old_section[j],
+ * filled once, instead of from an old-indexed array at a random place in every pass
+ * (a re-sort of 10^6 items made five such passes of cache misses). */
 typedef struct dfc_plan {
     size_t old_section_count, new_section_count, old_count, new_count;
     const uint32_t *old_starts, *new_starts;
     int32_t *section_old_to_new, *section_new_to_old;
     int32_t *old_to_new, *new_to_old;
-    uint32_t *old_section_of, *new_section_of;
+    uint32_t *matched_old_section; /* per new item; DFC_NO_SECTION when unmatched */
+    uint8_t *old_deleted;          /* per old item, filled by dfc__plan_emit: 1 when a matched item is deleted */
     uint8_t *old_flags, *new_flags, *item_flags;
 } dfc_plan;
 
@@ -266,7 +306,6 @@ typedef struct dfc_plan {
 DFC_HIDDEN void dfc__plan_resolve(dfc_plan *plan);
 
 /* Step 4: the structural and the refresh batch, in the context's output buffers. */
-DFC_HIDDEN int dfc__plan_emit(dfc_context *context, const dfc_plan *plan, dfc_batch *structural,
-                              dfc_batch *refresh);
+DFC_HIDDEN int dfc__plan_emit(dfc_context *context, dfc_plan *plan, dfc_batch *structural, dfc_batch *refresh);
 
 #endif /* DFC_INTERNAL_H */

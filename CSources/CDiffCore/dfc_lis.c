@@ -1,12 +1,31 @@
 /* Longest increasing subsequence, exactly as ALGORITHM.md specifies. */
 #include "dfc_internal.h"
 
+/* First k in [low, high] with tails[k] > value, given tails strictly increasing and
+ * tails[high] > value. Branch-free where the compiler allows: on a shuffled list a
+ * branch on the comparison is a coin toss, mispredicted half the time. */
+static inline size_t dfc__first_greater_within(const uint32_t *tails, size_t low, size_t high, uint32_t value) {
+    const uint32_t *base = tails + low;
+    size_t span = high - low + 1; /* the answer lies in [base, base + span) */
+    while (span > 1) {
+        size_t half = span / 2;
+        base = DFC_UNPREDICTABLE(base[half - 1] <= value) ? base + half : base;
+        span -= half;
+    }
+    return (size_t)(base - tails);
+}
+
+/* Tails up to this many entries (16 KiB) stay in the L1 cache: a plain search costs
+ * less there than the interpolation below. A shuffle's tails are ~2 sqrt(n) long. */
+enum { DFC_LIS_CACHED_TAILS = 4096 };
+
 /* First k in [0, count) with tails[k] > value, given tails strictly increasing and
  * tails[count - 1] > value. Old indices in new order are nearly sorted, so
  * tails[k] grows almost linearly with k: start at the interpolated place and
  * gallop outwards, which touches O(log distance) entries instead of O(log count)
  * cold ones. The answer is the same as a plain binary search's. */
 static size_t dfc__first_greater(const uint32_t *tails, size_t count, uint32_t value) {
+    if (count <= DFC_LIS_CACHED_TAILS) return dfc__first_greater_within(tails, 0, count - 1, value);
     size_t guess = (size_t)(((uint64_t)value * count) / ((uint64_t)tails[count - 1] + 1));
     if (guess >= count) guess = count - 1;
     size_t low, high; /* the answer lies in [low, high] */
@@ -27,12 +46,7 @@ static size_t dfc__first_greater(const uint32_t *tails, size_t count, uint32_t v
         }
         high = low + step - 1 < count ? low + step - 1 : count - 1;
     }
-    while (low < high) {
-        size_t middle = low + (high - low) / 2;
-        if (tails[middle] > value) high = middle;
-        else low = middle + 1;
-    }
-    return low;
+    return dfc__first_greater_within(tails, low, high, value);
 }
 
 int dfc__lis(dfc_context *context, const uint32_t *values, size_t count, uint8_t *keep,

@@ -36,6 +36,7 @@ typedef struct dfc_match_work {
     int is_section; /* reported with duplicates */
     size_t prefix, old_end, new_end;
     int32_t *old_to_new, *new_to_old;
+    bool taken_twice; /* set by the trusted matcher: two new elements found one old element */
 } dfc_match_work;
 
 /* Checks every element of `side` for duplicates with a table of its own. */
@@ -69,9 +70,10 @@ static int dfc__check_unmatched_duplicates(dfc_match_work *w) {
     return DFC_OK;
 }
 
-/* Untrusted input: every old element goes in the table so a duplicate anywhere is
- * seen; a new element matching an old one already taken is a new-side duplicate. */
-static int dfc__match_validated(dfc_match_work *w) {
+/* Untrusted input with a duplicate somewhere: every old element goes in the table so
+ * a duplicate anywhere is seen; a new element matching an old one already taken is a
+ * new-side duplicate. Every duplicate is reported, with its first occurrence. */
+static int dfc__match_reporting_duplicates(dfc_match_work *w) {
     dfc_context *context = w->context;
     const dfc_identity *identity = w->identity;
     const size_t n = identity->lists[DFC_SIDE_OLD]->count;
@@ -129,6 +131,8 @@ static int dfc__match_trusted(dfc_match_work *w) {
     uint32_t *pending = dfc__context_scratch(w->context, DFC_BUF_SEQUENCE_POSITION,
                                              w->new_end - w->prefix, sizeof(uint32_t), &status);
     if (pending == NULL) return status;
+    const uint64_t *old_keys = identity->lists[DFC_SIDE_OLD]->keys;
+    const uint64_t *new_keys = identity->lists[DFC_SIDE_NEW]->keys;
     size_t pending_count = 0, cursor = w->prefix, hits = 0, misses_in_a_row = 0;
     for (size_t j = w->prefix; j < w->new_end; j++) {
         size_t seen = j - w->prefix;
@@ -142,8 +146,10 @@ static int dfc__match_trusted(dfc_match_work *w) {
          * the cursor may sit before a long stretch of removed elements, so look further. */
         size_t reach = misses_in_a_row >= STUCK ? RESYNC_REACH : WINDOW;
         size_t found = SIZE_MAX;
-        for (size_t k = cursor; k < cursor + reach && k < w->old_end; k++) {
-            if (dfc__same(identity, DFC_SIDE_OLD, (uint32_t)k, DFC_SIDE_NEW, (uint32_t)j)) {
+        const size_t window_end = cursor + reach < w->old_end ? cursor + reach : w->old_end;
+        const uint64_t key = new_keys[j];
+        for (size_t k = cursor; k < window_end; k++) {
+            if (old_keys[k] == key && dfc__confirm(identity, DFC_SIDE_OLD, (uint32_t)k, DFC_SIDE_NEW, (uint32_t)j)) {
                 found = k;
                 break;
             }
@@ -167,20 +173,77 @@ static int dfc__match_trusted(dfc_match_work *w) {
     dfc_scratch_table table = {0};
     status = dfc__scratch_table_init(w->context, DFC_BUF_SLOTS, unmatched_old, DFC_SIDE_OLD, &table);
     if (status != DFC_OK) return status;
-    const uint64_t *old_keys = identity->lists[DFC_SIDE_OLD]->keys;
-    const uint64_t *new_keys = identity->lists[DFC_SIDE_NEW]->keys;
-    for (size_t i = w->prefix; i < w->old_end; i++)
+    for (size_t i = w->prefix; i < w->old_end; i++) {
+        if (i + DFC_LOOKUP_PREFETCH < w->old_end) dfc__scratch_table_prefetch(&table, old_keys[i + DFC_LOOKUP_PREFETCH]);
         if (w->old_to_new[i] == DFC_NOT_FOUND) dfc__scratch_table_insert(&table, old_keys[i], (uint32_t)i);
+    }
     for (size_t k = 0; k < pending_count; k++) {
         if (k + DFC_LOOKUP_PREFETCH < pending_count)
             dfc__scratch_table_prefetch(&table, new_keys[pending[k + DFC_LOOKUP_PREFETCH]]);
+        /* Halfway there the slot has arrived: fetch what the lookup will read next, the
+         * old element's key (the confirmation) and its entry in old_to_new. */
+        if (k + DFC_LOOKUP_PREFETCH / 2 < pending_count)
+            dfc__scratch_table_prefetch_match(&table, identity, new_keys[pending[k + DFC_LOOKUP_PREFETCH / 2]], w->old_to_new);
         int64_t i = dfc__scratch_table_find(&table, identity, DFC_SIDE_NEW, pending[k]);
         if (i != DFC_NOT_FOUND) {
+            w->taken_twice |= w->old_to_new[i] != DFC_NOT_FOUND;
             w->old_to_new[i] = (int32_t)pending[k];
             w->new_to_old[pending[k]] = (int32_t)i;
         }
     }
     return DFC_OK;
+}
+
+/* After the trusted matcher ran on an old list without duplicates and took no old
+ * element twice: whether the new list has no duplicates either. Two equal matched new
+ * elements would be matched to two equal old ones, so a duplicate involves an unmatched
+ * new element: equal to another unmatched one, or to a matched one. The table holds the
+ * unmatched ones (few, in a typical diff), and every matched element is looked up in it. */
+static int dfc__new_side_is_unique(dfc_match_work *w, bool *unique) {
+    const size_t m = w->identity->lists[DFC_SIDE_NEW]->count;
+    const uint64_t *new_keys = w->identity->lists[DFC_SIDE_NEW]->keys;
+    *unique = true;
+    size_t unmatched = 0;
+    for (size_t j = w->prefix; j < w->new_end; j++) unmatched += w->new_to_old[j] == DFC_NOT_FOUND;
+    if (unmatched == 0) return DFC_OK;
+    dfc_scratch_table table = {0};
+    int status = dfc__scratch_table_init(w->context, DFC_BUF_SLOTS_NEW, unmatched, DFC_SIDE_NEW, &table);
+    if (status != DFC_OK) return status;
+    for (size_t j = w->prefix; j < w->new_end; j++) {
+        if (w->new_to_old[j] != DFC_NOT_FOUND) continue;
+        if (dfc__scratch_table_find(&table, w->identity, DFC_SIDE_NEW, (uint32_t)j) != DFC_NOT_FOUND) {
+            *unique = false;
+            return DFC_OK;
+        }
+        dfc__scratch_table_insert(&table, new_keys[j], (uint32_t)j);
+    }
+    for (size_t j = 0; j < m; j++) {
+        if (j + DFC_LOOKUP_PREFETCH < m) dfc__scratch_table_prefetch(&table, new_keys[j + DFC_LOOKUP_PREFETCH]);
+        if (w->new_to_old[j] != DFC_NOT_FOUND &&
+            dfc__scratch_table_find(&table, w->identity, DFC_SIDE_NEW, (uint32_t)j) != DFC_NOT_FOUND) {
+            *unique = false;
+            return DFC_OK;
+        }
+    }
+    return DFC_OK;
+}
+
+/* Untrusted input. Duplicates are rare, so first find out cheaply whether there are
+ * any: the old list is checked whole (dfc_unique.c), the trusted matcher runs, and the
+ * new list is checked against what it left (dfc__new_side_is_unique). On unique lists
+ * the trusted matching is the exact one; otherwise the middle is matched again by the
+ * exhaustive path, which reports every duplicate. */
+static int dfc__match_validated(dfc_match_work *w) {
+    bool unique;
+    int status = dfc__list_is_unique(w->context, w->identity, DFC_SIDE_OLD, &unique);
+    if (status != DFC_OK) return status;
+    if (unique) {
+        if ((status = dfc__match_trusted(w)) != DFC_OK) return status;
+        if (!w->taken_twice && (status = dfc__new_side_is_unique(w, &unique)) != DFC_OK) return status;
+        if (!w->taken_twice && unique) return DFC_OK;
+        for (size_t i = w->prefix; i < w->old_end; i++) w->old_to_new[i] = DFC_NOT_FOUND;
+    }
+    return dfc__match_reporting_duplicates(w);
 }
 
 int dfc__match_lists(dfc_context *context, const dfc_identity *identity, bool validate, int is_section,
@@ -202,7 +265,7 @@ int dfc__match_lists(dfc_context *context, const dfc_identity *identity, bool va
         old_to_new[old_end + k] = (int32_t)(new_end + k);
         new_to_old[new_end + k] = (int32_t)(old_end + k);
     }
-    dfc_match_work work = {context, identity, is_section, prefix, old_end, new_end, old_to_new, new_to_old};
+    dfc_match_work work = {context, identity, is_section, prefix, old_end, new_end, old_to_new, new_to_old, false};
     int status = validate ? dfc__match_validated(&work) : dfc__match_trusted(&work);
     *common_prefix = prefix;
     *common_suffix = suffix;

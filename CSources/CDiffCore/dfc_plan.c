@@ -6,9 +6,9 @@
 /* What the structural batch does with an item. */
 typedef enum { DFC_OP_NONE, DFC_OP_DELETE, DFC_OP_INSERT, DFC_OP_MOVE, DFC_OP_DELETE_INSERT } dfc_item_op;
 
-/* The operation for a matched pair (old i, new j); see ALGORITHM.md step 2 and 3. */
-static inline dfc_item_op dfc__classify_matched(const dfc_plan *p, uint32_t i, uint32_t j) {
-    uint32_t o = p->old_section_of[i], t = p->new_section_of[j];
+/* The operation for a matched pair: old item in old section o, new item j in new
+ * section t (ALGORITHM.md steps 2 and 3). */
+static inline dfc_item_op dfc__classify_matched(const dfc_plan *p, uint32_t o, uint32_t t, size_t j) {
     bool old_gone = (p->old_flags[o] & DFC_SECTION_GONE) != 0;
     bool new_fresh = (p->new_flags[t] & DFC_SECTION_FRESH) != 0;
     if (old_gone && new_fresh) return DFC_OP_NONE;
@@ -37,29 +37,28 @@ static inline dfc_item_op dfc__stored_op(const dfc_plan *p, size_t j) {
  * final, and emitting reads the stored operations. */
 static void dfc__mark_touched(dfc_plan *p) {
     for (size_t t = 0; t < p->new_section_count; t++) p->new_flags[t] &= (uint8_t)~DFC_SECTION_TOUCHED;
-    for (size_t i = 0; i < p->old_count; i++) {
-        uint32_t o = p->old_section_of[i];
-        if (p->old_to_new[i] == DFC_NOT_FOUND && !(p->old_flags[o] & DFC_SECTION_GONE)) dfc__touch_old(p, o);
-    }
-    for (size_t j = 0; j < p->new_count; j++) {
-        uint32_t t = p->new_section_of[j];
-        int32_t i = p->new_to_old[j];
-        dfc_item_op op = i == DFC_NOT_FOUND ? ((p->new_flags[t] & DFC_SECTION_FRESH) ? DFC_OP_NONE : DFC_OP_INSERT)
-                                            : dfc__classify_matched(p, (uint32_t)i, (uint32_t)j);
-        p->item_flags[j] = (uint8_t)((p->item_flags[j] & ((1u << DFC_ITEM_OP_SHIFT) - 1)) | ((unsigned)op << DFC_ITEM_OP_SHIFT));
-        if (i == DFC_NOT_FOUND) {
-            if (op == DFC_OP_INSERT) dfc__touch_new(p, t);
-            continue;
-        }
-        switch (op) {
-        case DFC_OP_NONE: break;
-        case DFC_OP_DELETE: dfc__touch_old(p, p->old_section_of[i]); break;
-        case DFC_OP_INSERT: dfc__touch_new(p, t); break;
-        case DFC_OP_MOVE:
-        case DFC_OP_DELETE_INSERT:
-            dfc__touch_old(p, p->old_section_of[i]);
-            dfc__touch_new(p, t);
-            break;
+    /* An unmatched old item is deleted (touching its section) unless its section goes. */
+    for (size_t o = 0; o < p->old_section_count; o++)
+        if ((p->old_flags[o] & (DFC_SECTION_LOSES_ITEMS | DFC_SECTION_GONE)) == DFC_SECTION_LOSES_ITEMS)
+            dfc__touch_old(p, (uint32_t)o);
+    for (size_t t = 0; t < p->new_section_count; t++) {
+        const bool fresh = (p->new_flags[t] & DFC_SECTION_FRESH) != 0;
+        for (size_t j = p->new_starts[t]; j < p->new_starts[t + 1]; j++) {
+            const uint32_t o = p->matched_old_section[j];
+            dfc_item_op op = o == DFC_NO_SECTION ? (fresh ? DFC_OP_NONE : DFC_OP_INSERT)
+                                                 : dfc__classify_matched(p, o, (uint32_t)t, j);
+            p->item_flags[j] =
+                (uint8_t)((p->item_flags[j] & ((1u << DFC_ITEM_OP_SHIFT) - 1)) | ((unsigned)op << DFC_ITEM_OP_SHIFT));
+            switch (op) {
+            case DFC_OP_NONE: break;
+            case DFC_OP_DELETE: dfc__touch_old(p, o); break;
+            case DFC_OP_INSERT: dfc__touch_new(p, (uint32_t)t); break;
+            case DFC_OP_MOVE:
+            case DFC_OP_DELETE_INSERT:
+                dfc__touch_old(p, o);
+                dfc__touch_new(p, (uint32_t)t);
+                break;
+            }
         }
     }
 }
@@ -99,15 +98,8 @@ static inline void dfc__put_path(dfc_index_path *array, size_t *count, dfc_index
     (*count)++;
 }
 
-static inline dfc_index_path dfc__old_path(const dfc_plan *p, uint32_t i) {
-    uint32_t o = p->old_section_of[i];
-    dfc_index_path path = {o, i - p->old_starts[o]};
-    return path;
-}
-
-static inline dfc_index_path dfc__new_path(const dfc_plan *p, uint32_t j) {
-    uint32_t t = p->new_section_of[j];
-    dfc_index_path path = {t, j - p->new_starts[t]};
+static inline dfc_index_path dfc__path(uint32_t section, uint32_t item) {
+    dfc_index_path path = {section, item};
     return path;
 }
 
@@ -135,38 +127,38 @@ static void dfc__plan_write(const dfc_plan *p, dfc_batch_builder *b) {
         if (flags & DFC_SECTION_RELOADED) dfc__put_section(b->reload_sections, &b->reload_section_count, (uint32_t)t);
     }
     /* Item deletes, by ascending old path (= ascending flat old index). */
-    for (size_t i = 0; i < p->old_count; i++) {
-        int32_t j = p->old_to_new[i];
-        bool deleted;
-        if (j == DFC_NOT_FOUND) {
-            deleted = !(p->old_flags[p->old_section_of[i]] & DFC_SECTION_GONE);
-        } else {
-            dfc_item_op op = dfc__stored_op(p, (size_t)j);
-            deleted = op == DFC_OP_DELETE || op == DFC_OP_DELETE_INSERT;
+    for (size_t o = 0; o < p->old_section_count; o++) {
+        const uint32_t first = p->old_starts[o], end = p->old_starts[o + 1];
+        const bool unmatched_deleted = !(p->old_flags[o] & DFC_SECTION_GONE);
+        for (uint32_t i = first; i < end; i++) {
+            bool deleted = p->old_to_new[i] == DFC_NOT_FOUND ? unmatched_deleted : p->old_deleted[i] != 0;
+            if (deleted) dfc__put_path(b->delete_items, &b->delete_item_count, dfc__path((uint32_t)o, i - first));
         }
-        if (deleted) dfc__put_path(b->delete_items, &b->delete_item_count, dfc__old_path(p, (uint32_t)i));
     }
     /* Inserts, moves and refreshes, by ascending new path. */
-    for (size_t j = 0; j < p->new_count; j++) {
-        uint32_t t = p->new_section_of[j];
-        int32_t i = p->new_to_old[j];
-        dfc_item_op op = dfc__stored_op(p, j);
-        bool fresh = (p->new_flags[t] & DFC_SECTION_FRESH) != 0;
-        if (op == DFC_OP_INSERT || op == DFC_OP_DELETE_INSERT) {
-            dfc__put_path(b->insert_items, &b->insert_item_count, dfc__new_path(p, (uint32_t)j));
-            fresh = true;
-        } else if (op == DFC_OP_MOVE) {
-            if (b->move_item_from != NULL) {
-                b->move_item_from[b->move_item_count] = dfc__old_path(p, (uint32_t)i);
-                b->move_item_to[b->move_item_count] = dfc__new_path(p, (uint32_t)j);
+    for (size_t t = 0; t < p->new_section_count; t++) {
+        const uint32_t first = p->new_starts[t], end = p->new_starts[t + 1];
+        const uint8_t section_flags = p->new_flags[t];
+        for (uint32_t j = first; j < end; j++) {
+            dfc_item_op op = dfc__stored_op(p, j);
+            bool fresh = (section_flags & DFC_SECTION_FRESH) != 0;
+            if (op == DFC_OP_INSERT || op == DFC_OP_DELETE_INSERT) {
+                dfc__put_path(b->insert_items, &b->insert_item_count, dfc__path((uint32_t)t, j - first));
+                fresh = true;
+            } else if (op == DFC_OP_MOVE) {
+                if (b->move_item_from != NULL) {
+                    const uint32_t o = p->matched_old_section[j];
+                    b->move_item_from[b->move_item_count] = dfc__path(o, (uint32_t)p->new_to_old[j] - p->old_starts[o]);
+                    b->move_item_to[b->move_item_count] = dfc__path((uint32_t)t, j - first);
+                }
+                b->move_item_count++;
             }
-            b->move_item_count++;
+            uint8_t flags = p->item_flags[j];
+            if (fresh || !(flags & (DFC_ITEM_RELOAD | DFC_ITEM_RECONFIGURE))) continue;
+            if (section_flags & DFC_SECTION_RELOADED) continue; /* the section reload refreshes it */
+            if (flags & DFC_ITEM_RELOAD) dfc__put_path(b->reload_items, &b->reload_item_count, dfc__path((uint32_t)t, j - first));
+            else dfc__put_path(b->reconfigure_items, &b->reconfigure_item_count, dfc__path((uint32_t)t, j - first));
         }
-        uint8_t flags = p->item_flags[j];
-        if (fresh || !(flags & (DFC_ITEM_RELOAD | DFC_ITEM_RECONFIGURE))) continue;
-        if (p->new_flags[t] & DFC_SECTION_RELOADED) continue; /* the section reload refreshes it */
-        if (flags & DFC_ITEM_RELOAD) dfc__put_path(b->reload_items, &b->reload_item_count, dfc__new_path(p, (uint32_t)j));
-        else dfc__put_path(b->reconfigure_items, &b->reconfigure_item_count, dfc__new_path(p, (uint32_t)j));
     }
 }
 
@@ -195,7 +187,19 @@ static int dfc__builder_allocate(dfc_context *context, dfc_batch_builder *b) {
     return DFC_OK;
 }
 
-int dfc__plan_emit(dfc_context *context, const dfc_plan *p, dfc_batch *structural, dfc_batch *refresh) {
+/* Marks the matched old items whose final operation deletes them (a delete, or the
+ * delete half of a delete + insert): few in practice, so the delete pass then walks
+ * the old items in order instead of looking up each one's operation at a random place. */
+static void dfc__mark_deleted(dfc_plan *p) {
+    if (p->old_count > 0) memset(p->old_deleted, 0, p->old_count);
+    for (size_t j = 0; j < p->new_count; j++) {
+        dfc_item_op op = dfc__stored_op(p, j);
+        if (op == DFC_OP_DELETE || op == DFC_OP_DELETE_INSERT) p->old_deleted[p->new_to_old[j]] = 1;
+    }
+}
+
+int dfc__plan_emit(dfc_context *context, dfc_plan *p, dfc_batch *structural, dfc_batch *refresh) {
+    dfc__mark_deleted(p);
     dfc_batch_builder b = {0};
     dfc__plan_write(p, &b); /* counting pass */
     int status = dfc__builder_allocate(context, &b);

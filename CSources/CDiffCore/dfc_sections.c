@@ -56,9 +56,8 @@ static int dfc__item_lis(dfc_context *context, dfc_plan *p) {
         if (o < 0) continue;
         size_t count = 0;
         for (uint32_t j = p->new_starts[t]; j < p->new_starts[t + 1]; j++) {
-            int32_t i = p->new_to_old[j];
-            if (i >= 0 && p->old_section_of[i] == (uint32_t)o) {
-                sequence[count] = (uint32_t)i;
+            if (p->matched_old_section[j] == (uint32_t)o) {
+                sequence[count] = (uint32_t)p->new_to_old[j];
                 positions[count++] = j;
             }
         }
@@ -121,8 +120,8 @@ int dfc_diff_sections(dfc_context *context, const dfc_snapshot *old_snapshot, co
     DFC_SCRATCH(section_new_to_old, DFC_BUF_SECTION_NEW_TO_OLD, sn, int32_t);
     DFC_SCRATCH(old_to_new, DFC_BUF_OLD_TO_NEW, n, int32_t);
     DFC_SCRATCH(new_to_old, DFC_BUF_NEW_TO_OLD, m, int32_t);
-    DFC_SCRATCH(old_section_of, DFC_BUF_OLD_ITEM_SECTION, n, uint32_t);
-    DFC_SCRATCH(new_section_of, DFC_BUF_NEW_ITEM_SECTION, m, uint32_t);
+    DFC_SCRATCH(old_deleted, DFC_BUF_OLD_ITEM_DELETED, n, uint8_t);
+    DFC_SCRATCH(matched_old_section, DFC_BUF_MATCHED_OLD_SECTION, m, uint32_t);
     DFC_SCRATCH(old_flags, DFC_BUF_SECTION_FLAGS_OLD, so, uint8_t);
     DFC_SCRATCH(new_flags, DFC_BUF_SECTION_FLAGS_NEW, sn, uint8_t);
     DFC_SCRATCH(item_flags, DFC_BUF_ITEM_FLAGS, m, uint8_t);
@@ -141,11 +140,18 @@ int dfc_diff_sections(dfc_context *context, const dfc_snapshot *old_snapshot, co
         dfc__context_sort_duplicates(context);
         return DFC_ERR_DUPLICATE;
     }
-    for (size_t s = 0; s < so; s++)
-        for (uint32_t i = p.old_starts[s]; i < p.old_starts[s + 1]; i++) p.old_section_of[i] = (uint32_t)s;
-    for (size_t s = 0; s < sn; s++)
-        for (uint32_t j = p.new_starts[s]; j < p.new_starts[s + 1]; j++) p.new_section_of[j] = (uint32_t)s;
-    for (size_t s = 0; s < so; s++) p.old_flags[s] = (uint8_t)(p.section_old_to_new[s] < 0 ? DFC_SECTION_GONE : 0);
+    /* The one pass over the old items: each matched item tells its new position which
+     * old section it comes from (the only scattered writes of the planner). */
+    memset(p.matched_old_section, 0xFF, m * sizeof(uint32_t));
+    for (size_t s = 0; s < so; s++) {
+        uint8_t flags = (uint8_t)(p.section_old_to_new[s] < 0 ? DFC_SECTION_GONE : 0);
+        for (uint32_t i = p.old_starts[s]; i < p.old_starts[s + 1]; i++) {
+            int32_t j = p.old_to_new[i];
+            if (j >= 0) p.matched_old_section[j] = (uint32_t)s;
+            else flags |= DFC_SECTION_LOSES_ITEMS;
+        }
+        p.old_flags[s] = flags;
+    }
     for (size_t s = 0; s < sn; s++) p.new_flags[s] = (uint8_t)(p.section_new_to_old[s] < 0 ? DFC_SECTION_FRESH : 0);
     memset(p.item_flags, 0, m);
     if ((status = dfc__section_lis(context, &p)) != DFC_OK) return status;

@@ -669,6 +669,95 @@ static void test_duplicates_reported(void) {
     dfc_context_free(ctx);
 }
 
+/* The duplicates of one list as the core reports them: each later occurrence with the
+ * first one, in (duplicate, first) order. O(n^2) but only over the planted ones. */
+static size_t reference_duplicates(const uint64_t *values, size_t count, uint32_t *first, uint32_t *later,
+                                   size_t limit) {
+    size_t found = 0;
+    for (size_t j = 1; j < count && found < limit; j++)
+        for (size_t i = 0; i < j; i++)
+            if (values[i] == values[j]) {
+                first[found] = (uint32_t)i;
+                later[found++] = (uint32_t)j;
+                break;
+            }
+    return found;
+}
+
+/* Lists long enough to be checked in many partitions, with duplicates planted in the
+ * old list, the new list (between two unmatched, or an unmatched and a matched
+ * element) or both: the verdict and the report are the exhaustive ones, and a clean
+ * pair diffs exactly as trusted input does. Keys masked to a few bits (byte identity)
+ * make every partition's table confirm through collisions. */
+static void test_duplicates_found_in_large_lists(void) {
+    dfc_context *ctx = dfc_context_create(NULL);
+    rng_state = 2024;
+    enum { N = 9000, PLANTED = 8 };
+    uint64_t *a = malloc(N * sizeof(uint64_t)), *b = malloc(2 * N * sizeof(uint64_t));
+    uint64_t *old_keys = malloc(N * sizeof(uint64_t)), *new_keys = malloc(2 * N * sizeof(uint64_t));
+    uint64_t *old_offsets = malloc((N + 1) * sizeof(uint64_t)), *new_offsets = malloc((2 * N + 1) * sizeof(uint64_t));
+    for (int round = 0; round < 120; round++) {
+        const size_t n = N - rng_below(N / 2);
+        for (size_t i = 0; i < n; i++) a[i] = round % 2 ? rng_next() : i * 3;
+        shuffle(a, n);
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (rng_below(10) == 0) continue;                      /* deleted */
+            if (rng_below(10) == 0) b[m++] = rng_next();           /* inserted */
+            b[m++] = a[i];
+        }
+        for (size_t k = 0; k < m / 20; k++) {                      /* moved */
+            size_t x = rng_below(m), y = rng_below(m);
+            uint64_t t = b[x]; b[x] = b[y]; b[y] = t;
+        }
+        const int kind = round % 5; /* 0 none, 1 old, 2 new (any two), 3 new (copy of a kept one), 4 both */
+        const int planted = 1 + (round / 5) % PLANTED; /* one alone must be found in any partition */
+        for (int k = 0; k < planted && (kind == 1 || kind == 4); k++) a[rng_below(n)] = a[rng_below(n)];
+        for (int k = 0; k < planted && (kind == 2 || kind == 4); k++) b[rng_below(m)] = b[rng_below(m)];
+        if (kind == 3) b[rng_below(m)] = a[rng_below(n)];
+        uint32_t first[2 * PLANTED + 2], later[2 * PLANTED + 2];
+        size_t expected_old = reference_duplicates(a, n, first, later, PLANTED + 1);
+        size_t expected_new = reference_duplicates(b, m, first + expected_old, later + expected_old, PLANTED + 1);
+        size_t expected = expected_old + expected_new;
+        for (int bytes = 0; bytes < 2; bytes++) {
+            dfc_flat_result r;
+            int status;
+            if (bytes) {
+                for (size_t i = 0; i <= n; i++) old_offsets[i] = i * 8;
+                for (size_t i = 0; i <= m; i++) new_offsets[i] = i * 8;
+                for (size_t i = 0; i < n; i++) old_keys[i] = a[i] & 63;
+                for (size_t i = 0; i < m; i++) new_keys[i] = b[i] & 63;
+                dfc_list old_list = {old_keys, n, a, old_offsets}, new_list = {new_keys, m, b, new_offsets};
+                dfc_match match = {DFC_MATCH_BYTES, NULL, NULL};
+                status = dfc_diff_flat(ctx, &old_list, &new_list, &match, 0, &r);
+            } else {
+                status = diff_keys(ctx, a, n, b, m, 0, &r);
+            }
+            CHECK_EQ_INT(status, expected == 0 ? DFC_OK : DFC_ERR_DUPLICATE);
+            size_t count = 0;
+            const dfc_duplicate *d = dfc_context_duplicates(ctx, &count);
+            CHECK_EQ_INT(count, expected);
+            for (size_t k = 0; k < count && k < expected; k++) {
+                CHECK(d[k].side == (k < expected_old ? DFC_SIDE_OLD : DFC_SIDE_NEW));
+                CHECK(d[k].first == first[k] && d[k].duplicate == later[k]);
+            }
+            if (status == DFC_OK && !bytes) {
+                CHECK(replay_matches(a, n, b, m, &r));
+                size_t moves = r.move_count, deletes = r.delete_count, inserts = r.insert_count;
+                CHECK_EQ_INT(diff_keys(ctx, a, n, b, m, DFC_DIFF_ASSUME_UNIQUE, &r), DFC_OK);
+                CHECK(r.move_count == moves && r.delete_count == deletes && r.insert_count == inserts);
+            }
+        }
+    }
+    free(a);
+    free(b);
+    free(old_keys);
+    free(new_keys);
+    free(old_offsets);
+    free(new_offsets);
+    dfc_context_free(ctx);
+}
+
 static void test_bad_arguments(void) {
     dfc_context *ctx = dfc_context_create(NULL);
     dfc_flat_result r;
@@ -902,6 +991,7 @@ int main(int argc, char **argv) {
         {"forced_collisions", test_forced_collisions},
         {"callback_identity", test_callback_identity},
         {"duplicates_reported", test_duplicates_reported},
+        {"duplicates_found_in_large_lists", test_duplicates_found_in_large_lists},
         {"bad_arguments", test_bad_arguments},
         {"sections_known_answers", test_sections_known_answers},
         {"warm_context_allocates_nothing", test_warm_context_allocates_nothing},

@@ -69,4 +69,49 @@ import Testing
             #expect(actual == expected, "round \(round)")
         }
     }
+
+    /// Keys alone pair a NaN with a NaN; the confirmation pass must see that they are not
+    /// equal and the diff treat them as distinct identifiers, as distinct values would be.
+    @Test func identifiersUnequalToThemselvesNeverMatch() {
+        func snapshot(_ items: [Double]) -> DiffableDataSourceSnapshot<Int, Double> {
+            var snapshot = DiffableDataSourceSnapshot<Int, Double>()
+            snapshot.appendSections([0])
+            snapshot.appendItems(items, toSection: 0)
+            return snapshot
+        }
+        let withNaN = snapshot([.nan, 2, 1]).difference(from: snapshot([1, .nan, 2]))
+        let distinct = snapshot([-2, 2, 1]).difference(from: snapshot([1, -1, 2]))
+        #expect(withNaN.batches == distinct.batches)
+        #expect(withNaN.deletedItemCount == 1 && withNaN.insertedItemCount == 1)
+    }
+
+    /// Identifiers whose numbers differ only in the last bit share a key.
+    struct PairwiseCollidingID: Hashable {
+        var value: Int
+        func hash(into hasher: inout Hasher) { hasher.combine(value >> 1) }
+    }
+
+    /// A few identifiers share a key with another one, on the same or the other side:
+    /// the diff is the one distinct keys give.
+    @Test func occasionalKeyCollisionsDiffLikeDistinctKeys() throws {
+        var generator = SeededGenerator(seed: 12)
+        for round in 0..<300 {
+            let (old, new) = RandomSnapshots.pair(&generator, maxSections: 3, maxItems: 12)
+            // Items are named by a number unique in the pair ("i7", "é8-ü"): n and n ^ 1 collide.
+            func colliding(_ snapshot: RandomSnapshots.Snapshot) throws -> DiffableDataSourceSnapshot<String, PairwiseCollidingID> {
+                var result = DiffableDataSourceSnapshot<String, PairwiseCollidingID>()
+                result.appendSections(snapshot.sectionIdentifiers)
+                for section in snapshot.sectionIdentifiers {
+                    let items = try snapshot.itemIdentifiers(inSection: section).map { name in
+                        PairwiseCollidingID(value: try #require(Int(String(name.filter(\.isNumber)))))
+                    }
+                    result.appendItems(items, toSection: section)
+                }
+                return result
+            }
+            let expected = new.withoutPendingUpdates().difference(from: old).batches
+            let actual = try colliding(new.withoutPendingUpdates()).difference(from: colliding(old)).batches
+            #expect(actual == expected, "round \(round)")
+        }
+    }
 }

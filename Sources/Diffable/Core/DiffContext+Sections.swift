@@ -9,7 +9,8 @@ extension DiffContext {
         -> SnapshotDifference<S, I>
     {
         let oldStorage = old.storage, newStorage = new.storage
-        let oldFlat = FlatSnapshot(oldStorage), newFlat = FlatSnapshot(newStorage)
+        let hashedKeys = !oldStorage.sectionStrategy.isInjective || !oldStorage.itemStrategy.isInjective
+        let oldFlat = FlatSnapshot(oldStorage, slots: hashedKeys), newFlat = FlatSnapshot(newStorage, slots: hashedKeys)
         // Identifiers are read through buffer pointers valid for the whole call:
         // the C core may ask for equality a million times, and no retain may happen per ask.
         return oldStorage.itemIDs.withUnsafeBufferPointer { oldItemIDs in
@@ -78,9 +79,10 @@ extension DiffContext {
         }
         // Snapshots are valid by construction: a failure here is a bug in Diffable or exhausted memory.
         CoreError.require(status, "snapshot diff")
+        let packed = PackedIndexPaths.copying(result.structural, result.refresh)
         var batches: [BatchUpdate] = []
-        if result.has_structural != 0 { batches.append(BatchUpdate(result.structural)) }
-        if result.has_refresh != 0 { batches.append(BatchUpdate(result.refresh)) }
+        if result.has_structural != 0 { batches.append(BatchUpdate(result.structural, paths: packed.paths, ranges: packed.structural)) }
+        if result.has_refresh != 0 { batches.append(BatchUpdate(result.refresh, paths: packed.paths, ranges: packed.refresh)) }
         func copy(_ pointer: UnsafePointer<Int32>?, _ count: Int) -> [Int32] {
             count == 0 ? [] : Array(UnsafeBufferPointer(start: pointer, count: count))
         }
@@ -94,19 +96,58 @@ extension DiffContext {
     }
 }
 
+extension PackedIndexPaths {
+    /// Where each item list of one C batch lies in the packed paths.
+    struct BatchRanges {
+        var delete: Range<Int>, insert: Range<Int>, moveFrom: Range<Int>, moveTo: Range<Int>
+        var reload: Range<Int>, reconfigure: Range<Int>
+    }
+
+    /// Copies the item paths of both batches of a diff into one packed array (one
+    /// allocation, a memory copy per list) and notes each list's range.
+    /// - Complexity: O(item operations).
+    static func copying(_ structural: dfc_batch, _ refresh: dfc_batch) -> (
+        paths: PackedIndexPaths, structural: BatchRanges, refresh: BatchRanges
+    ) {
+        precondition(MemoryLayout<PackedIndexPath>.stride == MemoryLayout<dfc_index_path>.stride)
+        func lists(_ batch: dfc_batch) -> [(UnsafePointer<dfc_index_path>?, Int)] {
+            [
+                (batch.delete_items, batch.delete_item_count), (batch.insert_items, batch.insert_item_count),
+                (batch.move_item_from, batch.move_item_count), (batch.move_item_to, batch.move_item_count),
+                (batch.reload_items, batch.reload_item_count), (batch.reconfigure_items, batch.reconfigure_item_count),
+            ]
+        }
+        let all = lists(structural) + lists(refresh)
+        var ranges: [Range<Int>] = []
+        let packed = [PackedIndexPath](unsafeUninitializedCapacity: all.reduce(0) { $0 + $1.1 }) { buffer, initialized in
+            var next = 0
+            for (pointer, count) in all {
+                if let pointer, count > 0 {
+                    UnsafeMutableRawPointer(buffer.baseAddress! + next).copyMemory(
+                        from: pointer, byteCount: count * MemoryLayout<dfc_index_path>.stride)
+                }
+                ranges.append(next..<(next + count))
+                next += count
+            }
+            initialized = next
+        }
+        func batchRanges(_ first: Int) -> BatchRanges {
+            BatchRanges(
+                delete: ranges[first], insert: ranges[first + 1], moveFrom: ranges[first + 2], moveTo: ranges[first + 3],
+                reload: ranges[first + 4], reconfigure: ranges[first + 5])
+        }
+        return (PackedIndexPaths(packed), batchRanges(0), batchRanges(6))
+    }
+}
+
 extension BatchUpdate {
-    /// Copies a C batch into Swift arrays.
-    init(_ batch: dfc_batch) {
+    /// A C batch: section lists copied into Swift arrays, item lists left packed in `paths`.
+    /// - Complexity: O(section operations).
+    init(_ batch: dfc_batch, paths: PackedIndexPaths, ranges: PackedIndexPaths.BatchRanges) {
         func ints(_ pointer: UnsafePointer<UInt32>?, _ count: Int) -> [Int] {
             count == 0 ? [] : UnsafeBufferPointer(start: pointer, count: count).map { Int($0) }
         }
-        func paths(_ pointer: UnsafePointer<dfc_index_path>?, _ count: Int) -> [IndexPath] {
-            count == 0
-                ? []
-                : UnsafeBufferPointer(start: pointer, count: count).map {
-                    IndexPath(item: Int($0.item), section: Int($0.section))
-                }
-        }
+        func list(_ range: Range<Int>) -> ItemPathList { range.isEmpty ? .indexPaths([]) : .packed(paths, range) }
         self.init(
             deleteSections: ints(batch.delete_sections, batch.delete_section_count),
             insertSections: ints(batch.insert_sections, batch.insert_section_count),
@@ -115,13 +156,8 @@ extension BatchUpdate {
                 ints(batch.move_section_to, batch.move_section_count)
             ).map { SectionMove(from: $0, to: $1) },
             reloadSections: ints(batch.reload_sections, batch.reload_section_count),
-            deleteItems: paths(batch.delete_items, batch.delete_item_count),
-            insertItems: paths(batch.insert_items, batch.insert_item_count),
-            moveItems: zip(
-                paths(batch.move_item_from, batch.move_item_count),
-                paths(batch.move_item_to, batch.move_item_count)
-            ).map { ItemMove(from: $0, to: $1) },
-            reloadItems: paths(batch.reload_items, batch.reload_item_count),
-            reconfigureItems: paths(batch.reconfigure_items, batch.reconfigure_item_count))
+            deleteItems: list(ranges.delete), insertItems: list(ranges.insert),
+            moveItems: ranges.moveFrom.isEmpty ? .moves([]) : .packed(paths, from: ranges.moveFrom, to: ranges.moveTo),
+            reloadItems: list(ranges.reload), reconfigureItems: list(ranges.reconfigure))
     }
 }

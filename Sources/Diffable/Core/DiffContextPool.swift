@@ -1,19 +1,55 @@
 /// Reusable diff contexts shared by all threads: a diff borrows one, so its
 /// scratch memory is warm for the next diff, and never shares it while in use.
-/// At most four idle contexts are kept, and none that grew past `retainedByteLimit`
-/// (one 10M-item diff must not pin a gigabyte for the life of the process).
+///
+/// The most recently used contexts are kept, at most `retainedContextLimit` (4) and
+/// at most `retainedByteLimit` bytes together, so a thread diffing 10^6-item snapshots again
+/// and again (a context of ~70 MB) gets its warm context back every time, while one
+/// 10^7-item diff does not pin a gigabyte for the life of the process. A context that
+/// would not fit is freed when its diff ends.
 final class DiffContextPool: @unchecked Sendable {
     static let shared = DiffContextPool()
-    static let retainedByteLimit = 64 << 20
-    private let idle = Locked<[DiffContext]>([])
+    /// Bytes the idle contexts may hold together.
+    let retainedByteLimit: Int
+    /// How many idle contexts are kept at most.
+    let retainedContextLimit: Int
+    /// Idle contexts, least recently used first, with their sizes when they went idle.
+    private let idle = Locked<[(context: DiffContext, bytes: Int)]>([])
+
+    /// The default keeps two 10^6-item snapshot diffs' worth of scratch memory.
+    /// - Complexity: O(1).
+    init(retainedByteLimit: Int = 160 << 20, retainedContextLimit: Int = 4) {
+        self.retainedByteLimit = retainedByteLimit
+        self.retainedContextLimit = retainedContextLimit
+    }
+
+    /// Contexts waiting for a diff.
+    /// - Complexity: O(1).
+    var idleCount: Int { idle.withLock { $0.count } }
 
     /// Runs `body` with a context no other thread uses meanwhile.
     /// - Complexity: O(1) plus `body`.
     func withContext<R>(_ body: (DiffContext) throws -> R) rethrows -> R {
-        let context = idle.withLock { $0.popLast() } ?? DiffContext()
-        defer {
-            if context.byteCount <= Self.retainedByteLimit { idle.withLock { if $0.count < 4 { $0.append(context) } } }
-        }
+        let context = idle.withLock { $0.popLast()?.context } ?? DiffContext()
+        defer { keep(context) }
         return try body(context)
+    }
+
+    /// Returns a context to the pool, dropping the least recently used ones beyond the limits.
+    /// - Complexity: O(retained contexts).
+    private func keep(_ context: DiffContext) {
+        let bytes = context.byteCount
+        guard bytes <= retainedByteLimit else { return }
+        // Contexts dropped here are freed outside the lock, when `dropped` goes out of scope.
+        var dropped: [DiffContext] = []
+        idle.withLock { idle in
+            idle.append((context, bytes))
+            var total = idle.reduce(0) { $0 + $1.bytes }
+            while idle.count > retainedContextLimit || total > retainedByteLimit {
+                let oldest = idle.removeFirst()
+                total -= oldest.bytes
+                dropped.append(oldest.context)
+            }
+        }
+        _ = dropped
     }
 }

@@ -60,11 +60,39 @@ public struct BatchUpdate: Equatable, Hashable, Sendable, Codable {
     public var insertSections: [Int] = []
     public var moveSections: [SectionMove] = []
     public var reloadSections: [Int] = []
-    public var deleteItems: [IndexPath] = []
-    public var insertItems: [IndexPath] = []
-    public var moveItems: [ItemMove] = []
-    public var reloadItems: [IndexPath] = []
-    public var reconfigureItems: [IndexPath] = []
+
+    // Item lists made by a diff stay packed (8 bytes a path) until read; see PackedIndexPaths.
+    var deleteItemList: ItemPathList
+    var insertItemList: ItemPathList
+    var moveItemList: ItemMoveList
+    var reloadItemList: ItemPathList
+    var reconfigureItemList: ItemPathList
+
+    /// - Complexity: O(1), or O(count) on the first read of a list a diff made.
+    public var deleteItems: [IndexPath] {
+        get { deleteItemList.indexPaths }
+        set { deleteItemList = .indexPaths(newValue) }
+    }
+    /// - Complexity: O(1), or O(count) on the first read of a list a diff made.
+    public var insertItems: [IndexPath] {
+        get { insertItemList.indexPaths }
+        set { insertItemList = .indexPaths(newValue) }
+    }
+    /// - Complexity: O(1), or O(count) on the first read of a list a diff made.
+    public var moveItems: [ItemMove] {
+        get { moveItemList.moves }
+        set { moveItemList = .moves(newValue) }
+    }
+    /// - Complexity: O(1), or O(count) on the first read of a list a diff made.
+    public var reloadItems: [IndexPath] {
+        get { reloadItemList.indexPaths }
+        set { reloadItemList = .indexPaths(newValue) }
+    }
+    /// - Complexity: O(1), or O(count) on the first read of a list a diff made.
+    public var reconfigureItems: [IndexPath] {
+        get { reconfigureItemList.indexPaths }
+        set { reconfigureItemList = .indexPaths(newValue) }
+    }
 
     /// - Complexity: O(operations passed).
     public init(
@@ -76,11 +104,29 @@ public struct BatchUpdate: Equatable, Hashable, Sendable, Codable {
         self.insertSections = insertSections
         self.moveSections = moveSections
         self.reloadSections = reloadSections
-        self.deleteItems = deleteItems
-        self.insertItems = insertItems
-        self.moveItems = moveItems
-        self.reloadItems = reloadItems
-        self.reconfigureItems = reconfigureItems
+        self.deleteItemList = .indexPaths(deleteItems)
+        self.insertItemList = .indexPaths(insertItems)
+        self.moveItemList = .moves(moveItems)
+        self.reloadItemList = .indexPaths(reloadItems)
+        self.reconfigureItemList = .indexPaths(reconfigureItems)
+    }
+
+    /// A batch whose item lists are ranges of a diff's packed paths (section lists as given).
+    /// - Complexity: O(operations in the section lists).
+    init(
+        deleteSections: [Int], insertSections: [Int], moveSections: [SectionMove], reloadSections: [Int],
+        deleteItems: ItemPathList, insertItems: ItemPathList, moveItems: ItemMoveList, reloadItems: ItemPathList,
+        reconfigureItems: ItemPathList
+    ) {
+        self.deleteSections = deleteSections
+        self.insertSections = insertSections
+        self.moveSections = moveSections
+        self.reloadSections = reloadSections
+        self.deleteItemList = deleteItems
+        self.insertItemList = insertItems
+        self.moveItemList = moveItems
+        self.reloadItemList = reloadItems
+        self.reconfigureItemList = reconfigureItems
     }
 
     /// Whether the batch has no operation at all.
@@ -89,15 +135,42 @@ public struct BatchUpdate: Equatable, Hashable, Sendable, Codable {
 
     /// Total number of operations. - Complexity: O(1).
     public var operationCount: Int {
-        deleteSections.count + insertSections.count + moveSections.count + reloadSections.count + deleteItems.count
-            + insertItems.count + moveItems.count + reloadItems.count + reconfigureItems.count
+        deleteSections.count + insertSections.count + moveSections.count + reloadSections.count + deleteItemList.count
+            + insertItemList.count + moveItemList.count + reloadItemList.count + reconfigureItemList.count
     }
 
     /// Whether the batch only refreshes content (reloads and reconfigures).
     /// - Complexity: O(1).
     public var isRefreshOnly: Bool {
-        deleteSections.isEmpty && insertSections.isEmpty && moveSections.isEmpty && deleteItems.isEmpty
-            && insertItems.isEmpty && moveItems.isEmpty
+        deleteSections.isEmpty && insertSections.isEmpty && moveSections.isEmpty && deleteItemList.count == 0
+            && insertItemList.count == 0 && moveItemList.count == 0
+    }
+
+    /// Equal operation lists, in order. Lists a diff made compare without becoming `IndexPath`s.
+    /// - Complexity: O(operations).
+    public static func == (lhs: BatchUpdate, rhs: BatchUpdate) -> Bool {
+        lhs.deleteSections == rhs.deleteSections && lhs.insertSections == rhs.insertSections
+            && lhs.moveSections == rhs.moveSections && lhs.reloadSections == rhs.reloadSections
+            && ItemPathList.same(lhs.deleteItemList, rhs.deleteItemList)
+            && ItemPathList.same(lhs.insertItemList, rhs.insertItemList)
+            && ItemMoveList.same(lhs.moveItemList, rhs.moveItemList)
+            && ItemPathList.same(lhs.reloadItemList, rhs.reloadItemList)
+            && ItemPathList.same(lhs.reconfigureItemList, rhs.reconfigureItemList)
+    }
+
+    /// Hashes every operation list (item lists as `IndexPath`s, so equal batches hash alike
+    /// however they were made).
+    /// - Complexity: O(operations).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(deleteSections)
+        hasher.combine(insertSections)
+        hasher.combine(moveSections)
+        hasher.combine(reloadSections)
+        hasher.combine(deleteItems)
+        hasher.combine(insertItems)
+        hasher.combine(moveItems)
+        hasher.combine(reloadItems)
+        hasher.combine(reconfigureItems)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -115,11 +188,11 @@ public struct BatchUpdate: Equatable, Hashable, Sendable, Codable {
         insertSections = try container.decodeIfPresent([Int].self, forKey: .insertSections) ?? []
         moveSections = try container.decodeIfPresent([SectionMove].self, forKey: .moveSections) ?? []
         reloadSections = try container.decodeIfPresent([Int].self, forKey: .reloadSections) ?? []
-        deleteItems = try paths(.deleteItems)
-        insertItems = try paths(.insertItems)
-        moveItems = try container.decodeIfPresent([ItemMove].self, forKey: .moveItems) ?? []
-        reloadItems = try paths(.reloadItems)
-        reconfigureItems = try paths(.reconfigureItems)
+        deleteItemList = .indexPaths(try paths(.deleteItems))
+        insertItemList = .indexPaths(try paths(.insertItems))
+        moveItemList = .moves(try container.decodeIfPresent([ItemMove].self, forKey: .moveItems) ?? [])
+        reloadItemList = .indexPaths(try paths(.reloadItems))
+        reconfigureItemList = .indexPaths(try paths(.reconfigureItems))
     }
 
     /// - Complexity: O(size of the encoded value).

@@ -50,19 +50,19 @@ public struct SnapshotDifference<SectionIdentifierType: Hashable, ItemIdentifier
     public var movedSectionCount: Int { structuralBatch?.moveSections.count ?? 0 }
     /// Items inserted one by one (items of inserted sections are not counted).
     /// - Complexity: O(1).
-    public var insertedItemCount: Int { structuralBatch?.insertItems.count ?? 0 }
+    public var insertedItemCount: Int { structuralBatch?.insertItemList.count ?? 0 }
     /// Items deleted one by one (items of deleted sections are not counted).
     /// - Complexity: O(1).
-    public var deletedItemCount: Int { structuralBatch?.deleteItems.count ?? 0 }
+    public var deletedItemCount: Int { structuralBatch?.deleteItemList.count ?? 0 }
     /// Item moves: the fewest per section, plus cross-section moves UIKit allows.
     /// - Complexity: O(1).
-    public var movedItemCount: Int { structuralBatch?.moveItems.count ?? 0 }
+    public var movedItemCount: Int { structuralBatch?.moveItemList.count ?? 0 }
     /// Items reloaded by the refresh batch.
     /// - Complexity: O(1).
-    public var reloadedItemCount: Int { refreshBatch?.reloadItems.count ?? 0 }
+    public var reloadedItemCount: Int { refreshBatch?.reloadItemList.count ?? 0 }
     /// Items reconfigured by the refresh batch.
     /// - Complexity: O(1).
-    public var reconfiguredItemCount: Int { refreshBatch?.reconfigureItems.count ?? 0 }
+    public var reconfiguredItemCount: Int { refreshBatch?.reconfigureItemList.count ?? 0 }
     /// Sections reloaded by the refresh batch.
     /// - Complexity: O(1).
     public var reloadedSectionCount: Int { refreshBatch?.reloadSections.count ?? 0 }

@@ -166,14 +166,22 @@ extension DiffableDataSourceSnapshot {
     // MARK: Deleting
 
     /// Deletes items; identifiers not in the snapshot are ignored (as in UIKit).
-    /// - Complexity: O(k + size of each section touched + t log s) expected, t the number of sections touched.
+    /// - Complexity: O(k log k + size of each section touched + t log s) expected, t the number of sections touched.
     public mutating func deleteItems(_ identifiers: [ItemIdentifierType]) {
         var slots: [Int32] = []
-        var seen = Set<Int32>()
+        slots.reserveCapacity(identifiers.count)
         for identifier in identifiers {
-            if let slot = storage.itemSlot(identifier), seen.insert(slot).inserted { slots.append(slot) }
+            if let slot = storage.itemSlot(identifier) { slots.append(slot) }
         }
         guard !slots.isEmpty else { return }
+        // Sorting drops repeated identifiers for less than a Set costs (no hashing, one allocation).
+        slots.sort()
+        var distinct = 1
+        for index in 1..<slots.count where slots[index] != slots[distinct - 1] {
+            slots[distinct] = slots[index]
+            distinct += 1
+        }
+        slots.removeLast(slots.count - distinct)
         makeUnique()
         storage.removeItems(slots)
         storage.prunePending()

@@ -1,0 +1,81 @@
+/* Whether a list holds no two equal identifiers, cheaply: the check that lets a
+ * validated diff run the trusted matcher. Only the answer is computed; the exact
+ * duplicate report is the matcher's slow path (dfc_match.c).
+ *
+ * One table over a 10^6-element list is 16 MB probed at random: ~20 ns an element.
+ * Here the elements are first bucketed by the top bits of their hash into partitions
+ * of ~4096 (one sequential pass to count, one to scatter, the partitions' write
+ * positions all in L1), then each partition is checked with a table of its own that
+ * stays in the L2 cache: ~5 ns an element. */
+#include "dfc_internal.h"
+
+enum { DFC_PARTITION_TARGET = 4096, DFC_MAX_PARTITION_BITS = 16 };
+
+static inline uint64_t dfc__spread(uint64_t key) { return key * UINT64_C(0x9E3779B97F4A7C15); }
+
+/* The partition of a spread key: its top `bits` bits. */
+static inline size_t dfc__partition(uint64_t spread, unsigned bits) {
+    return bits == 0 ? 0 : (size_t)(spread >> (64u - bits));
+}
+
+int dfc__list_is_unique(dfc_context *context, const dfc_identity *identity, int side, bool *unique) {
+    const size_t n = identity->lists[side]->count;
+    const uint64_t *keys = identity->lists[side]->keys;
+    *unique = true;
+    if (n < 2) return DFC_OK;
+    unsigned bits = 0;
+    while (bits < DFC_MAX_PARTITION_BITS && (n >> bits) > DFC_PARTITION_TARGET) bits++;
+    const size_t partitions = (size_t)1 << bits;
+    int status = DFC_OK;
+    uint32_t *starts = dfc__context_scratch(context, DFC_BUF_LIS_TAILS, partitions + 1, sizeof(uint32_t), &status);
+    if (starts == NULL) return status;
+    uint64_t *bucketed = dfc__context_scratch(context, DFC_BUF_SLOTS, n, sizeof(uint64_t), &status);
+    if (bucketed == NULL) return status;
+
+    /* Count, then scatter each element as (the 32 spread bits below its partition's, index). */
+    memset(starts, 0, (partitions + 1) * sizeof(uint32_t));
+    for (size_t i = 0; i < n; i++) starts[dfc__partition(dfc__spread(keys[i]), bits) + 1]++;
+    size_t largest = 0;
+    for (size_t p = 0; p < partitions; p++) {
+        if (starts[p + 1] > largest) largest = starts[p + 1];
+        starts[p + 1] += starts[p];
+    }
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t spread = dfc__spread(keys[i]);
+        const uint32_t fingerprint = (uint32_t)(spread >> (32u - bits));
+        bucketed[starts[dfc__partition(spread, bits)]++] = ((uint64_t)fingerprint << 32) | (uint64_t)i;
+    }
+    /* starts[p] is now where partition p ends (and p + 1 begins). */
+
+    size_t capacity;
+    unsigned shift;
+    if (!dfc__slot_capacity_for(largest, &capacity, &shift)) return DFC_ERR_TOO_LARGE;
+    uint64_t *table = dfc__context_scratch(context, DFC_BUF_SLOTS_NEW, capacity, sizeof(uint64_t), &status);
+    if (table == NULL) return status;
+    size_t begin = 0;
+    for (size_t p = 0; p < partitions; begin = starts[p], p++) {
+        const size_t end = starts[p];
+        if (end - begin < 2) continue;
+        size_t slots = capacity;
+        (void)dfc__slot_capacity_for(end - begin, &slots, &shift); /* no larger than `capacity` */
+        const size_t mask = slots - 1;
+        const unsigned home_shift = shift - 32u; /* a slot's home: the fingerprint's top bits */
+        memset(table, 0, slots * sizeof(uint64_t));
+        for (size_t e = begin; e < end; e++) {
+            const uint32_t fingerprint = (uint32_t)(bucketed[e] >> 32), index = (uint32_t)bucketed[e];
+            size_t position = fingerprint >> home_shift;
+            uint64_t slot;
+            while ((slot = table[position]) != 0) {
+                const uint32_t other = (uint32_t)slot - 1;
+                if ((uint32_t)(slot >> 32) == fingerprint && keys[other] == keys[index] &&
+                    dfc__confirm(identity, side, other, side, index)) {
+                    *unique = false;
+                    return DFC_OK;
+                }
+                position = (position + 1) & mask;
+            }
+            table[position] = ((uint64_t)fingerprint << 32) | ((uint64_t)index + 1);
+        }
+    }
+    return DFC_OK;
+}

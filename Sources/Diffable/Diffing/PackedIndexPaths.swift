@@ -1,0 +1,124 @@
+import Foundation
+
+/// An item index path as the C planner writes it: two 32-bit indices, 8 bytes
+/// (a Foundation `IndexPath` takes 24, and an `ItemMove` 48).
+struct PackedIndexPath: Hashable, Sendable {
+    var section: UInt32
+    var item: UInt32
+
+    /// - Complexity: O(1).
+    var indexPath: IndexPath { IndexPath(item: Int(item), section: Int(section)) }
+}
+
+/// The item index paths of one diff, packed in one array, shared by the batches that
+/// came out of it. A batch's item lists are ranges of it; each list becomes Foundation
+/// `IndexPath`s only when someone reads it, once (10^6 moves otherwise cost 48 MB of
+/// `IndexPath` pairs that a caller counting them never looks at).
+///
+/// Immutable except for the cache of materialized lists, which a lock guards: batches
+/// are `Sendable` and may be read from several threads at once.
+final class PackedIndexPaths: @unchecked Sendable {
+    let paths: [PackedIndexPath]
+    /// Lists already made, by the start of their range (moves by the start of their sources).
+    private struct Materialized {
+        var paths: [Int: [IndexPath]] = [:]
+        var moves: [Int: [BatchUpdate.ItemMove]] = [:]
+    }
+    private let materialized = Locked(Materialized())
+
+    /// - Complexity: O(1).
+    init(_ paths: [PackedIndexPath]) { self.paths = paths }
+
+    /// Whether any list was made into `IndexPath`s yet (counting one must not).
+    /// - Complexity: O(1).
+    var hasMaterializedLists: Bool { materialized.withLock { !$0.paths.isEmpty || !$0.moves.isEmpty } }
+
+    /// The paths in `range` as `IndexPath`s, made on the first request and kept.
+    /// - Complexity: O(range.count) the first time, O(1) after.
+    func indexPaths(_ range: Range<Int>) -> [IndexPath] {
+        if let cached = materialized.withLock({ $0.paths[range.lowerBound] }) { return cached }
+        let made = paths[range].map(\.indexPath)
+        return materialized.withLock { cache in
+            if let cached = cache.paths[range.lowerBound] { return cached }
+            cache.paths[range.lowerBound] = made
+            return made
+        }
+    }
+
+    /// Moves from the paths at `from` to those at `to` (equal lengths), made once.
+    /// - Complexity: O(count) the first time, O(1) after.
+    func moves(from: Range<Int>, to: Range<Int>) -> [BatchUpdate.ItemMove] {
+        if let cached = materialized.withLock({ $0.moves[from.lowerBound] }) { return cached }
+        let made = zip(paths[from], paths[to]).map { BatchUpdate.ItemMove(from: $0.indexPath, to: $1.indexPath) }
+        return materialized.withLock { cache in
+            if let cached = cache.moves[from.lowerBound] { return cached }
+            cache.moves[from.lowerBound] = made
+            return made
+        }
+    }
+}
+
+/// One item list of a ``BatchUpdate``: `IndexPath`s as given, or a range of a diff's packed paths.
+enum ItemPathList: Sendable {
+    case indexPaths([IndexPath])
+    case packed(PackedIndexPaths, Range<Int>)
+
+    /// - Complexity: O(1).
+    var count: Int {
+        switch self {
+        case .indexPaths(let paths): paths.count
+        case .packed(_, let range): range.count
+        }
+    }
+
+    /// - Complexity: O(count) on the first read of a packed list, O(1) otherwise.
+    var indexPaths: [IndexPath] {
+        switch self {
+        case .indexPaths(let paths): paths
+        case .packed(let store, let range): store.indexPaths(range)
+        }
+    }
+
+    /// Equal lists of paths; packed lists compare without materializing.
+    /// - Complexity: O(count).
+    static func same(_ a: ItemPathList, _ b: ItemPathList) -> Bool {
+        guard a.count == b.count else { return false }
+        if case .packed(let storeA, let rangeA) = a, case .packed(let storeB, let rangeB) = b {
+            return (storeA === storeB && rangeA == rangeB) || storeA.paths[rangeA].elementsEqual(storeB.paths[rangeB])
+        }
+        return a.indexPaths == b.indexPaths
+    }
+}
+
+/// The item moves of a ``BatchUpdate``: as given, or two equal-length ranges of a diff's packed paths.
+enum ItemMoveList: Sendable {
+    case moves([BatchUpdate.ItemMove])
+    case packed(PackedIndexPaths, from: Range<Int>, to: Range<Int>)
+
+    /// - Complexity: O(1).
+    var count: Int {
+        switch self {
+        case .moves(let moves): moves.count
+        case .packed(_, let from, _): from.count
+        }
+    }
+
+    /// - Complexity: O(count) on the first read of a packed list, O(1) otherwise.
+    var moves: [BatchUpdate.ItemMove] {
+        switch self {
+        case .moves(let moves): moves
+        case .packed(let store, let from, let to): store.moves(from: from, to: to)
+        }
+    }
+
+    /// Equal lists of moves; packed lists compare without materializing.
+    /// - Complexity: O(count).
+    static func same(_ a: ItemMoveList, _ b: ItemMoveList) -> Bool {
+        guard a.count == b.count else { return false }
+        if case .packed(let storeA, let fromA, let toA) = a, case .packed(let storeB, let fromB, let toB) = b {
+            if storeA === storeB && fromA == fromB && toA == toB { return true }
+            return storeA.paths[fromA].elementsEqual(storeB.paths[fromB]) && storeA.paths[toA].elementsEqual(storeB.paths[toB])
+        }
+        return a.moves == b.moves
+    }
+}

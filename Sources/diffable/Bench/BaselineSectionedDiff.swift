@@ -1,0 +1,44 @@
+/// ALGORITHM.md's two-level diff written the way a user would in plain Swift: a
+/// `Dictionary` per level, one LIS per surviving section. It counts operations only (no
+/// index paths, no UIKit validity rules), so it is a lower bound on what a naive
+/// implementation costs: the in-process baseline of the sectioned benchmarks.
+enum BaselineSectionedDiff {
+    struct Result: Equatable {
+        var deletes: Int
+        var inserts: Int
+        /// Items moved: within a section (matched − LIS) plus every cross-section move.
+        var moves: Int
+    }
+
+    /// Sections are identified by their identifiers in `oldSections`/`newSections`,
+    /// holding the items of `old`/`new` at the same index.
+    /// - Complexity: O(n + s) expected plus O(k log k) for the LIS of the k matched items.
+    static func diff<Section: Hashable, Item: Hashable>(
+        oldSections: [Section], old: [[Item]], newSections: [Section], new: [[Item]]
+    ) -> Result {
+        var oldSectionIndex = [Section: Int](minimumCapacity: oldSections.count)
+        for (index, section) in oldSections.enumerated() { oldSectionIndex[section] = index }
+        var oldPlace = [Item: (section: Int, index: Int)](minimumCapacity: old.reduce(0) { $0 + $1.count })
+        for (section, items) in old.enumerated() {
+            for (index, item) in items.enumerated() { oldPlace[item] = (section, index) }
+        }
+        var result = Result(deletes: 0, inserts: 0, moves: 0)
+        var matched = 0
+        var sequence: [Int] = []
+        for (newSection, items) in new.enumerated() {
+            let oldSection = oldSectionIndex[newSections[newSection]] ?? -1
+            sequence.removeAll(keepingCapacity: true)
+            for item in items {
+                guard let place = oldPlace[item] else {
+                    result.inserts += 1
+                    continue
+                }
+                matched += 1
+                if place.section == oldSection { sequence.append(place.index) } else { result.moves += 1 }
+            }
+            result.moves += sequence.count - BaselineDiff.lisLength(sequence)
+        }
+        result.deletes = oldPlace.count - matched
+        return result
+    }
+}

@@ -119,7 +119,7 @@ extension PackedIndexPaths {
         }
         let all = lists(structural) + lists(refresh)
         var ranges: [Range<Int>] = []
-        let packed = [PackedIndexPath](unsafeUninitializedCapacity: all.reduce(0) { $0 + $1.1 }) { buffer, initialized in
+        let packed = [PackedIndexPath](filling: all.reduce(0) { $0 + $1.1 }) { buffer, initialized in
             var next = 0
             for (pointer, count) in all {
                 if let pointer, count > 0 {

@@ -56,9 +56,8 @@ package final class DiffContext {
         /// XXH3-64 (seed 0) of every identifier.
         /// - Complexity: O(total bytes).
         package func keys(seed: UInt64 = 0) -> [UInt64] {
-            // An empty array is the shared empty storage, which the initializer below would write to (a data race).
             guard count > 0 else { return [] }
-            return [UInt64](unsafeUninitializedCapacity: count) { buffer, initialized in
+            return [UInt64](filling: count) { buffer, initialized in
                 let status = bytes.withUnsafeBytes { raw in
                     offsets.withUnsafeBufferPointer { offsets in
                         dfc_hash_bytes(raw.baseAddress, offsets.baseAddress, count, seed, buffer.baseAddress)

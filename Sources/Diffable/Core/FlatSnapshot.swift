@@ -26,7 +26,7 @@ struct FlatSnapshot {
         itemKeys = storage.sectionItems.withUnsafeBufferPointer { sectionItems in
             let total = order.reduce(0) { $0 + sectionItems[Int($1)].count }
             if slots {
-                slotArray = [Int32](unsafeUninitializedCapacity: total) { buffer, initialized in
+                slotArray = [Int32](filling: total) { buffer, initialized in
                     for section in order {
                         sectionItems[Int(section)].withUnsafeBufferPointer { sectionSlots in
                             _ = UnsafeMutableBufferPointer(rebasing: buffer[initialized...]).initialize(fromContentsOf: sectionSlots)
@@ -36,7 +36,7 @@ struct FlatSnapshot {
                 }
             }
             return storage.itemKeys.withUnsafeBufferPointer { keys in
-                [UInt64](unsafeUninitializedCapacity: total) { buffer, initialized in
+                [UInt64](filling: total) { buffer, initialized in
                     for section in order {
                         sectionItems[Int(section)].withUnsafeBufferPointer { sectionSlots in
                             for slot in sectionSlots {

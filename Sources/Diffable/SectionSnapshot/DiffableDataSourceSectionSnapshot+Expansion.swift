@@ -53,10 +53,9 @@ extension DiffableDataSourceSectionSnapshot {
     ///   step; one allocation, for the result.
     public var visibleItems: [ItemIdentifierType] {
         let visibleCount = storage.visibleCount
-        // An empty array is the shared empty storage, which the initializer below would write to (a data race).
         guard visibleCount > 0 else { return [] }
         return storage.ids.withUnsafeBufferPointer { ids in
-            [ItemIdentifierType](unsafeUninitializedCapacity: visibleCount) { buffer, initialized in
+            [ItemIdentifierType](filling: visibleCount) { buffer, initialized in
                 storage.forEachVisibleRun { run in
                     (buffer.baseAddress! + initialized).initialize(from: ids.baseAddress! + run.lowerBound, count: run.count)
                     initialized += run.count

@@ -144,7 +144,7 @@ struct DiffCommand: ParsableCommand {
         return bytes.count
     }
 
-    /// The outcome for people: one line per kind of change in each batch (the demo shows it too).
+    /// The outcome for people: one line per kind of change in each batch.
     /// - Complexity: O(operations).
     static func text(_ outcome: DiffOutcome) -> String {
         guard case .batches(let batches) = outcome else {

@@ -26,6 +26,11 @@
 /// ``difference(from:)`` diffs the visible rows of two outlines into the same
 /// ``SnapshotDifference`` the flat snapshot produces, with one section.
 ///
+/// The hot members (append, expand, collapse, the lookups, `difference(from:)`) carry
+/// exported pre-specializations for `Int` and `String` identifiers: called from another
+/// module, generic code otherwise pays a metadata lookup and witness calls per call
+/// (docs/PERFORMANCE.md, "Pre-specialized entry points").
+///
 /// In the complexity notes, *n* is the number of items in the outline, *k* the
 /// number of identifiers passed in (or the items of the snapshot passed in), and
 /// *depth* the level of the deepest item involved plus one.

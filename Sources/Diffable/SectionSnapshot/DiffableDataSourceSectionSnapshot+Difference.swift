@@ -9,8 +9,8 @@ extension DiffableDataSourceSectionSnapshot {
     /// but keep their row order are not touched. Never traps.
     /// - Complexity: O(v) expected plus O(m log m) for the LIS, v being the visible rows
     ///   of both outlines and m the rows they share.
-    @_specialize(exported: true, where ItemIdentifierType == Int)
-    @_specialize(exported: true, where ItemIdentifierType == String)
+    @_specialize(exported:true,where ItemIdentifierType == Int)
+    @_specialize(exported:true,where ItemIdentifierType == String)
     public func difference(from other: Self) -> SnapshotDifference<Int, ItemIdentifierType> {
         difference(from: other, inSection: 0)
     }

@@ -3,15 +3,15 @@ extension DiffableDataSourceSectionSnapshot {
     /// children arrive later). Items not in the snapshot are ignored.
     /// - Complexity: O(k) expected; O(1) per item when `items` follows outline order
     ///   (each is checked at the place after the previous one before any hashing).
-    @_specialize(exported: true, where ItemIdentifierType == Int)
-    @_specialize(exported: true, where ItemIdentifierType == String)
+    @_specialize(exported:true,where ItemIdentifierType == Int)
+    @_specialize(exported:true,where ItemIdentifierType == String)
     public mutating func expand(_ items: [ItemIdentifierType]) { setExpanded(items, true) }
 
     /// Collapses items; their descendants keep their own state. Items not in the
     /// snapshot are ignored.
     /// - Complexity: as ``expand(_:)``.
-    @_specialize(exported: true, where ItemIdentifierType == Int)
-    @_specialize(exported: true, where ItemIdentifierType == String)
+    @_specialize(exported:true,where ItemIdentifierType == Int)
+    @_specialize(exported:true,where ItemIdentifierType == String)
     public mutating func collapse(_ items: [ItemIdentifierType]) { setExpanded(items, false) }
 
     private mutating func setExpanded(_ items: [ItemIdentifierType], _ value: Bool) {
@@ -31,8 +31,8 @@ extension DiffableDataSourceSectionSnapshot {
 
     /// Whether `item` is expanded (false for an item not in the snapshot).
     /// - Complexity: O(1) expected.
-    @_specialize(exported: true, where ItemIdentifierType == Int)
-    @_specialize(exported: true, where ItemIdentifierType == String)
+    @_specialize(exported:true,where ItemIdentifierType == Int)
+    @_specialize(exported:true,where ItemIdentifierType == String)
     public func isExpanded(_ item: ItemIdentifierType) -> Bool {
         storage.position(of: item).map { storage.expanded[$0] } ?? false
     }
@@ -49,8 +49,8 @@ extension DiffableDataSourceSectionSnapshot {
     /// Whether `item` is shown: every ancestor is expanded (root items always are).
     /// False for an item not in the snapshot.
     /// - Complexity: O(depth) expected.
-    @_specialize(exported: true, where ItemIdentifierType == Int)
-    @_specialize(exported: true, where ItemIdentifierType == String)
+    @_specialize(exported:true,where ItemIdentifierType == Int)
+    @_specialize(exported:true,where ItemIdentifierType == String)
     public func isVisible(_ item: ItemIdentifierType) -> Bool {
         guard let position = storage.position(of: item) else { return false }
         return storage.isVisible(at: position)

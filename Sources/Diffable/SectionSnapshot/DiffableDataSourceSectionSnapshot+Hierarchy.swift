@@ -11,8 +11,8 @@ extension DiffableDataSourceSectionSnapshot {
     /// - Complexity: O(k) amortized (plus O(depth)) when the new items land at the end of
     ///   the outline: appending roots, or children to the last root or to an item on
     ///   the outline's last branch; otherwise O(n).
-    @_specialize(exported: true, where ItemIdentifierType == Int)
-    @_specialize(exported: true, where ItemIdentifierType == String)
+    @_specialize(exported:true,where ItemIdentifierType == Int)
+    @_specialize(exported:true,where ItemIdentifierType == String)
     public mutating func append(_ items: [ItemIdentifierType], to parent: ItemIdentifierType? = nil) {
         trapping { try $0.tryAppend(items, to: parent) }
     }

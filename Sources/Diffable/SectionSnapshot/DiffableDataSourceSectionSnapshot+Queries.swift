@@ -17,14 +17,14 @@ extension DiffableDataSourceSectionSnapshot {
 
     /// Whether the outline holds `item`.
     /// - Complexity: O(1) expected.
-    @_specialize(exported: true, where ItemIdentifierType == Int)
-    @_specialize(exported: true, where ItemIdentifierType == String)
+    @_specialize(exported:true,where ItemIdentifierType == Int)
+    @_specialize(exported:true,where ItemIdentifierType == String)
     public func contains(_ item: ItemIdentifierType) -> Bool { storage.position(of: item) != nil }
 
     /// The position of `item` in ``items``, or nil when it is not in the snapshot.
     /// - Complexity: O(1) expected.
-    @_specialize(exported: true, where ItemIdentifierType == Int)
-    @_specialize(exported: true, where ItemIdentifierType == String)
+    @_specialize(exported:true,where ItemIdentifierType == Int)
+    @_specialize(exported:true,where ItemIdentifierType == String)
     public func index(of item: ItemIdentifierType) -> Int? { storage.position(of: item) }
 
     /// The depth of `item`: 0 for a root item. Traps when `item` is not in the snapshot

@@ -50,6 +50,19 @@ void *dfc__heap_allocate(dfc_heap *heap, size_t size) {
     return pointer;
 }
 
+void *dfc__heap_allocate_zeroed(dfc_heap *heap, size_t size) {
+    if (size == 0) size = 1;
+    /* calloc knows when its memory comes fresh from the kernel (already zero) and skips
+     * the clearing pass; below the huge-page size that is the default allocator's path.
+     * A table that grows while a snapshot is built would otherwise be written twice. */
+    bool plain_default = heap->allocator.allocate == dfc__default_allocate && size < 4 * (size_t)DFC_HUGE_PAGE;
+    void *pointer = plain_default ? calloc(1, size) : heap->allocator.allocate(heap->allocator.user_data, size);
+    if (pointer == NULL) return NULL;
+    if (!plain_default) memset(pointer, 0, size);
+    heap->allocation_count++;
+    return pointer;
+}
+
 void dfc__heap_release(dfc_heap *heap, void *pointer) {
     if (pointer != NULL) heap->allocator.release(heap->allocator.user_data, pointer);
 }

@@ -73,9 +73,8 @@ int dfc_idtable_reserve(dfc_idtable *table, size_t count) {
     if (!dfc__slot_capacity_for(count, &capacity, &shift) ||
         !dfc__mul_size(capacity, sizeof(dfc_slot), &bytes))
         return DFC_ERR_TOO_LARGE;
-    dfc_slot *slots = dfc__heap_allocate(&table->heap, bytes);
+    dfc_slot *slots = dfc__heap_allocate_zeroed(&table->heap, bytes);
     if (slots == NULL) return DFC_ERR_OUT_OF_MEMORY;
-    memset(slots, 0, bytes);
     for (size_t i = 0; i < table->capacity; i++) {
         if (table->slots[i].value_plus_one != 0)
             dfc__idtable_place(slots, capacity - 1, shift, table->slots[i].key,

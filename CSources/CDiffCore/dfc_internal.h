@@ -45,6 +45,8 @@ typedef struct dfc_heap {
 
 DFC_HIDDEN void dfc__heap_init(dfc_heap *heap, const dfc_allocator *allocator);
 DFC_HIDDEN void *dfc__heap_allocate(dfc_heap *heap, size_t size);
+/* As dfc__heap_allocate, the memory cleared to zero (by calloc on the default allocator). */
+DFC_HIDDEN void *dfc__heap_allocate_zeroed(dfc_heap *heap, size_t size);
 DFC_HIDDEN void dfc__heap_release(dfc_heap *heap, void *pointer);
 
 /* count * size without overflow; false when it would overflow. */

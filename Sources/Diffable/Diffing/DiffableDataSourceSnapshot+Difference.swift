@@ -9,6 +9,9 @@ extension DiffableDataSourceSnapshot {
     /// The result is exactly the one ALGORITHM.md specifies, identical in every
     /// language that passes the shared fixtures.
     /// - Complexity: O(n + s) expected plus O(k log k) for the LIS over the k matched items.
+    @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == Int)
+    @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == String)
+    @_specialize(exported:true,where SectionIdentifierType == String, ItemIdentifierType == String)
     public func difference(from other: Self) -> SnapshotDifference<SectionIdentifierType, ItemIdentifierType> {
         DiffContextPool.shared.withContext { $0.diffSnapshots(old: other, new: self) }
     }

@@ -10,6 +10,9 @@ extension DiffableDataSourceSnapshot {
     /// - Complexity: O(k + log s) amortized when appending new identifiers to any section;
     ///   O(k + size of each section touched + t log s) when t sections lose existing items
     ///   that move here.
+    @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == Int)
+    @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == String)
+    @_specialize(exported:true,where SectionIdentifierType == String, ItemIdentifierType == String)
     public mutating func appendItems(_ identifiers: [ItemIdentifierType], toSection sectionIdentifier: SectionIdentifierType? = nil) {
         trapping { try $0.tryAppendItems(identifiers, toSection: sectionIdentifier) }
     }
@@ -167,6 +170,9 @@ extension DiffableDataSourceSnapshot {
 
     /// Deletes items; identifiers not in the snapshot are ignored (as in UIKit).
     /// - Complexity: O(k log k + size of each section touched + t log s) expected, t the number of sections touched.
+    @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == Int)
+    @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == String)
+    @_specialize(exported:true,where SectionIdentifierType == String, ItemIdentifierType == String)
     public mutating func deleteItems(_ identifiers: [ItemIdentifierType]) {
         var slots: [Int32] = []
         slots.reserveCapacity(identifiers.count)

@@ -47,6 +47,9 @@ extension DiffableDataSourceSnapshot {
 
     /// The flat index of `identifier` across all sections (as in ``itemIdentifiers``), or nil.
     /// - Complexity: O(1) expected hash-and-compare operations plus O(log s) for the items of the sections before (prefix sums kept exact by mutations).
+    @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == Int)
+    @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == String)
+    @_specialize(exported:true,where SectionIdentifierType == String, ItemIdentifierType == String)
     public func indexOfItem(_ identifier: ItemIdentifierType) -> Int? {
         guard let slot = storage.itemSlot(identifier) else { return nil }
         return storage.flatIndex(ofItemSlot: slot)

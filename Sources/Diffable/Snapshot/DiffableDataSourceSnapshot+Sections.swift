@@ -2,6 +2,9 @@ extension DiffableDataSourceSnapshot {
     /// Appends sections at the end. Traps when one already exists or `identifiers` repeats one;
     /// ``tryAppendSections(_:)`` throws instead.
     /// - Complexity: O(k) amortized.
+    @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == Int)
+    @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == String)
+    @_specialize(exported:true,where SectionIdentifierType == String, ItemIdentifierType == String)
     public mutating func appendSections(_ identifiers: [SectionIdentifierType]) {
         trapping { try $0.tryAppendSections(identifiers) }
     }

@@ -58,16 +58,9 @@ struct ListStress {
 
     // MARK: Layouts
 
-    /// The churn of PERFORMANCE.md over the base: flat from ``WorkloadScenario/churn``, sectioned
-    /// from ``SectionedWorkload/churn(itemCount:sectionCount:seed:)`` (moves across sections).
-    /// - Complexity: O(n log n), sectioned O(n · n/s).
-    func churnLayout() -> [[Int]] {
-        if sectionCount == 1 {
-            var generator = SplitMix64(seed: seed &+ 1)
-            return [WorkloadScenario.churn.newOrder(count: itemCount, using: &generator)]
-        }
-        return SectionedWorkload.churn(itemCount: itemCount, sectionCount: sectionCount, seed: seed &+ 1).new
-    }
+    /// The churn of PERFORMANCE.md over the base (``LinearChurn``; moves cross sections).
+    /// - Complexity: O(n + k log k).
+    func churnLayout() -> [[Int]] { LinearChurn.layout(sectionCount: sectionCount, perSection: perSection, seed: seed &+ 1) }
 
     /// Every item at a random place, dealt into sections of the base's sizes (most items change section).
     /// - Complexity: O(n).

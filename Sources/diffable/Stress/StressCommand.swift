@@ -58,8 +58,7 @@ struct StressCommand: ParsableCommand {
             }
         }
         print(run.table())
-        let peak = run.rows.map { max($0.peakBytes, $0.highWaterBytes) }.max() ?? 0
-        print("peak RSS of the process (VmHWM): \(peak >> 20) MB; limit \(limitMb) MB")
+        print("peak RSS of the process (VmHWM): \(run.processPeakBytes >> 20) MB; limit \(limitMb) MB")
         let problems = run.problems
         guard problems.isEmpty else {
             for problem in problems { print("FAILED: \(problem)") }

@@ -136,7 +136,9 @@ import Testing
         dataSource.apply(new) { done.signal() }
         done.wait()
         let (violations, batches) = queue.sync { (view.violations, view.batchCount) }
-        #expect(violations.isEmpty && batches == 2, "the apply was not one structural and one refresh batch, accepted: \(batches), \(violations)")
+        #expect(
+            violations.isEmpty && batches == 2,
+            "the apply was not one structural and one refresh batch, accepted: \(batches), \(violations)")
     }
 
     @Test func doublingTheItemsAboutDoublesTheIdentifierCallsOfEveryPhase() {

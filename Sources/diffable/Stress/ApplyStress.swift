@@ -73,7 +73,8 @@ enum ApplyStress {
         for _ in 0..<DifferenceCheck.samples {
             guard let (section, index) = DifferenceCheck.randomPosition(starts, &generator) else { break }
             let expected = Int32(truncatingIfNeeded: item(section, index))
-            scenario.check(rows[section][index] == expected, "row [\(section), \(index)] shows \(rows[section][index]), expected \(expected)")
+            scenario.check(
+                rows[section][index] == expected, "row [\(section), \(index)] shows \(rows[section][index]), expected \(expected)")
         }
         scenario.detail = "\(counts.reduce(0, +)) rows in \(counts.count) sections, 1 batch, no violation, 1,000 rows"
     }

@@ -65,7 +65,8 @@ final class StressRun {
         let peak = sampler.stop()
         let row = StressRow(
             shape: shape, scenario: name, operationSeconds: scenario.operationSeconds, totalSeconds: total, peakBytes: peak,
-            highWaterBytes: MemoryProbe.highWaterBytes() ?? peak, residentAfterBytes: MemoryProbe.residentBytes() ?? 0, detail: scenario.detail, failures: scenario.failures)
+            highWaterBytes: MemoryProbe.highWaterBytes() ?? peak, residentAfterBytes: MemoryProbe.residentBytes() ?? 0,
+            detail: scenario.detail, failures: scenario.failures)
         rows.append(row)
         let verdict = row.failures.isEmpty ? "ok" : "FAILED: " + row.failures.joined(separator: "; ")
         FileHandle.standardError.write(

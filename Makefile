@@ -23,7 +23,7 @@ PREFIX ?= /usr/local
 FIXTURE_LIBS := libcjson libutf8proc
 
 .PHONY: all demo test deps lint sanitize tsan c-deps python-deps c-test c-fixtures swift-test cli-test python-test fixtures fixtures-check \
-        lib install docs bench bench-cli c-bench fuzz fuzz-replay clean valgrind valgrind-deps c-coverage coverage-deps
+        lib install docs bench bench-cli c-bench fuzz fuzz-replay clean valgrind valgrind-deps c-coverage coverage-deps stress
 
 all: lib
 	swift build -c release
@@ -271,6 +271,17 @@ c-bench: deps
 	$(CC) -std=c11 -O2 -I$(CORE_DIR)/include Benchmarks/CBench/flat_bench.c $(CORE_SOURCES) -o $(BUILD)/flat_bench
 	$(BUILD)/flat_bench 1000000
 	$(BUILD)/flat_bench 1000000 unique
+
+# 10^7-item snapshots (flat, sectioned, outline) through every scenario, in release; the table
+# on stdout (time, sampled peak, VmHWM per scenario) and /usr/bin/time's figures for the whole
+# process; fails on any check or a peak over STRESS_LIMIT_MB. About 30-60 minutes on 2 cores.
+STRESS_ITEMS ?= 10000000
+STRESS_SECTIONS ?= 10000
+STRESS_LIMIT_MB ?= 1536
+stress: deps
+	swift build -c release --product diffable
+	@/usr/bin/time -v .build/release/diffable stress --items $(STRESS_ITEMS) --sections $(STRESS_SECTIONS) \
+	    --limit-mb $(STRESS_LIMIT_MB) 2> >(grep -E "^stress:|Maximum resident|Elapsed \(wall|Exit status" >&2)
 
 clean:
 	rm -rf $(BUILD) .build Benchmarks/.build

@@ -13,7 +13,9 @@ struct DiffableCommand: ParsableCommand {
             broken JSON, an unknown key or option, an argument out of range); 3 internal error.
             """,
         version: DiffableVersion.description,
-        subcommands: [DemoCommand.self, DiffCommand.self, FixturesCommand.self, BenchCommand.self, GenerateCommand.self])
+        subcommands: [
+            DemoCommand.self, DiffCommand.self, FixturesCommand.self, BenchCommand.self, GenerateCommand.self, StressCommand.self,
+        ])
 
     /// Runs the command and maps every failure to the documented exit status, with one
     /// line on stderr and never a backtrace.

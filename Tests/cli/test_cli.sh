@@ -159,6 +159,9 @@ diffable_cli diff "$scratch/big.json" "$scratch/big.json" > /dev/null 2> "$scrat
 check "a debug binary says so once on a large input" '[ $status -eq 0 ] && [ $(grep -c "debug build" "$scratch/err") -eq 1 ]'
 check "make install installs a release diffable" \
     'env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n install PREFIX="$scratch/prefix" > "$scratch/install.txt" 2>&1; grep -q "swift build -c release --product diffable" "$scratch/install.txt" && grep -q "release/diffable" "$scratch/install.txt"'
+diffable_cli stress --items 1000 --sections 10 > "$scratch/stress.out" 2> /dev/null; status=$?
+check "stress runs every scenario of the three shapes and passes its checks" \
+    '[ $status -eq 0 ] && [ $(grep -c "| ok |" "$scratch/stress.out") -eq 22 ] && grep -q "every check passed" "$scratch/stress.out"'
 
 echo "CLI: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

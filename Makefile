@@ -23,7 +23,7 @@ PREFIX ?= /usr/local
 FIXTURE_LIBS := libcjson libutf8proc
 
 .PHONY: all demo test deps lint sanitize tsan c-deps python-deps c-test c-fixtures swift-test cli-test python-test fixtures fixtures-check \
-        lib install docs bench bench-cli c-bench fuzz fuzz-replay clean valgrind valgrind-deps c-coverage coverage-deps
+        lib install docs bench bench-check bench-thresholds bench-cli c-bench fuzz fuzz-replay clean valgrind valgrind-deps c-coverage coverage-deps
 
 all: lib
 	swift build -c release
@@ -262,8 +262,34 @@ bench-cli: deps
 	swift build -c release --product diffable
 	.build/release/diffable bench
 
+BENCH := cd Benchmarks && swift package --disable-sandbox benchmark
+
+# package-benchmark: wall time and malloc counts of the core diff, snapshot builds, outlines
+# and data-source applies (peak memory in the -peak-RSS twins).
 bench: deps
-	cd Benchmarks && swift package --disable-sandbox benchmark
+	$(BENCH)
+
+# Allocation regressions (docs/PERFORMANCE.md, "Allocation thresholds"): runs every benchmark
+# and holds its malloc count (no tolerance) and the -peak-RSS twins' peak memory (10%) to the
+# committed Benchmarks/Thresholds/; wall time is never checked. The tool exits 2 when a count
+# is worse (this fails) and 4 when only better (this passes, asking for a threshold update).
+bench-check: deps
+	@$(BENCH) thresholds check --no-progress; status=$$?; \
+	if [ $$status = 4 ]; then \
+	    echo "bench-check: passed; counts went DOWN (above): record them with make bench-thresholds and commit Benchmarks/Thresholds"; \
+	    exit 0; \
+	elif [ $$status != 0 ]; then \
+	    echo "bench-check: FAILED: a benchmark allocates more than Benchmarks/Thresholds/ allows (the table above names it)"; \
+	    echo "bench-check: if the change is intended, run make bench-thresholds and commit the new files"; \
+	fi; exit $$status
+
+# Re-records Benchmarks/Thresholds/ from a fresh run (p90 of each checked metric); wall time
+# and throughput are dropped from the files, as they are never checked.
+bench-thresholds: deps
+	$(BENCH) thresholds update --no-progress
+	$(PYTHON) -c 'import json, pathlib, sys; \
+	[p.write_text(json.dumps({k: v for k, v in json.loads(p.read_text()).items() if k not in ("wallClock", "throughput")}, \
+	    indent=2, sort_keys=True) + "\n") for p in pathlib.Path("Benchmarks/Thresholds").glob("*.p90.json")]'
 
 # The flat C diff timed from plain C (no Swift): n = 1M churn, validated and trusted.
 c-bench: deps

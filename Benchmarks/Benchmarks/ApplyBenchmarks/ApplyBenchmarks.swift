@@ -105,8 +105,11 @@ let benchmarks: @Sendable () -> Void = {
     checkedBenchmark("apply-1e5-in-1e3-sections-strict-SimulatedListView", peakMemory: true, iterations: 6, setup: { _ = strict }) {
         _ in strict.applyNext()
     }
+    // Which applies meet in the queue (and so what each diffs and coalesces) depends on the
+    // threads' timing: their malloc counts varied by 5% (performEach) and 7.5% (coalesce)
+    // between runs, so they are held to 10%, not exactly.
     for policy in [QueuedApplyPolicy.performEach, .coalesce] {
-        checkedBenchmark("apply-1000-small-from-4-threads-\(policy)", setup: { _ = plans }) { _ in
+        checkedBenchmark("apply-1000-small-from-4-threads-\(policy)", mallocTolerancePercent: 10, setup: { _ = plans }) { _ in
             fourThreads(plans, policy: policy)
         }
     }

@@ -8,19 +8,19 @@ import Benchmark
 /// the name with those replaced but looks it up under the raw name (ordo-one/benchmark#373).
 /// - Parameters:
 ///   - iterations: measured iterations of the malloc benchmark at most.
-///   - mallocTolerance, extraMetrics: see `Benchmark.Configuration.allocations`.
+///   - mallocTolerancePercent, extraMetrics: see `Benchmark.Configuration.allocations`.
 ///   - setup: builds the inputs (a lazily initialized global, say) before any measurement.
 ///   - closure: one measured iteration.
 /// - Complexity: O(1).
 public func checkedBenchmark(
-    _ name: String, peakMemory: Bool = false, iterations: Int = 8, mallocTolerance: Int = 0,
+    _ name: String, peakMemory: Bool = false, iterations: Int = 8, mallocTolerancePercent: Double = 0,
     extraMetrics: [BenchmarkMetric] = [], setup: Benchmark.BenchmarkSetupHook? = nil, closure: @escaping Benchmark.BenchmarkClosure
 ) {
     precondition(!name.contains(" ") && !name.contains("/"), "benchmark names hold no spaces or slashes: \(name)")
     Benchmark(
         name,
         configuration: .allocations(
-            iterations: iterations, mallocTolerance: mallocTolerance, extraMetrics: extraMetrics, setup: setup),
+            iterations: iterations, mallocTolerancePercent: mallocTolerancePercent, extraMetrics: extraMetrics, setup: setup),
         closure: closure)
     if peakMemory {
         Benchmark("\(name)-peak-RSS", configuration: .peakMemory(setup: setup), closure: closure)

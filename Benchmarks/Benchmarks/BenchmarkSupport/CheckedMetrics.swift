@@ -15,17 +15,18 @@ extension Benchmark.Configuration {
     /// state: what one more diff, build or apply costs in a process that has done one before.
     /// - Parameters:
     ///   - iterations: measured iterations at most (counts are deterministic, a few suffice).
-    ///   - mallocTolerance: allocations above or below the recorded p90 that still pass; non-zero
-    ///     only where another thread's timing decides how much is allocated (say why at the use).
+    ///   - mallocTolerancePercent: how far above or below the recorded p90 the count may be; 0
+    ///     (exact) unless other threads' timing decides how much is allocated (say why at the use).
     ///   - extraMetrics: custom counts the benchmark reports, checked with no tolerance.
     ///   - setup: builds the inputs, outside every measurement.
     /// - Complexity: O(1).
     public static func allocations(
-        iterations: Int = 8, mallocTolerance: Int = 0, extraMetrics: [BenchmarkMetric] = [],
+        iterations: Int = 8, mallocTolerancePercent: Double = 0, extraMetrics: [BenchmarkMetric] = [],
         setup: Benchmark.BenchmarkSetupHook? = nil
     ) -> Self {
         var thresholds: [BenchmarkMetric: BenchmarkThresholds] = [
-            .mallocCountTotal: .init(absolute: [.p90: mallocTolerance]),
+            .mallocCountTotal: mallocTolerancePercent == 0
+                ? .init(absolute: [.p90: 0]) : .init(relative: [.p90: mallocTolerancePercent]),
             .wallClock: .uncheckedMetric,
         ]
         for metric in extraMetrics { thresholds[metric] = .init(absolute: [.p90: 0]) }

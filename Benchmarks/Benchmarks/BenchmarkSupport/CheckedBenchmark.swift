@@ -9,13 +9,16 @@ import Benchmark
 /// - Parameters:
 ///   - iterations: measured iterations of the malloc benchmark at most.
 ///   - mallocTolerancePercent, extraMetrics: see `Benchmark.Configuration.allocations`.
-///   - setup: builds the inputs (a lazily initialized global, say) before any measurement.
+///   - inputs: what the closure reads, typically lazily initialized globals: evaluated (so
+///     built) in the set-up, before any measurement.
 ///   - closure: one measured iteration.
 /// - Complexity: O(1).
 public func checkedBenchmark(
     _ name: String, peakMemory: Bool = false, iterations: Int = 8, mallocTolerancePercent: Double = 0,
-    extraMetrics: [BenchmarkMetric] = [], setup: Benchmark.BenchmarkSetupHook? = nil, closure: @escaping Benchmark.BenchmarkClosure
+    extraMetrics: [BenchmarkMetric] = [], building inputs: @autoclosure @escaping () -> Any = (),
+    closure: @escaping Benchmark.BenchmarkClosure
 ) {
+    let setup: Benchmark.BenchmarkSetupHook = { _ = inputs() }
     precondition(!name.contains(" ") && !name.contains("/"), "benchmark names hold no spaces or slashes: \(name)")
     Benchmark(
         name,

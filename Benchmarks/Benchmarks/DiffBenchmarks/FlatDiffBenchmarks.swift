@@ -33,12 +33,11 @@ private let flat = FlatInputs()
 /// core made during the iteration, from `ListDiffer.workspaceAllocationCount`) is the
 /// "zero malloc per diff once warm" claim, checked with no tolerance like the malloc count.
 func registerFlatDiffBenchmarks() {
-    let prepare: Benchmark.BenchmarkSetupHook = { _ = flat }
     let differ = ListDiffer()
 
     /// One benchmark that runs `diffs` diffs per iteration and reports the workspace's allocations.
     func flatBenchmark(_ name: String, diffs: Int = 1, _ diff: @escaping (ListDiffer) throws -> ListDifference) {
-        checkedBenchmark(name, extraMetrics: [.workspaceAllocations], setup: prepare) { benchmark in
+        checkedBenchmark(name, extraMetrics: [.workspaceAllocations], building: flat) { benchmark in
             let before = differ.workspaceAllocationCount
             do {
                 for _ in 0..<diffs { blackHole(try diff(differ)) }

@@ -35,14 +35,13 @@ private func buildSnapshot(_ sections: [[Int]]) -> DiffableDataSourceSnapshot<In
 /// Building snapshots of 10^4, 10^5 and 10^6 items, and deleting 5% of a 10^6-item snapshot's
 /// identifiers in one `deleteItems` call.
 func registerSnapshotBuildBenchmarks() {
-    let prepare: Benchmark.BenchmarkSetupHook = { _ = build }
     for size in BuildInputs.sizes {
         let name = "snapshot-build-1e\(String(size).count - 1)-in-1e\(String(size / 100).count - 1)-sections"
-        checkedBenchmark(name, peakMemory: size == 1_000_000, iterations: 5, setup: prepare) { _ in
+        checkedBenchmark(name, peakMemory: size == 1_000_000, iterations: 5, building: build) { _ in
             blackHole(buildSnapshot(build.sectionsBySize[size]!))
         }
     }
-    checkedBenchmark("snapshot-deleteItems-5pct-of-1e6", peakMemory: true, iterations: 5, setup: prepare) { benchmark in
+    checkedBenchmark("snapshot-deleteItems-5pct-of-1e6", peakMemory: true, iterations: 5, building: build) { benchmark in
         // A snapshot of its own, so the measured part never copies shared storage.
         var snapshot = buildSnapshot(build.sectionsBySize[1_000_000]!)
         benchmark.startMeasurement()

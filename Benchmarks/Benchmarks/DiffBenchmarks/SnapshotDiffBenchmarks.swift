@@ -4,7 +4,9 @@ import Diffable
 import DiffableTools
 
 /// An old and a new snapshot to diff.
-private typealias SnapshotPair<Item: Hashable & Sendable> = (old: DiffableDataSourceSnapshot<Int, Item>, new: DiffableDataSourceSnapshot<Int, Item>)
+private typealias SnapshotPair<Item: Hashable & Sendable> = (
+    old: DiffableDataSourceSnapshot<Int, Item>, new: DiffableDataSourceSnapshot<Int, Item>
+)
 
 /// PERFORMANCE.md's sectioned churn: 10^6 items in 10^4 sections, 10% churn with moves across sections.
 private func sectionedChurn<Item: Hashable & Sendable>(_ item: (Int) -> Item, itemCount: Int = 1_000_000, sectionCount: Int = 10_000)
@@ -28,17 +30,17 @@ private let resort: SnapshotPair<Int> = {
 /// `new.difference(from: old)`: the two-level diff and batch planner, on a context from the
 /// shared pool that the warm-up left warm.
 func registerSnapshotDiffBenchmarks() {
-    checkedBenchmark("snapshot-diff-churn-Int-1e6-in-1e4-sections", peakMemory: true, iterations: 5, setup: { _ = churnInt }) { _ in
+    checkedBenchmark("snapshot-diff-churn-Int-1e6-in-1e4-sections", peakMemory: true, iterations: 5, building: churnInt) { _ in
         blackHole(churnInt.new.difference(from: churnInt.old))
     }
-    checkedBenchmark("snapshot-diff-churn-String-1e6-in-1e4-sections", peakMemory: true, iterations: 5, setup: { _ = churnString }) {
+    checkedBenchmark("snapshot-diff-churn-String-1e6-in-1e4-sections", peakMemory: true, iterations: 5, building: churnString) {
         _ in blackHole(churnString.new.difference(from: churnString.old))
     }
-    checkedBenchmark("snapshot-diff-resort-Int-1e6-one-section", peakMemory: true, iterations: 5, setup: { _ = resort }) { _ in
+    checkedBenchmark("snapshot-diff-resort-Int-1e6-one-section", peakMemory: true, iterations: 5, building: resort) { _ in
         blackHole(resort.new.difference(from: resort.old))
     }
     // 100 diffs per iteration: the malloc count is 100 × the steady-state count of one diff.
-    checkedBenchmark("snapshot-diff-churn-Int-1e4-in-100-sections-x100-warm", setup: { _ = smallChurn }) { _ in
+    checkedBenchmark("snapshot-diff-churn-Int-1e4-in-100-sections-x100-warm", building: smallChurn) { _ in
         for _ in 0..<100 { blackHole(smallChurn.new.difference(from: smallChurn.old)) }
     }
 }

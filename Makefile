@@ -273,7 +273,7 @@ bench: deps
 # and holds its malloc count and the -peak-RSS twins' peak memory to the committed
 # Benchmarks/Thresholds/; wall time is never checked. Fails when any count is worse; passes,
 # asking for `make bench-thresholds`, when counts only went down (the tool itself fails then too).
-BENCH_CHECK_LOG := Benchmarks/.build/bench-check.log
+BENCH_CHECK_LOG := $(CURDIR)/Benchmarks/.build/bench-check.log
 bench-check: deps
 	@mkdir -p Benchmarks/.build; set -o pipefail; \
 	$(BENCH) thresholds check --no-progress 2>&1 | tee $(BENCH_CHECK_LOG); status=$$?; \

@@ -108,10 +108,11 @@ let benchmarks: @Sendable () -> Void = {
         building: strict
     ) { _ in strict.applyNext() }
     // Which applies meet in the queue (and so what each diffs and coalesces) depends on the
-    // threads' timing: their malloc counts varied by 5% (performEach) and 7.5% (coalesce)
-    // between runs, so they are held to 10%, not exactly.
+    // threads' timing: between runs the malloc counts varied by 5–11% (performEach) and 7.5%
+    // (coalesce), more on a loaded machine. So these are shown by `make bench` but skipped by
+    // `make bench-check` and `make bench-thresholds` (their names end in "-from-4-threads").
     for policy in [QueuedApplyPolicy.performEach, .coalesce] {
-        checkedBenchmark("apply-1000-small-from-4-threads-\(policy)", mallocTolerancePercent: 10, building: plans) { _ in
+        Benchmark("apply-1000-small-\(policy)-from-4-threads", configuration: .allocations(setup: { _ = plans })) { _ in
             fourThreads(plans, policy: policy)
         }
     }

@@ -273,6 +273,7 @@ bench: deps
 # and holds its malloc count and the -peak-RSS twins' peak memory to the committed
 # Benchmarks/Thresholds/; wall time is never checked. Fails when any count is worse; passes,
 # asking for `make bench-thresholds`, when counts only went down (the tool itself fails then too).
+# The tool's stderr is printed after its tables (interleaved, it would cut into them).
 BENCH_CHECK_LOG := $(CURDIR)/Benchmarks/.build/bench-check.log
 # Benchmarks whose malloc counts depend on other threads' timing: never held to a threshold.
 BENCH_UNCHECKED := --skip ".*-from-4-threads"
@@ -280,7 +281,8 @@ BENCH_UNCHECKED := --skip ".*-from-4-threads"
 BENCH_ARGS ?=
 bench-check: deps
 	@mkdir -p Benchmarks/.build; set -o pipefail; \
-	$(BENCH) thresholds check $(BENCH_UNCHECKED) $(BENCH_ARGS) --no-progress 2>&1 | tee $(BENCH_CHECK_LOG); status=$$?; \
+	$(BENCH) thresholds check $(BENCH_UNCHECKED) $(BENCH_ARGS) --no-progress 2>$(BENCH_CHECK_LOG).stderr | tee $(BENCH_CHECK_LOG); \
+	status=$$?; cat $(BENCH_CHECK_LOG).stderr >&2; \
 	if [ $$status = 0 ]; then exit 0; fi; \
 	if grep -aq "is BETTER than the defined thresholds" $(BENCH_CHECK_LOG); then \
 	    echo "bench-check: passed; counts went DOWN (above): record them with make bench-thresholds and commit Benchmarks/Thresholds"; \

@@ -23,7 +23,11 @@ PREFIX ?= /usr/local
 FIXTURE_LIBS := libcjson libutf8proc
 
 .PHONY: all demo test deps lint sanitize tsan c-deps python-deps c-test c-fixtures swift-test cli-test python-test fixtures fixtures-check \
+<<<<<<< HEAD
         lib install docs bench bench-cli c-bench fuzz fuzz-replay clean valgrind valgrind-deps c-coverage coverage-deps stress
+=======
+        lib install docs bench bench-check bench-thresholds bench-cli c-bench fuzz fuzz-replay clean valgrind valgrind-deps c-coverage coverage-deps
+>>>>>>> bcheck
 
 all: lib
 	swift build -c release
@@ -262,8 +266,45 @@ bench-cli: deps
 	swift build -c release --product diffable
 	.build/release/diffable bench
 
+BENCH := cd Benchmarks && swift package --disable-sandbox benchmark
+
+# package-benchmark: wall time and malloc counts of the core diff, snapshot builds, outlines
+# and data-source applies (peak memory in the -peak-RSS twins).
 bench: deps
-	cd Benchmarks && swift package --disable-sandbox benchmark
+	$(BENCH)
+
+# Allocation regressions (docs/PERFORMANCE.md, "Allocation thresholds"): runs every benchmark
+# and holds its malloc count and the -peak-RSS twins' peak memory to the committed
+# Benchmarks/Thresholds/; wall time is never checked. Fails when any count is worse; passes,
+# asking for `make bench-thresholds`, when counts only went down (the tool itself fails then too).
+# The tool's stderr is printed after its tables (interleaved, it would cut into them).
+BENCH_CHECK_LOG := $(CURDIR)/Benchmarks/.build/bench-check.log
+# Benchmarks whose malloc counts depend on other threads' timing: never held to a threshold.
+BENCH_UNCHECKED := --skip ".*-from-4-threads"
+# More options for check and update, e.g. BENCH_ARGS='--filter "flat-.*"' for a part.
+BENCH_ARGS ?=
+bench-check: deps
+	@mkdir -p Benchmarks/.build; set -o pipefail; \
+	$(BENCH) thresholds check $(BENCH_UNCHECKED) $(BENCH_ARGS) --no-progress 2>$(BENCH_CHECK_LOG).stderr | tee $(BENCH_CHECK_LOG); \
+	status=$$?; cat $(BENCH_CHECK_LOG).stderr >&2; \
+	if [ $$status = 0 ]; then exit 0; fi; \
+	if grep -aq "is BETTER than the defined thresholds" $(BENCH_CHECK_LOG); then \
+	    echo "bench-check: passed; counts went DOWN (above): record them with make bench-thresholds and commit Benchmarks/Thresholds"; \
+	    exit 0; \
+	fi; \
+	if grep -aq "is WORSE than the defined thresholds" $(BENCH_CHECK_LOG); then \
+	    echo "bench-check: FAILED: a benchmark above allocates more (or holds more memory) than Benchmarks/Thresholds/ allows;"; \
+	    echo "bench-check: if that is intended, run make bench-thresholds and commit the new files"; \
+	else echo "bench-check: FAILED: the benchmarks did not run to a verdict (see above)"; fi; \
+	exit 1
+
+# Re-records Benchmarks/Thresholds/ from a fresh run (p90 of each checked metric); wall time
+# and throughput are dropped from the files, as they are never checked.
+bench-thresholds: deps
+	$(BENCH) thresholds update $(BENCH_UNCHECKED) $(BENCH_ARGS) --no-progress
+	$(PYTHON) -c 'import json, pathlib, sys; \
+	[p.write_text(json.dumps({k: v for k, v in json.loads(p.read_text()).items() if k not in ("wallClock", "throughput")}, \
+	    indent=2, sort_keys=True) + "\n") for p in pathlib.Path("Benchmarks/Thresholds").glob("*.p90.json")]'
 
 # The flat C diff timed from plain C (no Swift): n = 1M churn, validated and trusted.
 c-bench: deps

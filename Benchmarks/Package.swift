@@ -1,7 +1,8 @@
 // swift-tools-version: 6.1
 // Regression benchmarks (package-benchmark). A separate package so that
 // `swift test` at the root never builds the benchmark toolchain.
-//   cd Benchmarks && swift package --disable-sandbox benchmark
+//   cd Benchmarks && swift package --disable-sandbox benchmark    (make bench)
+// Allocation thresholds (Benchmarks/Thresholds/): make bench-check, make bench-thresholds.
 import PackageDescription
 
 let package = Package(
@@ -11,7 +12,12 @@ let package = Package(
         .package(name: "Diffable", path: ".."),
         .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
-    targets: ["DiffBenchmarks", "ApplyBenchmarks"].map(benchmarkTarget)
+    targets: [
+        // What the benchmarks share: the checked configurations (malloc counts, peak memory).
+        .target(
+            name: "BenchmarkSupport", dependencies: [.product(name: "Benchmark", package: "package-benchmark")],
+            path: "Benchmarks/BenchmarkSupport")
+    ] + ["DiffBenchmarks", "ApplyBenchmarks"].map(benchmarkTarget)
 )
 
 /// One benchmark executable: Benchmarks/<name>, against the package's library and tools.
@@ -22,6 +28,7 @@ func benchmarkTarget(_ name: String) -> Target {
             .product(name: "Diffable", package: "Diffable"),
             .product(name: "DiffableTools", package: "Diffable"),
             .product(name: "Benchmark", package: "package-benchmark"),
+            "BenchmarkSupport",
         ],
         path: "Benchmarks/\(name)",
         plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]

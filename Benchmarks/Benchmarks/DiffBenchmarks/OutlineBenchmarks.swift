@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import Diffable
 import DiffableTools
 
@@ -31,33 +32,25 @@ private struct PreparedOutlines: Sendable {
 
 /// Building the outline, expanding everything, reading the visible rows, and diffing the
 /// visible rows after 1,000 parents of leaves expand. Set-up (building, copying) is outside
-/// the measured part. Run them with `swift package --disable-sandbox benchmark --filter "Outline.*"`.
+/// the measured part. Run them with `swift package --disable-sandbox benchmark --filter "outline-.*"`.
 func registerOutlineBenchmarks() {
-    let configuration = Benchmark.Configuration(
-        metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident], maxDuration: .seconds(5), maxIterations: 20)
-    let prepare: Benchmark.BenchmarkSetupHook = { _ = prepared }
-
-    Benchmark("Outline build 1.1M (append in outline order)", configuration: configuration) { _ in
+    // ~336,500 mallocs a build, a few fewer in some runs: held to 0.1%.
+    checkedBenchmark("outline-build-1.1M", peakMemory: true, iterations: 5, mallocTolerancePercent: 0.1) { _ in
         blackHole(workload.build())
     }
-
-    Benchmark(
-        "Outline expand all 1.1M", configuration: configuration,
-        closure: { benchmark in
-            var outline = prepared.collapsed
-            outline.expand([prepared.items[0]])  // storage of its own before the measured part
-            outline.collapse([prepared.items[0]])
-            benchmark.startMeasurement()
-            outline.expand(prepared.items)
-            benchmark.stopMeasurement()
-            blackHole(outline)
-        }, setup: prepare)
-
-    Benchmark(
-        "Outline visibleItems 1.1M, all expanded", configuration: configuration,
-        closure: { _ in blackHole(prepared.expanded.visibleItems) }, setup: prepare)
-
-    Benchmark(
-        "Outline visible-rows diff 1.1M after expanding 1,000 parents", configuration: configuration,
-        closure: { _ in blackHole(prepared.expanded.difference(from: prepared.collapsedParents)) }, setup: prepare)
+    checkedBenchmark("outline-expand-all-1.1M", iterations: 5, building: prepared) { benchmark in
+        var outline = prepared.collapsed
+        outline.expand([prepared.items[0]])  // storage of its own before the measured part
+        outline.collapse([prepared.items[0]])
+        benchmark.startMeasurement()
+        outline.expand(prepared.items)
+        benchmark.stopMeasurement()
+        blackHole(outline)
+    }
+    checkedBenchmark("outline-visibleItems-1.1M-all-expanded", iterations: 5, building: prepared) { _ in
+        blackHole(prepared.expanded.visibleItems)
+    }
+    checkedBenchmark("outline-visible-rows-diff-1.1M-after-expanding-1000-parents", peakMemory: true, iterations: 5, building: prepared) {
+        _ in blackHole(prepared.expanded.difference(from: prepared.collapsedParents))
+    }
 }

@@ -234,8 +234,8 @@ fuzz-swift-build: deps
 	@mkdir -p $(BUILD)
 	swift build --scratch-path $(FUZZ_BUILD) --target DiffableTools --sanitize=address \
 	    -Xswiftc -sanitize=fuzzer -Xcc -fsanitize=fuzzer-no-link -Xcxx -fsanitize=fuzzer-no-link
-	@$(call fuzz_link,$(FUZZ_BUILD),-sanitize=fuzzer$(COMMA)address,FuzzSnapshot,$(SNAPSHOT_FUZZ_SOURCES),$(SNAPSHOT_FUZZ_TARGETS),$(BUILD)/fuzz_snapshot)
-	@$(call fuzz_link,$(FUZZ_BUILD),-sanitize=fuzzer$(COMMA)address,FuzzInput,$(INPUT_FUZZ_SOURCES),$(INPUT_FUZZ_TARGETS),$(BUILD)/fuzz_input,-lsimdjson -lstdc++)
+	@$(call fuzz_link,$(FUZZ_BUILD),-O -sanitize=fuzzer$(COMMA)address,FuzzSnapshot,$(SNAPSHOT_FUZZ_SOURCES),$(SNAPSHOT_FUZZ_TARGETS),$(BUILD)/fuzz_snapshot)
+	@$(call fuzz_link,$(FUZZ_BUILD),-O -sanitize=fuzzer$(COMMA)address,FuzzInput,$(INPUT_FUZZ_SOURCES),$(INPUT_FUZZ_TARGETS),$(BUILD)/fuzz_input,-lsimdjson -lstdc++)
 
 # The committed Swift corpora through the oracles (plain main, no libFuzzer), after `make swift-test`.
 fuzz-replay-swift: deps
@@ -248,7 +248,7 @@ fuzz-replay-swift: deps
 	$(BUILD)/replay_input Tests/fuzz/input/corpus/*
 
 FUZZ_TARGETS = diff:$(BUILD)/fuzz_diff:Tests/CDiffCoreTests/fuzz/corpus:256 \
-    snapshot:$(BUILD)/fuzz_snapshot:Tests/fuzz/snapshot/corpus:512 input:$(BUILD)/fuzz_input:Tests/fuzz/input/corpus:1024
+    snapshot:$(BUILD)/fuzz_snapshot:Tests/fuzz/snapshot/corpus:512 input:$(BUILD)/fuzz_input:Tests/fuzz/input/corpus:4096
 
 # Every target for FUZZ_DEEP_SECONDS (default 600), two at a time, into $(BUILD)/fuzz-deep:
 # executions, cov/ft, corpus size and crashes per target (figures in docs/TESTING.md).
@@ -263,7 +263,8 @@ fuzz-merge:
 	    rm -rf $(BUILD)/fuzz-merged && mkdir -p $(BUILD)/fuzz-merged $(BUILD)/fuzz-deep/$$name && \
 	    SWIFT_BACKTRACE=enable=no $$binary -merge=1 -max_len=$$max_len $(BUILD)/fuzz-merged $$corpus $(BUILD)/fuzz-deep/$$name \
 	        2>&1 | grep -E "MERGE-OUTER: [0-9]+ new files" && \
-	    rm -f $$corpus/* && cp $(BUILD)/fuzz-merged/* $$corpus/ && echo "$$name: $$(ls $$corpus | wc -l) inputs in $$corpus"; \
+	    rm -f $$corpus/* && cp $(BUILD)/fuzz-merged/* $$corpus/ && echo "$$name: $$(ls $$corpus | wc -l) inputs in $$corpus" \
+	    || { echo "$$name: merge failed (run make fuzz-deep first)"; exit 1; }; \
 	done
 
 # ---- Swift ---------------------------------------------------------------------

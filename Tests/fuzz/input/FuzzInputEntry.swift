@@ -23,7 +23,8 @@ public func fuzzSnapshotInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     let tsv = InputRead(reader, input, .tsv, lenient: false)
     for read in [strict, lenient, tsv] { read.check(bytes, names: names) }
     if let document = strict.document {
-        fuzzCheck(lenient.document == document, "strict JSON accepted what lenient JSON read differently: \(String(describing: lenient.result))")
+        fuzzCheck(
+            lenient.document == document, "strict JSON accepted what lenient JSON read differently: \(String(describing: lenient.result))")
     }
     for read in [strict, lenient] where read.document != nil {
         let diagnosis = SnapshotInputDiagnosis.diagnose(bytes, source: "fuzz", lenient: read.lenient)
@@ -80,7 +81,8 @@ func checkRoundTrips(_ document: NumberedSnapshotDocument, reader: SnapshotReade
     encoder.outputFormatting = .sortedKeys
     guard let json = try? encoder.encode(written) else { return fuzzCheck(false, "JSONEncoder failed on \(written)") }
     let again = InputRead(reader, SnapshotInputBytes(json, source: "rewritten"), .json, lenient: false)
-    fuzzCheck(again.document == document, "JSON written back reads differently: \(String(decoding: json, as: UTF8.self)) -> \(again.result)")
+    fuzzCheck(
+        again.document == document, "JSON written back reads differently: \(String(decoding: json, as: UTF8.self)) -> \(again.result)")
     let identifiers = written.sections.flatMap { [$0.id] + $0.items }
     let tsvCanHoldIt =
         written.reloadItems.isEmpty && written.reconfigureItems.isEmpty && written.reloadSections.isEmpty

@@ -79,7 +79,9 @@ struct FlatSnapshotRun<Item: Hashable> {
             } else {
                 expected = .unknownSection(String(reflecting: anchor))
             }
-            attempt { after ? try $0.tryInsertSections(sections, afterSection: anchor) : try $0.tryInsertSections(sections, beforeSection: anchor) }
+            attempt {
+                after ? try $0.tryInsertSections(sections, afterSection: anchor) : try $0.tryInsertSections(sections, beforeSection: anchor)
+            }
         case 2:
             let items = items(&bytes), choice = bytes.below(Self.sectionRange + 1)
             let section = choice < Self.sectionRange ? choice : nil
@@ -174,7 +176,9 @@ struct FlatSnapshotRun<Item: Hashable> {
         if thrown != nil { fuzzCheck(snapshot == before, "\(context()): a rejected operation changed the snapshot") }
         fuzzCheck(before.itemIdentifiers == modelBefore.allItems, "\(context()): a copy taken before changed (copy-on-write)")
         let probes = (0..<Self.itemRange).map(makeItem)
-        if let problem = disagreement(snapshot, model, probes: probes) { fuzzCheck(false, "\(context()): \(problem) differs from the model") }
+        if let problem = disagreement(snapshot, model, probes: probes) {
+            fuzzCheck(false, "\(context()): \(problem) differs from the model")
+        }
         fuzzCheck(
             snapshot.reloadedItemIdentifiers == reloaded && snapshot.reconfiguredItemIdentifiers == reconfigured
                 && snapshot.reloadedSectionIdentifiers == reloadedSections,

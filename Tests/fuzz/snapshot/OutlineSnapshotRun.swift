@@ -56,7 +56,9 @@ struct OutlineSnapshotRun<Item: Hashable> {
         if snapshot.visibleItems != model.visibleItems { return "visibleItems" }
         if snapshot.expandedItems != model.expandedItems { return "expandedItems" }
         let absent = (0..<FlatSnapshotRun<Item>.itemRange).map(makeItem).filter { !model.contains($0) }
-        if absent.contains(where: { snapshot.contains($0) || snapshot.index(of: $0) != nil || snapshot.isVisible($0) }) { return "absent items" }
+        if absent.contains(where: { snapshot.contains($0) || snapshot.index(of: $0) != nil || snapshot.isVisible($0) }) {
+            return "absent items"
+        }
         return nil
     }
 

@@ -23,11 +23,8 @@ PREFIX ?= /usr/local
 FIXTURE_LIBS := libcjson libutf8proc
 
 .PHONY: all demo test deps lint sanitize tsan c-deps python-deps c-test c-fixtures swift-test cli-test python-test fixtures fixtures-check \
-<<<<<<< HEAD
-        lib install docs bench bench-cli c-bench fuzz fuzz-replay clean valgrind valgrind-deps c-coverage coverage-deps stress
-=======
-        lib install docs bench bench-check bench-thresholds bench-cli c-bench fuzz fuzz-replay clean valgrind valgrind-deps c-coverage coverage-deps
->>>>>>> bcheck
+        lib install docs bench bench-check bench-thresholds bench-cli c-bench fuzz fuzz-replay fuzz-replay-swift fuzz-swift-build fuzz-deep \
+        fuzz-merge clean valgrind valgrind-deps c-coverage coverage-deps stress check-deep
 
 all: lib
 	swift build -c release
@@ -193,15 +190,83 @@ $(BUILD)/fuzz-replay: Tests/CDiffCoreTests/fuzz/fuzz_diff.c Tests/CDiffCoreTests
 fuzz-replay: $(BUILD)/fuzz-replay
 	$(BUILD)/fuzz-replay Tests/CDiffCoreTests/fuzz/corpus/*
 
+$(BUILD)/fuzz_diff: Tests/CDiffCoreTests/fuzz/fuzz_diff.c $(CORE_SOURCES) $(CORE_HEADERS) | deps
+	@mkdir -p $(BUILD)
+	$(FUZZ_CC) -std=c11 -g -O1 -fuse-ld=lld -fsanitize=fuzzer,address,undefined -I$(CORE_DIR)/include \
+	    Tests/CDiffCoreTests/fuzz/fuzz_diff.c $(CORE_SOURCES) -o $@
+
 # A bounded libFuzzer pass (FUZZ_SECONDS, default 20) when a clang with libFuzzer is present.
 fuzz: deps
 	@if [ -z "$(FUZZ_CC)" ]; then echo "fuzz: no clang with libFuzzer; skipped"; exit 0; fi; \
-	mkdir -p $(BUILD)/fuzz-corpus && \
-	$(FUZZ_CC) -std=c11 -g -O1 -fuse-ld=lld -fsanitize=fuzzer,address,undefined -I$(CORE_DIR)/include \
-	    Tests/CDiffCoreTests/fuzz/fuzz_diff.c $(CORE_SOURCES) -o $(BUILD)/fuzz_diff && \
+	$(MAKE) --no-print-directory $(BUILD)/fuzz_diff && mkdir -p $(BUILD)/fuzz-corpus && \
 	SWIFT_BACKTRACE=enable=no $(BUILD)/fuzz_diff -max_total_time=$(FUZZ_SECONDS) -max_len=256 -print_final_stats=1 \
 	    $(BUILD)/fuzz-corpus Tests/CDiffCoreTests/fuzz/corpus 2>&1 | grep -E "stat::number_of_executed_units|ERROR|SUMMARY" ; \
 	test $${PIPESTATUS[0]} -eq 0
+
+# The Swift targets (Tests/fuzz, RELIABILITY G6): the snapshot mutation API against the
+# naive models of Tests/DiffableTests/Support (compiled in, not copied), and `diffable diff`'s
+# input parsing (JSON through CSources/CSnapshotJSON, the diagnosis pass, TSV). Each is
+# linked against a package build: for libFuzzer, one with ASan and sanitizer coverage in
+# .build-fuzz; for the corpus replay in `make test`, the checked build `make swift-test`
+# leaves (so the replay costs no extra package build), with fuzz_main.c as its main.
+FUZZ_BUILD := .build-fuzz
+COMMA := ,
+FUZZ_DEEP_SECONDS ?= 600
+SNAPSHOT_FUZZ_SOURCES := Tests/fuzz/FuzzBytes.swift Tests/fuzz/FuzzFailure.swift $(wildcard Tests/fuzz/snapshot/*.swift) \
+    Tests/DiffableTests/Support/SnapshotModel.swift Tests/DiffableTests/Support/OutlineModel.swift
+INPUT_FUZZ_SOURCES := Tests/fuzz/FuzzFailure.swift $(wildcard Tests/fuzz/input/*.swift)
+# $(call fuzz_modules,SCRATCH): the package's modules and C module maps in a build folder.
+fuzz_modules = -I $(1)/debug/Modules -Xcc -fmodule-map-file=$(1)/debug/CDiffCore.build/module.modulemap \
+    -Xcc -fmodule-map-file=$(1)/debug/CSnapshotJSON.build/module.modulemap -I $(CORE_DIR)/include -I CSources/CSnapshotJSON/include
+# $(call fuzz_objects,SCRATCH,TARGETS): the objects of those package targets (named from
+# today's sources, so a stale object of a deleted file is never linked).
+fuzz_objects = $(foreach target,$(2),$(foreach source,$(FUZZ_SOURCES_$(target)),$(1)/debug/$(target).build/$(notdir $(source)).o))
+FUZZ_SOURCES_CDiffCore := $(CORE_SOURCES)
+FUZZ_SOURCES_Diffable := $(wildcard Sources/Diffable/*/*.swift)
+FUZZ_SOURCES_CSnapshotJSON := $(wildcard CSources/CSnapshotJSON/*.cpp)
+FUZZ_SOURCES_DiffableTools := $(wildcard Sources/DiffableTools/*/*.swift)
+SNAPSHOT_FUZZ_TARGETS := CDiffCore Diffable
+INPUT_FUZZ_TARGETS := CDiffCore Diffable CSnapshotJSON DiffableTools
+# $(call fuzz_link,SCRATCH,FLAGS,MODULE,SOURCES,TARGETS,OUTPUT,EXTRA)
+fuzz_link = echo "  LINK $(6)"; swiftc -parse-as-library -g -use-ld=lld $(2) -module-name $(3) $(call fuzz_modules,$(1)) $(4) \
+    $(call fuzz_objects,$(1),$(5)) $(7) -o $(6) 2>&1 | { grep -v "warning: Cannot export" || true; }; test $${PIPESTATUS[0]} -eq 0
+
+fuzz-swift-build: deps
+	@mkdir -p $(BUILD)
+	swift build --scratch-path $(FUZZ_BUILD) --target DiffableTools --sanitize=address \
+	    -Xswiftc -sanitize=fuzzer -Xcc -fsanitize=fuzzer-no-link -Xcxx -fsanitize=fuzzer-no-link
+	@$(call fuzz_link,$(FUZZ_BUILD),-O -sanitize=fuzzer$(COMMA)address,FuzzSnapshot,$(SNAPSHOT_FUZZ_SOURCES),$(SNAPSHOT_FUZZ_TARGETS),$(BUILD)/fuzz_snapshot)
+	@$(call fuzz_link,$(FUZZ_BUILD),-O -sanitize=fuzzer$(COMMA)address,FuzzInput,$(INPUT_FUZZ_SOURCES),$(INPUT_FUZZ_TARGETS),$(BUILD)/fuzz_input,-lsimdjson -lstdc++)
+
+# The committed Swift corpora through the oracles (plain main, no libFuzzer), after `make swift-test`.
+fuzz-replay-swift: deps
+	@mkdir -p $(BUILD)
+	swift build --scratch-path $(CHECKED) --target DiffableTools
+	$(CC) -c Tests/CDiffCoreTests/fuzz/fuzz_main.c -o $(BUILD)/fuzz_main.o
+	@$(call fuzz_link,$(CHECKED),,FuzzSnapshot,$(SNAPSHOT_FUZZ_SOURCES),$(SNAPSHOT_FUZZ_TARGETS),$(BUILD)/replay_snapshot,$(BUILD)/fuzz_main.o)
+	@$(call fuzz_link,$(CHECKED),,FuzzInput,$(INPUT_FUZZ_SOURCES),$(INPUT_FUZZ_TARGETS),$(BUILD)/replay_input,$(BUILD)/fuzz_main.o -lsimdjson -lstdc++)
+	$(BUILD)/replay_snapshot Tests/fuzz/snapshot/corpus/*
+	$(BUILD)/replay_input Tests/fuzz/input/corpus/*
+
+FUZZ_TARGETS = diff:$(BUILD)/fuzz_diff:Tests/CDiffCoreTests/fuzz/corpus:256 \
+    snapshot:$(BUILD)/fuzz_snapshot:Tests/fuzz/snapshot/corpus:512 input:$(BUILD)/fuzz_input:Tests/fuzz/input/corpus:4096
+
+# Every target for FUZZ_DEEP_SECONDS (default 600), two at a time, into $(BUILD)/fuzz-deep:
+# executions, cov/ft, corpus size and crashes per target (figures in docs/TESTING.md).
+fuzz-deep: fuzz-swift-build $(BUILD)/fuzz_diff
+	Tests/fuzz/run_deep.sh $(FUZZ_DEEP_SECONDS) $(BUILD)/fuzz-deep $(FUZZ_TARGETS)
+
+# Replaces each committed corpus by the minimal set (libFuzzer -merge=1) covering it and
+# what `make fuzz-deep` found.
+fuzz-merge:
+	@for spec in $(FUZZ_TARGETS); do \
+	    IFS=: read -r name binary corpus max_len <<<"$$spec"; \
+	    rm -rf $(BUILD)/fuzz-merged && mkdir -p $(BUILD)/fuzz-merged $(BUILD)/fuzz-deep/$$name && \
+	    SWIFT_BACKTRACE=enable=no $$binary -merge=1 -max_len=$$max_len $(BUILD)/fuzz-merged $$corpus $(BUILD)/fuzz-deep/$$name \
+	        2>&1 | grep -E "MERGE-OUTER: [0-9]+ new files" && \
+	    rm -f $$corpus/* && cp $(BUILD)/fuzz-merged/* $$corpus/ && echo "$$name: $$(ls $$corpus | wc -l) inputs in $$corpus" \
+	    || { echo "$$name: merge failed (run make fuzz-deep first)"; exit 1; }; \
+	done
 
 # ---- Swift ---------------------------------------------------------------------
 
@@ -323,6 +388,16 @@ stress: deps
 	swift build -c release --product diffable
 	@/usr/bin/time -v .build/release/diffable stress --items $(STRESS_ITEMS) --sections $(STRESS_SECTIONS) \
 	    --limit-mb $(STRESS_LIMIT_MB) 2> >(grep -E "^stress:|Maximum resident|Elapsed \(wall|Exit status" >&2)
+
+# The long runs that do not fit make test (RELIABILITY G5/G7, issue 12): the whole Swift suite
+# under ASan + LSan, every fuzz target for FUZZ_DEEP_SECONDS each, and the 10^7 stress. Each runs
+# even when an earlier one failed; the target fails if any did. Several hours on 2 cores.
+check-deep:
+	@status=0; \
+	$(MAKE) sanitize || status=1; \
+	$(MAKE) fuzz-deep || status=1; \
+	$(MAKE) stress || status=1; \
+	exit $$status
 
 clean:
 	rm -rf $(BUILD) .build Benchmarks/.build

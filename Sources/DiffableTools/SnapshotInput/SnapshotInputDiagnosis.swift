@@ -53,8 +53,10 @@ struct SnapshotInputDiagnosis {
     private var position = 0
     private var path: [String] = []
 
-    /// The deepest nesting an unknown value may have (lenient mode), like simdjson's limit.
-    static let maximumDepth = 1000
+    /// The most levels of values one inside another, the document's own object being the
+    /// first: simdjson's limit (`DEFAULT_MAX_DEPTH`; a scalar takes a level too), so that
+    /// both reject the same documents.
+    static let maximumDepth = 1024
 
     private init(bytes: UnsafeBufferPointer<UInt8>, lenient: Bool) {
         self.bytes = bytes
@@ -92,7 +94,7 @@ struct SnapshotInputDiagnosis {
     private mutating func value(_ expected: Expected, depth: Int) throws(Problem) {
         skipSpace()
         guard position < bytes.count else { throw fail("expected \(expected.words), found the end of input") }
-        if depth > Self.maximumDepth { throw fail("values nested deeper than \(Self.maximumDepth) levels") }
+        if depth >= Self.maximumDepth { throw fail("values nested deeper than \(Self.maximumDepth) levels") }
         let start = position
         func shape(_ what: String) -> Problem {
             Problem(offset: start, path: pathText, message: "expected \(expected.words), found \(what)")

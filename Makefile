@@ -291,7 +291,7 @@ tsan: deps
 
 # House style (.swift-format): any lint warning fails the run.
 lint:
-	swift format lint --strict -r Sources Tests/DiffableTests Benchmarks/Benchmarks Package.swift
+	swift format lint --strict -r Sources Tests/DiffableTests Tests/fuzz Benchmarks/Benchmarks Package.swift
 
 # The CLI end to end (the checked debug build that swift-test leaves in its own folder).
 cli-test: deps

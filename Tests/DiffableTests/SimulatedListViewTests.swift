@@ -276,7 +276,8 @@ final class RowsDataSource: ListViewDataSource, ListViewInteractionDelegate {
 
     @Test func aDisclosureTapReachesTheDelegateWhichAppliesTheChildren() throws {
         let (view, dataSource) = Self.loaded(Self.build([("Files", ["docs", "src"])]))
-        dataSource.onTap = { path in
+        // Unowned: the data source keeps this closure, so strong captures would leak both (LeakSanitizer).
+        dataSource.onTap = { [unowned dataSource, unowned view] path in
             var expanded = Self.build([("Files", ["docs", "src"])])
             expanded.insertItems(["docs/a.md", "docs/b.md"], afterItem: dataSource.rows[path.section][path.item])
             dataSource.apply(expanded, to: view)

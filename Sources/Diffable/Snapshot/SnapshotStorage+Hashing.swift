@@ -16,16 +16,19 @@ extension SnapshotStorage {
         var items: [SnapshotError.HashMismatch] = []
         let checkSections = sectionStrategy == .hashValue, checkItems = itemStrategy == .hashValue
         for (position, section) in sectionOrder.enumerated() {
-            if checkSections, let found = Self.mismatch(
-                sectionIDs[Int(section)]!, stored: sectionKeys[Int(section)], at: section, key: sectionKey,
-                lookUp: { sectionSlot($0, key: $1) })
-            {
-                sections.append(.init(identifier: found.identifier, positions: [[position]] + (found.other.map { [[Int(sectionPosition[Int($0)])]] } ?? [])))
+            if checkSections {
+                let id = sectionIDs[Int(section)]!
+                if let found = Self.mismatch(id, stored: sectionKeys[Int(section)], at: section, key: sectionKey, lookUp: sectionSlot) {
+                    let other = found.other.map { [[Int(sectionPosition[Int($0)])]] } ?? []
+                    sections.append(.init(identifier: found.identifier, positions: [[position]] + other))
+                }
             }
             guard checkItems else { continue }
             for (index, slot) in sectionItems[Int(section)].enumerated() {
-                if let found = Self.mismatch(itemIDs[Int(slot)], stored: itemKeys[Int(slot)], at: slot, key: itemKey, lookUp: { itemSlot($0, key: $1) }) {
-                    items.append(.init(identifier: found.identifier, positions: [[position, index]] + (found.other.map { [itemPosition($0)] } ?? [])))
+                let id = itemIDs[Int(slot)]
+                if let found = Self.mismatch(id, stored: itemKeys[Int(slot)], at: slot, key: itemKey, lookUp: itemSlot) {
+                    let other = found.other.map { [itemPosition($0)] } ?? []
+                    items.append(.init(identifier: found.identifier, positions: [[position, index]] + other))
                 }
             }
         }

@@ -107,9 +107,10 @@ struct ApplyProgram: CustomStringConvertible, Sendable {
     }
 
     var description: String {
-        "\n" + steps.enumerated().map { index, step in
-            let content = zip(step.sections, step.items).map { "\($0): \($1)" }.joined(separator: ", ")
-            return "  \(index + 1). \(step.mode) [\(content)]"
-        }.joined(separator: "\n")
+        "\n"
+            + steps.enumerated().map { index, step in
+                let content = zip(step.sections, step.items).map { "\($0): \($1)" }.joined(separator: ", ")
+                return "  \(index + 1). \(step.mode) [\(content)]"
+            }.joined(separator: "\n")
     }
 }

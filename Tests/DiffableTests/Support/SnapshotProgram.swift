@@ -164,7 +164,9 @@ struct SnapshotProgram: CustomStringConvertible, Sendable {
             case 9 where !items.isEmpty:
                 step = c % 2 == 0 ? .reloadItems([items[a % items.count]]) : .reconfigureItems([items[a % items.count]])
             case 10 where !sections.isEmpty:
-                step = a % 2 == 0 ? .appendRepeated(fresh(1)[0], to: sections[b % sections.count]) : .insertNextToMissing(fresh(1), missing: -2)
+                step =
+                    a % 2 == 0
+                    ? .appendRepeated(fresh(1)[0], to: sections[b % sections.count]) : .insertNextToMissing(fresh(1), missing: -2)
             case 11: step = a % 4 == 3 ? .deleteAllItems : .rebuild
             default: step = nil
             }

@@ -18,7 +18,7 @@ extension SnapshotStorage {
         for (position, section) in sectionOrder.enumerated() {
             if checkSections {
                 let id = sectionIDs[Int(section)]!
-                if let found = Self.mismatch(id, stored: sectionKeys[Int(section)], at: section, key: sectionKey, lookUp: sectionSlot) {
+                if let found = Self.mismatch(id, at: section, key: sectionKey, lookUp: sectionSlot) {
                     let other = found.other.map { [[Int(sectionPosition[Int($0)])]] } ?? []
                     sections.append(.init(identifier: found.identifier, positions: [[position]] + other))
                 }
@@ -26,7 +26,7 @@ extension SnapshotStorage {
             guard checkItems else { continue }
             for (index, slot) in sectionItems[Int(section)].enumerated() {
                 let id = itemIDs[Int(slot)]
-                if let found = Self.mismatch(id, stored: itemKeys[Int(slot)], at: slot, key: itemKey, lookUp: itemSlot) {
+                if let found = Self.mismatch(id, at: slot, key: itemKey, lookUp: itemSlot) {
                     let other = found.other.map { [itemPosition($0)] } ?? []
                     items.append(.init(identifier: found.identifier, positions: [[position, index]] + other))
                 }
@@ -55,11 +55,11 @@ extension SnapshotStorage {
         return sectionOrder.filter { sectionIDs[Int($0)] == identifier }
     }
 
-    /// Whether the identifier stored at `slot` under `stored` is found there again: nil when it
+    /// Whether the identifier stored at `slot` is found there again by its current hash value: nil when it
     /// is (or cannot be: unequal to itself); otherwise its text and the slot of the stored
     /// identifier equal to it that the lookup found instead, if any (a copy added since, under the new hash value).
     private static func mismatch<T: Hashable>(
-        _ identifier: T, stored: UInt64, at slot: Int32, key: (T) -> UInt64, lookUp: (T, UInt64) -> Int32?
+        _ identifier: T, at slot: Int32, key: (T) -> UInt64, lookUp: (T, UInt64) -> Int32?
     ) -> (identifier: String, other: Int32?)? {
         guard identifier == identifier else { return nil }
         let found = lookUp(identifier, key(identifier))

@@ -177,13 +177,17 @@ struct SnapshotProgram: CustomStringConvertible, Sendable {
     }
 
     /// Runs every step on a fresh snapshot and model; the first failure, named by its step.
-    func run() -> String? {
+    func run() -> String? { final().failure }
+
+    /// The snapshot after the steps, up to the first failure (the model is not updated past a
+    /// failed step, so later steps could name what is not there).
+    func final() -> (snapshot: DiffableDataSourceSnapshot<String, Int>, failure: String?) {
         var snapshot = DiffableDataSourceSnapshot<String, Int>()
         var model = SnapshotModel<String, Int>()
         for (index, step) in steps.enumerated() {
-            if let failure = step.apply(to: &snapshot, model: &model) { return "step \(index + 1) (\(step)): \(failure)" }
+            if let failure = step.apply(to: &snapshot, model: &model) { return (snapshot, "step \(index + 1) (\(step)): \(failure)") }
         }
-        return nil
+        return (snapshot, nil)
     }
 
     var description: String {

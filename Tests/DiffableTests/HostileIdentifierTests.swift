@@ -289,9 +289,10 @@ struct Measurement: Hashable, Sendable {
 
 /// The `apply` report. The diagnostics handler is global and other suites install theirs in
 /// parallel, so events are also checked through what produces them (`hashMismatches()`), and
-/// this test's own events are picked out by identifier.
+/// this test's own events are picked out by identifier. The applies are awaited: made off the
+/// view's queue, a batch may still be queued when a plain `apply` returns.
 @Suite struct HostileApplyReportTests {
-    @Test func applyReportsAMutatedReferenceAndKeepsTheViewConsistent() {
+    @Test func applyReportsAMutatedReferenceAndKeepsTheViewConsistent() async {
         let events = Locked<[DiffableDiagnostics.Event]>([])
         DiffableDiagnostics.handler = { event in events.withLock { $0.append(event) } }
         defer { DiffableDiagnostics.handler = nil }
@@ -300,12 +301,12 @@ struct Measurement: Hashable, Sendable {
         var snapshot = DiffableDataSourceSnapshot<Int, Box>()
         snapshot.appendSections([0])
         snapshot.appendItems([a, b, c])
-        harness.dataSource.apply(snapshot)
+        await harness.dataSource.apply(snapshot)
         b.value = 4_020
-        var next = harness.dataSource.snapshot()
+        var next = snapshot
         next.appendItems([b])
         #expect(next.storage.hashMismatches().items == [.init(identifier: "Box(4020)", positions: [[0, 1], [0, 3]])])
-        harness.dataSource.apply(next)
+        await harness.dataSource.apply(next)
         let rows = harness.onView { view in view.rows.flatMap { $0 } }.compactMap { cell -> String? in
             guard case .row(let box) = cell else { return nil }
             return box.description

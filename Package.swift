@@ -26,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `make docs`: the DocC catalog in Sources/Diffable/Diffable.docc.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        // Tests only: property tests that shrink a failing operation sequence (Tests/DiffableTests/Property*Tests.swift).
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // The C performance core; needs xxhash.h (Debian: libxxhash-dev), XXH3 is inlined.
@@ -72,7 +74,10 @@ let package = Package(
         .target(name: "IndexPathTwin", path: "Tests/IndexPathTwin"),
         .testTarget(
             name: "DiffableTests",
-            dependencies: ["Diffable", "DiffableTools", "CDiffCore", "IndexPathTwin"],
+            dependencies: [
+                "Diffable", "DiffableTools", "CDiffCore", "IndexPathTwin",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             path: "Tests/DiffableTests"
         ),
     ],

@@ -16,7 +16,9 @@ extension DiffableDataSource {
     ///   - animatingDifferences: `false` still diffs, and animates with `.none` (iOS 15 semantics).
     ///   - completion: runs once on the executor after the view finished the update; it may apply again.
     /// - Complexity: O(n + s) expected plus O(k log k) for the LIS over the k matched items (the
-    ///   diff); the view's own work comes on top. Matching by `id` adds O(n + s) to build the `id`s.
+    ///   diff); the view's own work comes on top. Matching by `id` adds O(n + s) to build the `id`s;
+    ///   identifier types keyed by their own `hashValue` add one hash and one lookup per identifier,
+    ///   on the calling thread, to report a broken `Hashable` (``DiffableDiagnostics/Event/Kind/inconsistentHashing``).
     public func apply(_ snapshot: Snapshot, animatingDifferences: Bool = true, completion: (@Sendable () -> Void)? = nil) {
         submit(
             snapshot, kind: .diff(animating: animatingDifferences), completion: completion,
@@ -63,6 +65,7 @@ extension DiffableDataSource {
                     + "view's own batch), where Apple raises BUG_IN_CLIENT_OF_DIFFABLE_DATA_SOURCE__APPLYING_SNAPSHOTS_REENTRANTLY; "
                     + "apply from the completion handler instead")
         }
+        if let snapshot { DiffableDiagnostics.reportHashMismatches(in: snapshot, operation: operation) }
         let request = Request(
             snapshot: snapshot, outlineEdits: outlineEdit.map { [$0] } ?? [], kind: kind,
             prepared: snapshot.flatMap { matcher.prepare($0, operation: operation) }, completions: completion.map { [$0] } ?? [],

@@ -5,4 +5,19 @@ extension DiffableDiagnostics {
         report(.init(kind: kind, operation: operation, identifiers: [], message: message))
         fatalError("Diffable: \(operation): \(message)")
     }
+
+    /// Reports the identifiers of `snapshot` that break `Hashable`'s contract (see
+    /// ``SnapshotError/inconsistentHashing(sections:items:)``), without trapping: the diff
+    /// matches by the hash values identifiers were stored under, so the view stays consistent
+    /// with the snapshot, but the snapshot may hold one object twice.
+    /// - Complexity: O(n + s) expected for identifier types keyed by `hashValue`; O(1) otherwise.
+    static func reportHashMismatches<S: Hashable, I: Hashable>(in snapshot: DiffableDataSourceSnapshot<S, I>, operation: String) {
+        guard snapshot.storage.hashesNeedChecking else { return }
+        let (sections, items) = snapshot.storage.hashMismatches()
+        guard !sections.isEmpty || !items.isEmpty else { return }
+        report(
+            .init(
+                kind: .inconsistentHashing, operation: operation, identifiers: (sections + items).map(\.identifier),
+                message: SnapshotError.inconsistentHashing(sections: sections, items: items).description))
+    }
 }

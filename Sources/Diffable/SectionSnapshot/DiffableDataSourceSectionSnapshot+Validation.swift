@@ -15,8 +15,9 @@ extension DiffableDataSourceSectionSnapshot {
     /// listing **every** problem: each identifier given more than once with all its
     /// entry indices, each entry whose parent is not among the items, and each cycle
     /// of parents (items under a cycle or under an unknown parent are not reported
-    /// again: fixing those problems places them).
-    /// - Complexity: O(k) expected.
+    /// again: fixing those problems places them), and, for identifier types keyed by their own
+    /// `hashValue`, each entry whose identifier hashes differently when hashed again.
+    /// - Complexity: O(k) expected (twice the hashing for types keyed by `hashValue`).
     public init(
         validating entries: [(item: ItemIdentifierType, parent: ItemIdentifierType?, isExpanded: Bool)]
     ) throws(SectionSnapshotError) {
@@ -65,6 +66,13 @@ extension DiffableDataSourceSectionSnapshot {
             }
         }
         problems += cycles(parents: parents, isFirst: { !isRepeat[$0] }).map { .cycle($0.map { String(reflecting: items[$0]) }) }
+        // Identifiers keyed by the user's hashValue are keyed again: a second key that differs
+        // is a hash that is not a function of the value (Double.nan, unequal to itself, is exempt).
+        if strategy == .hashValue {
+            problems += items.indices.filter { items[$0] == items[$0] && strategy.key(items[$0]) != keys[$0] }.map {
+                .inconsistentHashing(String(reflecting: items[$0]), positions: [$0])
+            }
+        }
         return (parents, keys, problems)
     }
 

@@ -23,6 +23,11 @@
 /// leaves the snapshot unchanged. `init(validating:)` (with `isExpanded`) builds an outline from
 /// untrusted `(item, parent)` pairs and never traps.
 ///
+/// Identifiers keep `Hashable`'s contract as in ``DiffableDataSourceSnapshot`` (<doc:HashableIdentifiers>):
+/// an identifier unequal to itself (`Double.nan`) is never found again; one whose hash value
+/// changed is kept but no longer found; `init(validating:)` reports a hash that is not
+/// deterministic (``SectionSnapshotError/Problem/inconsistentHashing(_:positions:)``).
+///
 /// ``difference(from:)`` diffs the visible rows of two outlines into the same
 /// ``SnapshotDifference`` the flat snapshot produces, with one section.
 ///

@@ -24,6 +24,9 @@ public struct SectionSnapshotError: Error, Equatable, Sendable, CustomStringConv
         case cycle([String])
         /// The identifier table for the items could not be allocated.
         case outOfMemory
+        /// An identifier whose `Hashable` conformance is broken, with the input indices it has:
+        /// hashed twice, it gave different hash values (equal, but different hash values).
+        case inconsistentHashing(String, positions: [Int])
 
         public var description: String {
             switch self {
@@ -41,6 +44,10 @@ public struct SectionSnapshotError: Error, Equatable, Sendable, CustomStringConv
                 "parents form a cycle: " + (identifiers + identifiers.prefix(1)).joined(separator: " → ")
             case .outOfMemory:
                 "out of memory: the identifier table could not be allocated"
+            case .inconsistentHashing(let identifier, let positions):
+                "\(identifier) at " + positions.map { "[\($0)]" }.joined(separator: ", ")
+                    + " is equal to itself but has different hash values (its hash(into:) is not deterministic, "
+                    + "or reads what == ignores)"
             }
         }
     }

@@ -440,10 +440,13 @@ final class SectionSnapshotStorage<Item: Hashable> {
                 if let last = ancestors.last {
                     precondition(position + Int(sizes[position]) <= last + Int(sizes[last]), "subtree of \(position) overflows")
                 }
-                precondition(keys[position] == key(ids[position]), "key of \(position)")
+                precondition(table.find(keys[position]) { $0 == Int32(position) } != nil, "table entry of \(position)")
+                // Keyed and found again as stored, unless unequal to itself (Double.nan) or keyed by a
+                // user's hashValue (a broken Hashable is reported, not trapped on).
                 let id = ids[position]
-                // An identifier unequal to itself (Double.nan) can never be found again.
-                precondition(id != id || self.position(of: id) == position, "table entry of \(position)")
+                if strategy != .hashValue && id == id {
+                    precondition(keys[position] == key(id) && self.position(of: id) == position, "key of \(position)")
+                }
                 ancestors.append(position)
             }
         }

@@ -25,7 +25,7 @@ extension DiffableDataSourceSnapshot {
         let section: Int32
         if let sectionIdentifier {
             guard let slot = storage.sectionSlot(sectionIdentifier) else {
-                throw .unknownSection(String(reflecting: sectionIdentifier))
+                throw missingSectionsError([sectionIdentifier], single: true)
             }
             section = slot
         } else {
@@ -71,7 +71,7 @@ extension DiffableDataSourceSnapshot {
     private mutating func insertItems(
         _ identifiers: [ItemIdentifierType], anchor: ItemIdentifierType, after: Bool, operation: String
     ) throws(SnapshotError) {
-        guard let anchorSlot = storage.itemSlot(anchor) else { throw .unknownItems([String(reflecting: anchor)]) }
+        guard let anchorSlot = storage.itemSlot(anchor) else { throw missingItemsError([anchor]) }
         if identifiers.contains(anchor) { throw .anchorIsMoved(String(reflecting: anchor)) }
         makeUnique()
         try place(identifiers, operation: operation) { storage in
@@ -228,7 +228,7 @@ extension DiffableDataSourceSnapshot {
 
     private mutating func moveItem(_ identifier: ItemIdentifierType, anchor: ItemIdentifierType, after: Bool) throws(SnapshotError) {
         let unknown = [identifier, anchor].filter { storage.itemSlot($0) == nil }
-        if !unknown.isEmpty { throw .unknownItems(unknown.map { String(reflecting: $0) }) }
+        if !unknown.isEmpty { throw missingItemsError(unknown) }
         if identifier == anchor { throw .anchorIsMoved(String(reflecting: anchor)) }
         makeUnique()
         let slot = storage.itemSlot(identifier)!, anchorSlot = storage.itemSlot(anchor)!

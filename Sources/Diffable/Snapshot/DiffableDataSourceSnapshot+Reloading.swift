@@ -48,7 +48,7 @@ extension DiffableDataSourceSnapshot {
 
     private func requireItems(_ identifiers: [ItemIdentifierType]) throws(SnapshotError) {
         let unknown = identifiers.filter { storage.itemSlot($0) == nil }
-        if !unknown.isEmpty { throw .unknownItems(unknown.map { String(reflecting: $0) }) }
+        if !unknown.isEmpty { throw missingItemsError(unknown) }
     }
 
     /// Appends requests not made yet, keeping request order.
@@ -60,7 +60,7 @@ extension DiffableDataSourceSnapshot {
     /// - Complexity: O(k) expected.
     public mutating func tryReloadSections(_ identifiers: [SectionIdentifierType]) throws(SnapshotError) {
         let unknown = identifiers.filter { storage.sectionSlot($0) == nil }
-        if !unknown.isEmpty { throw .unknownSections(unknown.map { String(reflecting: $0) }) }
+        if !unknown.isEmpty { throw missingSectionsError(unknown, single: false) }
         makeUnique()
         Self.request(identifiers, list: &storage.reloadedSections, set: &storage.reloadedSectionSet)
     }

@@ -106,7 +106,7 @@ extension DiffableDataSourceSnapshot {
     private mutating func moveSection(_ identifier: SectionIdentifierType, anchor: SectionIdentifierType, after: Bool) throws(SnapshotError)
     {
         let unknown = [identifier, anchor].filter { storage.sectionSlot($0) == nil }
-        if !unknown.isEmpty { throw .unknownSections(unknown.map { String(reflecting: $0) }) }
+        if !unknown.isEmpty { throw missingSectionsError(unknown, single: false) }
         if identifier == anchor { throw .anchorIsMoved(String(reflecting: anchor)) }
         makeUnique()
         let slot = storage.sectionSlot(identifier)!, anchorSlot = storage.sectionSlot(anchor)!
@@ -117,7 +117,7 @@ extension DiffableDataSourceSnapshot {
     }
 
     private func existingSection(_ identifier: SectionIdentifierType) throws(SnapshotError) -> Int32 {
-        guard let slot = storage.sectionSlot(identifier) else { throw .unknownSection(String(reflecting: identifier)) }
+        guard let slot = storage.sectionSlot(identifier) else { throw missingSectionsError([identifier], single: true) }
         return slot
     }
 }

@@ -7,8 +7,11 @@ extension DiffableDataSourceSnapshot {
     /// every repeated item identifier, or ``SnapshotError/duplicateSectionsAndItems(sections:items:)``
     /// when there are both; items are listed
     /// (across all sections) with all its positions (`[section, item]`); throws
-    /// ``SnapshotError/outOfMemory`` when the tables cannot be allocated.
-    /// - Complexity: O(n + s) expected.
+    /// ``SnapshotError/outOfMemory`` when the tables cannot be allocated. For identifier types
+    /// keyed by their own `hashValue` (not integers, strings, UUIDs or byte arrays), every
+    /// identifier is then hashed again and looked up: one whose hash value differs between the
+    /// two calls throws ``SnapshotError/inconsistentHashing(sections:items:)`` naming it and its position.
+    /// - Complexity: O(n + s) expected (twice the hashing for types keyed by `hashValue`).
     public init(validating sections: [(SectionIdentifierType, [ItemIdentifierType])]) throws(SnapshotError) {
         self.init()
         let sectionIdentifiers = sections.map(\.0)
@@ -54,6 +57,13 @@ extension DiffableDataSourceSnapshot {
             }
         }
         if repeated { throw .duplicateItems(Self.itemDuplicates(in: sections)) }
+        // A hash value that differs between two calls on one identifier (keyed above, keyed again now).
+        if storage.hashesNeedChecking {
+            let (sectionMismatches, itemMismatches) = storage.hashMismatches()
+            if !sectionMismatches.isEmpty || !itemMismatches.isEmpty {
+                throw .inconsistentHashing(sections: sectionMismatches, items: itemMismatches)
+            }
+        }
         checkInvariants()
     }
 

@@ -13,9 +13,18 @@
 /// positions; every trapping mutation has a `try…` twin that throws a
 /// ``SnapshotError`` and leaves the snapshot unchanged.
 ///
-/// Identifiers must be equal to themselves: one that is not (`Double.nan`) can be
-/// appended, shown and deleted with the whole snapshot, but never found again by
-/// lookups or matched by a diff (each diff deletes and re-inserts it). Nothing traps or hangs.
+/// Identifiers must keep `Hashable`'s contract (<doc:HashableIdentifiers>): equal identifiers
+/// hash alike, and an identifier's hash value does not change while a snapshot holds it.
+/// Each is stored under the 64-bit key it had when added and found again by that key confirmed
+/// with `==`. One that is unequal to itself (`Double.nan`) is a new identifier every time, as a
+/// `Dictionary` key is: it can be appended, shown and deleted with its section, but never found
+/// again by lookups or matched by a diff (each diff deletes and re-inserts it). One whose hash
+/// value changed is never lost or merged, only no longer found: `init(validating:)` throws
+/// ``SnapshotError/inconsistentHashing(sections:items:)`` for a hash that is not deterministic,
+/// the `try…` operations throw it (naming where the identifier is) instead of "not in the
+/// snapshot", and ``DiffableDataSource`` reports it (``DiffableDiagnostics``) on `apply`.
+/// Nothing traps or hangs. Hash collisions cost `==` calls, never correctness: with every
+/// identifier hashing alike, a lookup compares against all n (see the article for the bounds).
 ///
 /// Differences from Apple, on purpose:
 /// - identifier equality is Swift's, so `"caf\u{E9}"` and `"cafe\u{301}"` are one

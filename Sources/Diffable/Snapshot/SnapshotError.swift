@@ -11,11 +11,24 @@ public enum SnapshotError: Error, Equatable, Sendable, CustomStringConvertible {
         public var identifier: String
         public var positions: [[Int]]
 
-        public var description: String {
-            "\(identifier) at "
-                + positions.map { "[" + $0.map(String.init).joined(separator: ", ") + "]" }
-                .joined(separator: ", ")
-        }
+        public var description: String { SnapshotError.located(identifier, positions) }
+    }
+
+    /// A stored identifier that breaks `Hashable`'s contract, with its position(s) (`[section]`
+    /// or `[section, item]`): its hash value is no longer the one it was stored under (it was
+    /// mutated after it was added, or its `hash(into:)` is not deterministic), or it is equal to
+    /// another stored identifier (both positions are given) that it was not equal to, or did not
+    /// hash like, when they were added.
+    public struct HashMismatch: Equatable, Sendable, CustomStringConvertible {
+        public var identifier: String
+        public var positions: [[Int]]
+
+        public var description: String { SnapshotError.located(identifier, positions) }
+    }
+
+    /// `"id at [0, 1], [2, 0]"`: one identifier and where it is.
+    static func located(_ identifier: String, _ positions: [[Int]]) -> String {
+        "\(identifier) at " + positions.map { "[" + $0.map(String.init).joined(separator: ", ") + "]" }.joined(separator: ", ")
     }
 
     /// Section identifiers repeated within the input (every one, first occurrence order).
@@ -39,6 +52,10 @@ public enum SnapshotError: Error, Equatable, Sendable, CustomStringConvertible {
     case anchorIsMoved(String)
     /// Memory for the identifier tables could not be allocated; nothing was changed.
     case outOfMemory
+    /// Identifiers whose `Hashable` conformance is broken: equal identifiers with different
+    /// hash values (Apple's words), found where the snapshot holds an identifier that its own
+    /// hash value no longer finds. Sections, then items, each in display order.
+    case inconsistentHashing(sections: [HashMismatch], items: [HashMismatch])
 
     public var description: String {
         switch self {
@@ -62,6 +79,10 @@ public enum SnapshotError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(identifier) cannot be placed relative to itself"
         case .outOfMemory:
             "out of memory: the identifier tables could not grow; the snapshot is unchanged"
+        case .inconsistentHashing(let sections, let items):
+            "identifiers are equal but have different hash values (Hashable requires equal identifiers to hash alike; "
+                + "was one mutated after it was added, or does hash(into:) read what == ignores?): "
+                + (sections.map { "section " + $0.description } + items.map { "item " + $0.description }).joined(separator: "; ")
         }
     }
 }
@@ -75,6 +96,10 @@ public enum DiffableDiagnostics {
         public enum Kind: String, Sendable {
             /// An appended or inserted identifier was already in the snapshot (it is moved; no trap).
             case identifierAlreadyExists
+            /// A snapshot handed to `apply` holds identifiers that are equal but have different
+            /// hash values (``SnapshotError/inconsistentHashing(sections:items:)`` in `message`).
+            /// No trap: the view is updated consistently with what the snapshot holds.
+            case inconsistentHashing
             // Programming errors a ``DiffableDataSource`` reports right before it traps.
             /// The cell provider returned nil.
             case cellProviderReturnedNil

@@ -423,12 +423,16 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
                 precondition(sectionIDs[Int(section)] != nil)
                 for (index, slot) in sectionItems[Int(section)].enumerated() {
                     precondition(itemSection[Int(slot)] == section && itemIndex[Int(slot)] == Int32(index))
+                    precondition(itemTable.find(itemKeys[Int(slot)]) { $0 == slot } != nil, "item slot \(slot) not in the table")
+                    // Found again by its own lookup, unless unequal to itself (Double.nan) or keyed by a
+                    // user's hashValue (a broken Hashable is reported by hashMismatches(), not trapped on).
                     let id = itemIDs[Int(slot)]
-                    // An identifier unequal to itself (Double.nan) can never be found again.
-                    precondition(id != id || itemSlot(id) == slot)
+                    precondition(itemStrategy == .hashValue || id != id || itemSlot(id) == slot)
                     seen += 1
                 }
-                precondition(sectionSlot(sectionIDs[Int(section)]!) == section)
+                precondition(sectionTable.find(sectionKeys[Int(section)]) { $0 == section } != nil)
+                let id = sectionIDs[Int(section)]!
+                precondition(sectionStrategy == .hashValue || id != id || sectionSlot(id) == section)
             }
             precondition(seen == itemIDs.count, "\(seen) items in sections, \(itemIDs.count) slots")
             precondition(sectionOffsets.count == sectionOrder.count, "\(sectionOffsets.count) offsets for \(sectionOrder.count) sections")

@@ -8,6 +8,8 @@ enum BaselineSectionedDiff {
         var inserts: Int
         /// Items moved: within a section (matched − LIS) plus every cross-section move.
         var moves: Int
+        /// Sections moved: matched sections − LIS of their old positions in new order.
+        var sectionMoves = 0
     }
 
     /// Sections are identified by their identifiers in `oldSections`/`newSections`,
@@ -23,6 +25,8 @@ enum BaselineSectionedDiff {
             for (index, item) in items.enumerated() { oldPlace[item] = (section, index) }
         }
         var result = Result(deletes: 0, inserts: 0, moves: 0)
+        let matchedSections = newSections.compactMap { oldSectionIndex[$0] }
+        result.sectionMoves = matchedSections.count - BaselineDiff.lisLength(matchedSections)
         var matched = 0
         var sequence: [Int] = []
         for (newSection, items) in new.enumerated() {

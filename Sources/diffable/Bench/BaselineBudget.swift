@@ -1,0 +1,93 @@
+/// The baselines a row compares Diffable with.
+enum BaselineEngine: String {
+    case plainSwift = "plain Swift"
+    case swiftDifference = "difference(from:)"
+}
+
+/// How a baseline's cost grows with n on a scenario: Swift's Myers diff is O((n + m)·d) for
+/// d edits, so quadratic wherever the edits grow with n; the plain-Swift diff is linear.
+enum BaselineGrowth {
+    case linear, quadratic
+
+    func scale(_ seconds: Double, from smaller: Int, to larger: Int) -> Double {
+        let factor = Double(larger) / Double(max(smaller, 1))
+        return self == .linear ? seconds * factor : seconds * factor * factor
+    }
+}
+
+/// What a baseline measurement gave: its median (nil when skipped), the runs behind it, and
+/// a note when it was skipped or cut short.
+struct BaselineOutcome {
+    var seconds: Double?
+    var runs: Int?
+    var note: String?
+}
+
+/// Keeps a full `diffable bench` to minutes: before a baseline runs, its time is estimated
+/// from the same baseline at the largest smaller n measured so far (or a probe run at a small
+/// n), scaled by its growth. A measurement (warm-up + runs) that would exceed the budget runs
+/// fewer times, without warm-up; one whose single run would exceed it is skipped. Both are
+/// said on stderr and in the row's notes.
+final class BaselineBudget {
+    /// Seconds one baseline measurement (warm-up and runs) may take.
+    let seconds: Double
+    private var history: [String: (count: Int, seconds: Double)] = [:]
+    private let log: BenchLog
+    /// `--swift-limit`: Swift's `difference(from:)` never runs above this n.
+    private let swiftDifferenceLimit: Int?
+
+    init(seconds: Double, log: BenchLog, swiftDifferenceLimit: Int? = nil) {
+        self.seconds = seconds
+        self.log = log
+        self.swiftDifferenceLimit = swiftDifferenceLimit
+    }
+
+    /// Measures `body` (one baseline run on the row's input) within the budget.
+    /// - Parameters:
+    ///   - series: identifies the baseline, suite, scenario and keys whose history applies.
+    ///   - probe: one run of the same baseline and scenario at a smaller n; returns its seconds.
+    func measure(
+        _ engine: BaselineEngine, series: String, count: Int, runs: Int, growth: BaselineGrowth, label: String,
+        probe: (Int) -> Double, body: () -> Void
+    ) -> BaselineOutcome {
+        if engine == .swiftDifference, let swiftDifferenceLimit, count > swiftDifferenceLimit {
+            return BaselineOutcome(seconds: nil, runs: nil, note: "\(engine.rawValue) skipped at \(label): above --swift-limit \(swiftDifferenceLimit)")
+        }
+        let key = "\(engine.rawValue)|\(series)"
+        let estimate: Double?
+        if let (known, knownSeconds) = history[key], known <= count {
+            estimate = growth.scale(knownSeconds, from: known, to: count)
+        } else if count > 1_000 {
+            let small = growth == .quadratic ? 1_000 : min(count / 10, 100_000)
+            let probed = probe(small)
+            history[key] = (small, probed)
+            estimate = growth.scale(probed, from: small, to: count)
+        } else {
+            estimate = nil
+        }
+        var plannedRuns = runs, warmUp = true
+        var note: String?
+        if let estimate, estimate * Double(runs + 1) > seconds {
+            guard estimate <= seconds else {
+                note = "\(engine.rawValue) skipped at \(label): ~\(Self.duration(estimate)) a run estimated (budget \(Self.duration(seconds)))"
+                log.note(note!)
+                return BaselineOutcome(seconds: nil, runs: nil, note: note)
+            }
+            plannedRuns = max(1, min(runs, Int(seconds / estimate)))
+            warmUp = false
+            note =
+                "\(engine.rawValue) at \(label): \(plannedRuns) run\(plannedRuns == 1 ? "" : "s") without warm-up (~\(Self.duration(estimate)) each)"
+            log.note(note!)
+        }
+        let median = Measure.median(runs: plannedRuns, warmUp: warmUp, body)
+        history[key] = (count, median)
+        return BaselineOutcome(seconds: median, runs: plannedRuns, note: note)
+    }
+
+    /// "0.4 s", "12 s", "9 min". - Complexity: O(1).
+    static func duration(_ seconds: Double) -> String {
+        if seconds >= 120 { return "\(Int((seconds / 60).rounded())) min" }
+        if seconds >= 10 { return "\(Int(seconds.rounded())) s" }
+        return String(format: "%.1f s", seconds)
+    }
+}

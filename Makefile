@@ -23,7 +23,7 @@ PREFIX ?= /usr/local
 FIXTURE_LIBS := libcjson libutf8proc
 
 .PHONY: all demo test deps lint sanitize tsan c-deps python-deps c-test c-fixtures swift-test cli-test python-test fixtures fixtures-check \
-        lib install docs bench bench-cli c-bench fuzz fuzz-replay clean valgrind valgrind-deps c-coverage coverage-deps
+        lib install docs bench bench-cli plot c-bench fuzz fuzz-replay clean valgrind valgrind-deps c-coverage coverage-deps
 
 all: lib
 	swift build -c release
@@ -261,6 +261,15 @@ docs:
 bench-cli: deps
 	swift build -c release --product diffable
 	.build/release/diffable bench
+
+# The README's chart and tables: flat and sectioned, n = 10^3…10^7, Int and String keys, one
+# run (about 10 minutes on 2 cores) -> docs/bench.svg and docs/bench.md. Run it on a quiet machine.
+PLOT_ARGS ?= --suite flat,sectioned --sizes 1e3..1e7 --keys int,string --runs 5
+plot: deps
+	swift build -c release --product diffable
+	.build/release/diffable bench $(PLOT_ARGS) --plot docs/bench.svg > docs/bench.md.tmp
+	{ echo "<!-- make plot: diffable bench $(PLOT_ARGS) --plot docs/bench.svg -->"; cat docs/bench.md.tmp; } > docs/bench.md
+	rm -f docs/bench.md.tmp
 
 bench: deps
 	cd Benchmarks && swift package --disable-sandbox benchmark

@@ -86,6 +86,7 @@ final class BaselineBudget {
 
     /// "0.4 s", "12 s", "9 min". - Complexity: O(1).
     static func duration(_ seconds: Double) -> String {
+        if seconds >= 7200 { return "\(Int((seconds / 3600).rounded())) h" }
         if seconds >= 120 { return "\(Int((seconds / 60).rounded())) min" }
         if seconds >= 10 { return "\(Int(seconds.rounded())) s" }
         return String(format: "%.1f s", seconds)

@@ -102,7 +102,7 @@ struct BenchCommand: ParsableCommand {
             let peak = Measure.peakResidentBytes()
             for index in produced.indices { produced[index].peakResidentBytes = peak }
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            if seconds > 20 { log.note("\(step.label) took \(BaselineBudget.duration(seconds)) (inputs, warm-up and \(runs) runs of each engine)") }
+            if seconds > 30 { log.note("\(step.label) took \(BaselineBudget.duration(seconds)) in all") }
             rows += produced
             log.finishStep()
         }

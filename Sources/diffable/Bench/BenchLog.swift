@@ -10,6 +10,9 @@ final class BenchLog {
     private var current = ""
     private var barShown = false
     private let started = DispatchTime.now().uptimeNanoseconds
+    private var phaseStarted = DispatchTime.now().uptimeNanoseconds
+    /// A phase (inputs, one engine's runs) taking longer than this is named on stderr.
+    let slowPhaseSeconds = 8.0
 
     /// Starts counting `steps` rows.
     func begin(steps: Int) {
@@ -19,14 +22,25 @@ final class BenchLog {
 
     /// The row now running, e.g. "flat churn string n=10^6"; `phase` what it is doing.
     func step(_ label: String, phase: String = "") {
+        closePhase()
         current = phase.isEmpty ? label : "\(label): \(phase)"
         draw()
     }
 
     /// One row finished.
     func finishStep() {
+        closePhase()
+        current = ""
         done += 1
         draw()
+    }
+
+    /// Says which phase was slow: "flat shuffle string n=10^7: plain Swift took 31 s".
+    private func closePhase() {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let seconds = Double(now - phaseStarted) / 1e9
+        phaseStarted = now
+        if !current.isEmpty && seconds > slowPhaseSeconds { note("\(current) took \(BaselineBudget.duration(seconds))") }
     }
 
     /// A line for the reader (a baseline skipped, a slow step), above the bar.

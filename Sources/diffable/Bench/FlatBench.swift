@@ -21,20 +21,21 @@ enum FlatBench {
         log.step(label, phase: "plain Swift")
         let oldOrder = Array(0..<count)
         let growth: BaselineGrowth = [.moveOne, .update].contains(scenario) ? .linear : .quadratic
-        func probe(_ size: Int, _ run: ([Int], [Int]) -> Void) -> Double {
-            var generator = BenchGenerator(seed: seed &+ UInt64(size))
-            let new = scenario.newOrder(count: size, using: &generator)
-            let old = Array(0..<size)
-            return Measure.seconds { run(old, new) }
-        }
         let series = "flat|\(scenario.rawValue)|\(keys.rawValue)"
         func baselines<T: Hashable>(_ old: [T], _ new: [T], _ convert: @escaping (Int) -> T) {
+            // One untimed conversion, then one timed run, on the scenario at a smaller n.
+            func probe(_ size: Int, _ run: ([T], [T]) -> Void) -> Double {
+                var generator = BenchGenerator(seed: seed &+ UInt64(size))
+                let new = scenario.newOrder(count: size, using: &generator).map(convert)
+                let old = (0..<size).map(convert)
+                return Measure.seconds { run(old, new) }
+            }
             var result: BaselineDiff.Result?
             row.record(
                 .plainSwift,
                 budget.measure(
                     .plainSwift, series: series, count: count, runs: runs, growth: .linear, label: label,
-                    probe: { size in probe(size) { _ = BaselineDiff.diff(old: $0.map(convert), new: $1.map(convert)) } },
+                    probe: { size in probe(size) { _ = BaselineDiff.diff(old: $0, new: $1) } },
                     body: { result = BaselineDiff.diff(old: old, new: new) }))
             if let result {
                 row.minimalMoves = result.moves
@@ -45,9 +46,11 @@ enum FlatBench {
                 .swiftDifference,
                 budget.measure(
                     .swiftDifference, series: series, count: count, runs: runs, growth: growth, label: label,
-                    probe: { size in probe(size) { _ = swiftDifference(old: $0.map(convert), new: $1.map(convert)) } },
+                    probe: { size in probe(size) { _ = swiftDifference(old: $0, new: $1) } },
                     body: { swiftMoves = swiftDifference(old: old, new: new) }))
-            if row.swiftDifferenceMilliseconds != nil, row.minimalMoves == nil { row.minimalMoves = swiftMoves }
+            if row.swiftDifferenceMilliseconds != nil, let minimal = row.minimalMoves, swiftMoves != minimal {
+                row.notes.append("difference(from:).inferringMoves() found \(swiftMoves) moves")
+            }
         }
         switch keys {
         case .int: baselines(oldOrder, newOrder) { $0 }
@@ -56,6 +59,7 @@ enum FlatBench {
             let oldNames = BenchKeys.names(oldOrder)
             baselines(oldNames, BenchKeys.names(newOrder, shared: oldNames), BenchKeys.name)
         }
+        if row.minimalMoves == nil { row.minimalMoves = BaselineDiff.minimalMoves(old: oldOrder, new: newOrder) }
         if let minimal = row.minimalMoves, let moves = row.moves, moves != minimal {
             throw BenchError("\(label): the engine emitted \(moves) moves, the baseline's minimum is \(minimal)")
         }

@@ -52,9 +52,11 @@ enum SectionedBench {
         }
         let oldItems = layouts.old.map { $0.map(item) }, newItems = layouts.new.map { $0.map(item) }
         let series = "sectioned|\(scenario.rawValue)|\(keys.rawValue)"
-        func probe(_ size: Int, _ run: (SectionedScenario.Layouts) -> Void) -> Double {
+        // One untimed conversion, then one timed run, on the scenario at a smaller n.
+        func probe(_ size: Int, _ run: (_ oldSections: [Int], _ old: [[Item]], _ newSections: [Int], _ new: [[Item]]) -> Void) -> Double {
             let small = scenario.layouts(itemCount: size, seed: seed &+ UInt64(size))
-            return Measure.seconds { run(small) }
+            let old = small.old.map { $0.map(item) }, new = small.new.map { $0.map(item) }
+            return Measure.seconds { run(small.oldSections, old, small.newSections, new) }
         }
         log.step(label, phase: "plain Swift")
         var baseline: BaselineSectionedDiff.Result?
@@ -62,17 +64,15 @@ enum SectionedBench {
             .plainSwift,
             budget.measure(
                 .plainSwift, series: series, count: row.count, runs: runs, growth: .linear, label: label,
-                probe: { size in
-                    probe(size) {
-                        _ = BaselineSectionedDiff.diff(
-                            oldSections: $0.oldSections, old: $0.old.map { $0.map(item) }, newSections: $0.newSections,
-                            new: $0.new.map { $0.map(item) })
-                    }
-                },
+                probe: { size in probe(size) { _ = BaselineSectionedDiff.diff(oldSections: $0, old: $1, newSections: $2, new: $3) } },
                 body: {
                     baseline = BaselineSectionedDiff.diff(
                         oldSections: layouts.oldSections, old: oldItems, newSections: layouts.newSections, new: newItems)
                 }))
+        if baseline == nil {  // skipped for time: the same count on the Int identifiers, untimed
+            baseline = BaselineSectionedDiff.diff(
+                oldSections: layouts.oldSections, old: layouts.old, newSections: layouts.newSections, new: layouts.new)
+        }
         row.minimalMoves = baseline.map { $0.moves + $0.sectionMoves }
         log.step(label, phase: "difference(from:)")
         let flatOld = Array(oldItems.joined()), flatNew = Array(newItems.joined())
@@ -81,11 +81,7 @@ enum SectionedBench {
             .swiftDifference,
             budget.measure(
                 .swiftDifference, series: series, count: row.count, runs: runs, growth: growth, label: label,
-                probe: { size in
-                    probe(size) {
-                        _ = FlatBench.swiftDifference(old: Array($0.old.joined().map(item)), new: Array($0.new.joined().map(item)))
-                    }
-                },
+                probe: { size in probe(size) { _ = FlatBench.swiftDifference(old: Array($1.joined()), new: Array($3.joined())) } },
                 body: { _ = FlatBench.swiftDifference(old: flatOld, new: flatNew) }))
         return row
     }

@@ -189,7 +189,8 @@ enum ApplyBench {
         precondition(problems.isEmpty, "bench apply: the simulator rejected a batch: \(problems.first ?? "")")
         // The row's time is the median latency of one apply (call to completion).
         var row = BenchRow(
-            suite: "apply", scenario: "\(threads) threads × \(perThread) small applies, \(policy == .coalesce ? "coalesce" : "performEach"), "
+            suite: "apply",
+            scenario: "\(threads) threads × \(perThread) small applies, \(policy == .coalesce ? "coalesce" : "performEach"), "
                 + (paced ? "paced 1,000/s" : "flat out"),
             keys: "int", count: 100, milliseconds: Double(sorted[sorted.count / 2]) / 1e6, runs: applies)
         row.notes = [

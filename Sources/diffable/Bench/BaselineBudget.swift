@@ -51,7 +51,8 @@ final class BaselineBudget {
         probe: (Int) -> Double, body: () -> Void
     ) -> BaselineOutcome {
         if engine == .swiftDifference, let swiftDifferenceLimit, count > swiftDifferenceLimit {
-            return BaselineOutcome(seconds: nil, runs: nil, note: "\(engine.rawValue) skipped at \(label): above --swift-limit \(swiftDifferenceLimit)")
+            return BaselineOutcome(
+                seconds: nil, runs: nil, note: "\(engine.rawValue) skipped at \(label): above --swift-limit \(swiftDifferenceLimit)")
         }
         let key = "\(engine.rawValue)|\(series)"
         let estimate: Double?
@@ -69,7 +70,8 @@ final class BaselineBudget {
         var note: String?
         if let estimate, estimate * Double(runs + 1) > seconds {
             guard estimate <= seconds else {
-                note = "\(engine.rawValue) skipped at \(label): ~\(Self.duration(estimate)) a run estimated (budget \(Self.duration(seconds)))"
+                note =
+                    "\(engine.rawValue) skipped at \(label): ~\(Self.duration(estimate)) a run estimated (budget \(Self.duration(seconds)))"
                 log.note(note!)
                 return BaselineOutcome(seconds: nil, runs: nil, note: note)
             }

@@ -82,7 +82,9 @@ enum BenchChart {
         svg.text(
             "Diffable vs plain Swift and Swift's difference(from:) — time per diff against n (log–log)", x: 12, y: 24, size: 15,
             weight: "bold")
-        svg.text("lower is better; a missing point is a baseline skipped where it would have taken minutes", x: 12, y: 42, size: 11, fill: "#555")
+        svg.text(
+            "lower is better; a missing point is a baseline skipped where it would have taken minutes", x: 12, y: 42, size: 11, fill: "#555"
+        )
         for (index, entry) in legendEntries.enumerated() {
             let x = 14 + Double(index % 3) * 250, y = 62 + Double(index / 3) * 18
             svg.line(x1: x, y1: y, x2: x + 30, y2: y, colour: colour(entry.engine), dash: dash(entry.keys), width: 2)

@@ -88,7 +88,9 @@ struct BenchCommand: ParsableCommand {
                     try FlatBench.measure(scenario: scenario, keys: keys, count: count, runs: runs, seed: seed, budget: budget, log: log)
                 ]
             case .sectioned(let scenario, let keys, let count):
-                produced = [SectionedBench.measure(scenario: scenario, keys: keys, count: count, runs: runs, seed: seed, budget: budget, log: log)]
+                produced = [
+                    SectionedBench.measure(scenario: scenario, keys: keys, count: count, runs: runs, seed: seed, budget: budget, log: log)
+                ]
             case .snapshot(let keys, let count):
                 produced = SnapshotBench.measure(keys: keys, count: count, runs: runs, seed: seed, log: log)
             case .outline(let keys, let count):
@@ -120,7 +122,9 @@ struct BenchCommand: ParsableCommand {
             print(BenchTable.csv(rows))
         } else {
             print(BenchTable.markdown(rows))
-            print("\nmachine: \(machine); medians of \(runs) runs after a warm-up; peak RSS of this run: \((Measure.peakResidentBytes() ?? 0) >> 20) MB")
+            print(
+                "\nmachine: \(machine); medians of \(runs) runs after a warm-up; peak RSS of this run: \((Measure.peakResidentBytes() ?? 0) >> 20) MB"
+            )
         }
     }
 
@@ -189,13 +193,18 @@ extension BenchCommand {
                 throw BenchError("--sizes: \(size) is out of range (1 to \(BenchCommand.maximumSize), the core's 32-bit indices)")
             }
             let physical = Int(clamping: ProcessInfo.processInfo.physicalMemory)
-            if let largest = sizes.max(), largest.multipliedReportingOverflow(by: BenchCommand.bytesPerItem).partialValue > physical / 10 * 8 {
+            if let largest = sizes.max(),
+                largest.multipliedReportingOverflow(by: BenchCommand.bytesPerItem).partialValue > physical / 10 * 8
+            {
                 throw BenchError(
                     "--sizes: \(largest) items need about \(largest * BenchCommand.bytesPerItem >> 20) MB "
-                        + "(\(BenchCommand.bytesPerItem) B per item for inputs, baselines and workspace); this machine has \(physical >> 20) MB")
+                        + "(\(BenchCommand.bytesPerItem) B per item for inputs, baselines and workspace); this machine has \(physical >> 20) MB"
+                )
             }
             let keyList = try Self.list(command.keys, "key type") { BenchKeys(rawValue: $0) }
-            let scenarioList = try Self.list(command.scenarios ?? SectionedScenario.allCases.map(\.rawValue).joined(separator: ","), "scenario") {
+            let scenarioList = try Self.list(
+                command.scenarios ?? SectionedScenario.allCases.map(\.rawValue).joined(separator: ","), "scenario"
+            ) {
                 SectionedScenario(rawValue: $0)
             }
             let flatScenarios = scenarioList.compactMap { BenchScenario(rawValue: $0.rawValue) }
@@ -221,7 +230,9 @@ extension BenchCommand {
 
         private static func list<T>(_ text: String, _ name: String, _ parse: (String) -> T?) throws -> [T] {
             let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard !parts.isEmpty else { throw BenchError("--\(name == "key type" ? "keys" : name + "s") is empty: give at least one \(name)") }
+            guard !parts.isEmpty else {
+                throw BenchError("--\(name == "key type" ? "keys" : name + "s") is empty: give at least one \(name)")
+            }
             return try parts.map { word in
                 guard let value = parse(word) else { throw BenchError("unknown \(name) '\(word)'") }
                 return value

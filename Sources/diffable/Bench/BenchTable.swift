@@ -70,7 +70,8 @@ enum BenchTable {
     /// RFC 4180 CSV: a header, then one line per row; empty fields where not measured.
     static func csv(_ rows: [BenchRow]) -> String {
         func field(_ text: String) -> String {
-            text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+            text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" })
+                ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
         }
         func value(_ number: Double?) -> String { number.map { String(format: "%.6g", $0) } ?? "" }
         func value(_ number: Int?) -> String { number.map(String.init) ?? "" }

@@ -68,7 +68,9 @@ enum FilesBench {
                         _ = BaselineDiff.diff(old: prefix(documents[0].items, size), new: prefix(documents[1].items, size))
                     }
                 },
-                body: { baseline = BaselineSectionedDiff.diff(oldSections: oldSections, old: oldItems, newSections: newSections, new: newItems) }
+                body: {
+                    baseline = BaselineSectionedDiff.diff(oldSections: oldSections, old: oldItems, newSections: newSections, new: newItems)
+                }
             ))
         row.minimalMoves = baseline.map { $0.moves + $0.sectionMoves }
         log.step(label, phase: "difference(from:)")

@@ -42,7 +42,8 @@ enum SectionedBench {
             row.moves = difference.movedItemCount + difference.movedSectionCount
             if difference.deletedSectionCount > 0 && difference.insertedSectionCount > 0 && scenario == .reverse {
                 row.notes.append(
-                    "the batch deletes and re-inserts \(difference.insertedSectionCount) reordered sections instead of moving them and their items")
+                    "the batch deletes and re-inserts \(difference.insertedSectionCount) reordered sections instead of moving them and their items"
+                )
             }
             // The engine's own context capacity, from a context of its own (the shared pool's
             // contexts may be warm from earlier rows).

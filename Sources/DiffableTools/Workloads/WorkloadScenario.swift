@@ -76,7 +76,19 @@ public enum WorkloadKeyKind: String, CaseIterable, Sendable {
 
     /// The string identifier of integer `id`: "item-%011d". - Complexity: O(1).
     public static func name(_ id: Int) -> String {
-        let digits = String(id)
-        return "item-" + String(repeating: "0", count: max(0, 11 - digits.count)) + digits
+        guard (0..<100_000_000_000).contains(id) else {
+            let digits = String(id)
+            return "item-" + String(repeating: "0", count: max(0, 11 - digits.count)) + digits
+        }
+        // Written as bytes: 10^7 names in a fraction of the time concatenation takes.
+        return String(unsafeUninitializedCapacity: 16) { buffer in
+            for (offset, byte) in "item-".utf8.enumerated() { buffer[offset] = byte }
+            var rest = id
+            for digit in stride(from: 15, through: 5, by: -1) {
+                buffer[digit] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+            return 16
+        }
     }
 }

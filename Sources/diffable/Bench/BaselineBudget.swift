@@ -42,19 +42,31 @@ final class BaselineBudget {
         self.swiftDifferenceLimit = swiftDifferenceLimit
     }
 
-    /// Measures `body` (one baseline run on the row's input) within the budget.
+    /// How one baseline measurement will run: its runs and warm-up, or skipped (a note saying why).
+    struct Plan {
+        var engine: BaselineEngine
+        var key: String
+        var count: Int
+        var runs: Int
+        var warmUp: Bool
+        var skipped: Bool
+        var note: String?
+    }
+
+    /// Decides how a baseline runs on this row before its (possibly large) inputs are made.
     /// - Parameters:
     ///   - series: identifies the baseline, suite, scenario and keys whose history applies.
     ///   - probe: one run of the same baseline and scenario at a smaller n; returns its seconds.
-    func measure(
-        _ engine: BaselineEngine, series: String, count: Int, runs: Int, growth: BaselineGrowth, label: String,
-        probe: (Int) -> Double, body: () -> Void
-    ) -> BaselineOutcome {
-        if engine == .swiftDifference, let swiftDifferenceLimit, count > swiftDifferenceLimit {
-            return BaselineOutcome(
-                seconds: nil, runs: nil, note: "\(engine.rawValue) skipped at \(label): above --swift-limit \(swiftDifferenceLimit)")
-        }
+    func plan(
+        _ engine: BaselineEngine, series: String, count: Int, runs: Int, growth: BaselineGrowth, label: String, probe: (Int) -> Double
+    ) -> Plan {
         let key = "\(engine.rawValue)|\(series)"
+        var plan = Plan(engine: engine, key: key, count: count, runs: runs, warmUp: true, skipped: false)
+        if engine == .swiftDifference, let swiftDifferenceLimit, count > swiftDifferenceLimit {
+            plan.skipped = true
+            plan.note = "\(engine.rawValue) skipped at \(label): above --swift-limit \(swiftDifferenceLimit)"
+            return plan
+        }
         let estimate: Double?
         if let (known, knownSeconds) = history[key], known <= count {
             estimate = growth.scale(knownSeconds, from: known, to: count)
@@ -66,24 +78,27 @@ final class BaselineBudget {
         } else {
             estimate = nil
         }
-        var plannedRuns = runs, warmUp = true
-        var note: String?
-        if let estimate, estimate * Double(runs + 1) > seconds {
-            guard estimate <= seconds else {
-                note =
-                    "\(engine.rawValue) skipped at \(label): ~\(Self.duration(estimate)) a run estimated (budget \(Self.duration(seconds)))"
-                log.note(note!)
-                return BaselineOutcome(seconds: nil, runs: nil, note: note)
-            }
-            plannedRuns = max(1, min(runs, Int(seconds / estimate)))
-            warmUp = false
-            note =
-                "\(engine.rawValue) at \(label): \(plannedRuns) run\(plannedRuns == 1 ? "" : "s") without warm-up (~\(Self.duration(estimate)) each)"
-            log.note(note!)
+        guard let estimate, estimate * Double(runs + 1) > seconds else { return plan }
+        guard estimate <= seconds else {
+            plan.skipped = true
+            plan.note = "\(engine.rawValue) skipped at \(label): ~\(Self.duration(estimate)) a run estimated (budget \(Self.duration(seconds)))"
+            log.note(plan.note!)
+            return plan
         }
-        let median = Measure.median(runs: plannedRuns, warmUp: warmUp, body)
-        history[key] = (count, median)
-        return BaselineOutcome(seconds: median, runs: plannedRuns, note: note)
+        plan.runs = max(1, min(runs, Int(seconds / estimate)))
+        plan.warmUp = false
+        plan.note =
+            "\(engine.rawValue) at \(label): \(plan.runs) run\(plan.runs == 1 ? "" : "s") without warm-up (~\(Self.duration(estimate)) each)"
+        log.note(plan.note!)
+        return plan
+    }
+
+    /// Runs a planned measurement of `body` (one baseline run on the row's input).
+    func measure(_ plan: Plan, body: () -> Void) -> BaselineOutcome {
+        guard !plan.skipped else { return BaselineOutcome(seconds: nil, runs: nil, note: plan.note) }
+        let median = Measure.median(runs: plan.runs, warmUp: plan.warmUp, body)
+        history[plan.key] = (plan.count, median)
+        return BaselineOutcome(seconds: median, runs: plan.runs, note: plan.note)
     }
 
     /// "0.4 s", "12 s", "9 min". - Complexity: O(1).

@@ -22,7 +22,9 @@ enum FlatBench {
         let oldOrder = Array(0..<count)
         let growth: BaselineGrowth = [.moveOne, .update].contains(scenario) ? .linear : .quadratic
         let series = "flat|\(scenario.rawValue)|\(keys.rawValue)"
-        func baselines<T: Hashable>(_ old: [T], _ new: [T], _ convert: @escaping (Int) -> T) {
+        // Both baselines are planned first: their inputs (10^7 Strings take seconds to make
+        // and to free) are made only when one of them runs.
+        func baselines<T: Hashable>(_ convert: @escaping (Int) -> T, make: () -> (old: [T], new: [T])) {
             // One untimed conversion, then one timed run, on the scenario at a smaller n.
             func probe(_ size: Int, _ run: ([T], [T]) -> Void) -> Double {
                 var generator = BenchGenerator(seed: seed &+ UInt64(size))
@@ -30,34 +32,31 @@ enum FlatBench {
                 let old = (0..<size).map(convert)
                 return Measure.seconds { run(old, new) }
             }
+            let plainPlan = budget.plan(
+                .plainSwift, series: series, count: count, runs: runs, growth: .linear, label: label,
+                probe: { size in probe(size) { _ = BaselineDiff.diff(old: $0, new: $1) } })
+            let swiftPlan = budget.plan(
+                .swiftDifference, series: series, count: count, runs: runs, growth: growth, label: label,
+                probe: { size in probe(size) { _ = swiftDifference(old: $0, new: $1) } })
+            let (old, new) = plainPlan.skipped && swiftPlan.skipped ? ([], []) : make()
             var result: BaselineDiff.Result?
-            row.record(
-                .plainSwift,
-                budget.measure(
-                    .plainSwift, series: series, count: count, runs: runs, growth: .linear, label: label,
-                    probe: { size in probe(size) { _ = BaselineDiff.diff(old: $0, new: $1) } },
-                    body: { result = BaselineDiff.diff(old: old, new: new) }))
-            if let result {
-                row.minimalMoves = result.moves
-            }
+            row.record(.plainSwift, budget.measure(plainPlan) { result = BaselineDiff.diff(old: old, new: new) })
+            row.minimalMoves = result?.moves
             log.step(label, phase: "difference(from:)")
             var swiftMoves = 0
-            row.record(
-                .swiftDifference,
-                budget.measure(
-                    .swiftDifference, series: series, count: count, runs: runs, growth: growth, label: label,
-                    probe: { size in probe(size) { _ = swiftDifference(old: $0, new: $1) } },
-                    body: { swiftMoves = swiftDifference(old: old, new: new) }))
+            row.record(.swiftDifference, budget.measure(swiftPlan) { swiftMoves = swiftDifference(old: old, new: new) })
             if row.swiftDifferenceMilliseconds != nil, let minimal = row.minimalMoves, swiftMoves != minimal {
                 row.notes.append("difference(from:).inferringMoves() found \(swiftMoves) moves")
             }
         }
         switch keys {
-        case .int: baselines(oldOrder, newOrder) { $0 }
-        case .random64: baselines(oldOrder.map(BenchKeys.scrambled), newOrder.map(BenchKeys.scrambled), BenchKeys.scrambled)
+        case .int: baselines({ $0 }) { (oldOrder, newOrder) }
+        case .random64: baselines(BenchKeys.scrambled) { (oldOrder.map(BenchKeys.scrambled), newOrder.map(BenchKeys.scrambled)) }
         case .string:
-            let oldNames = BenchKeys.names(oldOrder)
-            baselines(oldNames, BenchKeys.names(newOrder, shared: oldNames), BenchKeys.name)
+            baselines(BenchKeys.name) {
+                let oldNames = BenchKeys.names(oldOrder)
+                return (oldNames, BenchKeys.names(newOrder, shared: oldNames))
+            }
         }
         if row.minimalMoves == nil { row.minimalMoves = BaselineDiff.minimalMoves(old: oldOrder, new: newOrder) }
         if let minimal = row.minimalMoves, let moves = row.moves, moves != minimal {

@@ -51,7 +51,6 @@ enum SectionedBench {
             _ = context.diffSnapshots(old: old, new: new)
             row.workingBytesPerItem = Double(context.byteCount) / Double(max(old.numberOfItems, 1))
         }
-        let oldItems = layouts.old.map { $0.map(item) }, newItems = layouts.new.map { $0.map(item) }
         let series = "sectioned|\(scenario.rawValue)|\(keys.rawValue)"
         // One untimed conversion, then one timed run, on the scenario at a smaller n.
         func probe(_ size: Int, _ run: (_ oldSections: [Int], _ old: [[Item]], _ newSections: [Int], _ new: [[Item]]) -> Void) -> Double {
@@ -60,30 +59,34 @@ enum SectionedBench {
             return Measure.seconds { run(small.oldSections, old, small.newSections, new) }
         }
         log.step(label, phase: "plain Swift")
+        let growth: BaselineGrowth = [.moveOne, .update].contains(scenario) ? .linear : .quadratic
+        let plainPlan = budget.plan(
+            .plainSwift, series: series, count: row.count, runs: runs, growth: .linear, label: label,
+            probe: { size in probe(size) { _ = BaselineSectionedDiff.diff(oldSections: $0, old: $1, newSections: $2, new: $3) } })
+        let swiftPlan = budget.plan(
+            .swiftDifference, series: series, count: row.count, runs: runs, growth: growth, label: label,
+            probe: { size in probe(size) { _ = FlatBench.swiftDifference(old: Array($1.joined()), new: Array($3.joined())) } })
         var baseline: BaselineSectionedDiff.Result?
-        row.record(
-            .plainSwift,
-            budget.measure(
-                .plainSwift, series: series, count: row.count, runs: runs, growth: .linear, label: label,
-                probe: { size in probe(size) { _ = BaselineSectionedDiff.diff(oldSections: $0, old: $1, newSections: $2, new: $3) } },
-                body: {
+        if !plainPlan.skipped || !swiftPlan.skipped {
+            let oldItems = layouts.old.map { $0.map(item) }, newItems = layouts.new.map { $0.map(item) }
+            row.record(
+                .plainSwift,
+                budget.measure(plainPlan) {
                     baseline = BaselineSectionedDiff.diff(
                         oldSections: layouts.oldSections, old: oldItems, newSections: layouts.newSections, new: newItems)
-                }))
+                })
+            log.step(label, phase: "difference(from:)")
+            let flatOld = swiftPlan.skipped ? [] : Array(oldItems.joined()), flatNew = swiftPlan.skipped ? [] : Array(newItems.joined())
+            row.record(.swiftDifference, budget.measure(swiftPlan) { _ = FlatBench.swiftDifference(old: flatOld, new: flatNew) })
+        } else {
+            row.record(.plainSwift, budget.measure(plainPlan) {})
+            row.record(.swiftDifference, budget.measure(swiftPlan) {})
+        }
         if baseline == nil {  // skipped for time: the same count on the Int identifiers, untimed
             baseline = BaselineSectionedDiff.diff(
                 oldSections: layouts.oldSections, old: layouts.old, newSections: layouts.newSections, new: layouts.new)
         }
         row.minimalMoves = baseline.map { $0.moves + $0.sectionMoves }
-        log.step(label, phase: "difference(from:)")
-        let flatOld = Array(oldItems.joined()), flatNew = Array(newItems.joined())
-        let growth: BaselineGrowth = [.moveOne, .update].contains(scenario) ? .linear : .quadratic
-        row.record(
-            .swiftDifference,
-            budget.measure(
-                .swiftDifference, series: series, count: row.count, runs: runs, growth: growth, label: label,
-                probe: { size in probe(size) { _ = FlatBench.swiftDifference(old: Array($1.joined()), new: Array($3.joined())) } },
-                body: { _ = FlatBench.swiftDifference(old: flatOld, new: flatNew) }))
         return row
     }
 }

@@ -19,6 +19,7 @@ public enum WorkloadScenario: String, CaseIterable, Sendable {
 
     /// The new order of identifiers for old order 0..<n (new identifiers are n, n+1, …).
     /// - Complexity: O(n log n).
+    @inlinable  // callers get the shuffle and draws specialized for their generator
     public func newOrder(count n: Int, using generator: inout some RandomNumberGenerator) -> [Int] {
         var order = Array(0..<n)
         switch self {

@@ -33,7 +33,7 @@ struct BenchCommand: ParsableCommand {
     var files: [String] = []
 
     @Option(help: "Comma-separated suites: flat, sectioned, snapshot, outline, apply, or all.")
-    var suite: String = "flat,sectioned"
+    var suite: String = "flat"
 
     @Option(help: "Comma-separated list sizes: 1000, 1e7, 10^6, 100k, 1M, or a decade range 1e3..1e7.")
     var sizes: String = "1e3..1e7"
@@ -51,7 +51,7 @@ struct BenchCommand: ParsableCommand {
     var runs: Int = 5
 
     @Option(help: "Seconds one baseline measurement may take before it runs fewer times or is skipped.")
-    var baselineBudget: Double = 10
+    var baselineBudget: Double = 5
 
     @Option(help: "Skip Swift's difference(from:) above this size.")
     var swiftLimit: Int?

@@ -81,7 +81,8 @@ final class BaselineBudget {
         guard let estimate, estimate * Double(runs + 1) > seconds else { return plan }
         guard estimate <= seconds else {
             plan.skipped = true
-            plan.note = "\(engine.rawValue) skipped at \(label): ~\(Self.duration(estimate)) a run estimated (budget \(Self.duration(seconds)))"
+            plan.note =
+                "\(engine.rawValue) skipped at \(label): ~\(Self.duration(estimate)) a run estimated (budget \(Self.duration(seconds)))"
             log.note(plan.note!)
             return plan
         }

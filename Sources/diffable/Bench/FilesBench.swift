@@ -45,9 +45,7 @@ enum FilesBench {
         row.sections = pair.old.numberOfSections
         row.buildMilliseconds = build * 1000
         row.moves = difference.movedItemCount + difference.movedSectionCount
-        let context = DiffContext()
-        _ = context.diffSnapshots(old: pair.old, new: pair.new)
-        row.workingBytesPerItem = Double(context.byteCount) / Double(max(pair.old.numberOfItems, 1))
+        row.workingBytesPerItem = SectionedBench.workingBytesPerItem(pair.old, pair.new)
         built = nil
 
         func lists(_ document: NumberedSnapshotDocument) -> (sections: [UInt32], items: [[UInt32]]) {
@@ -81,7 +79,8 @@ enum FilesBench {
                 let old = prefix(documents[0].items, size), new = prefix(documents[1].items, size)
                 return Measure.seconds { _ = FlatBench.swiftDifference(old: old, new: new) }
             })
-        row.record(.swiftDifference, budget.measure(swiftPlan) { _ = FlatBench.swiftDifference(old: documents[0].items, new: documents[1].items) })
+        row.record(
+            .swiftDifference, budget.measure(swiftPlan) { _ = FlatBench.swiftDifference(old: documents[0].items, new: documents[1].items) })
         return row
     }
 }

@@ -50,7 +50,7 @@ enum FlatBench {
             }
         }
         switch keys {
-        case .int: baselines({ $0 }) { (oldOrder, newOrder) }
+        case .int: baselines({ $0 }, make: { (oldOrder, newOrder) })
         case .random64: baselines(BenchKeys.scrambled) { (oldOrder.map(BenchKeys.scrambled), newOrder.map(BenchKeys.scrambled)) }
         case .string:
             baselines(BenchKeys.name) {

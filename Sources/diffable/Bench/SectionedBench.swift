@@ -25,6 +25,15 @@ enum SectionedBench {
         }
     }
 
+    /// The capacity of a fresh diff context after diffing `old` and `new`, per old item.
+    static func workingBytesPerItem<Item: Hashable>(
+        _ old: DiffableDataSourceSnapshot<Int, Item>, _ new: DiffableDataSourceSnapshot<Int, Item>
+    ) -> Double {
+        let context = DiffContext()
+        _ = context.diffSnapshots(old: old, new: new)
+        return Double(context.byteCount) / Double(max(old.numberOfItems, 1))
+    }
+
     private static func measure<Item: Hashable>(
         _ layouts: SectionedScenario.Layouts, _ scenario: SectionedScenario, _ keys: BenchKeys, label: String, runs: Int,
         seed: UInt64, budget: BaselineBudget, log: BenchLog, _ item: (Int) -> Item
@@ -33,23 +42,23 @@ enum SectionedBench {
         do {  // the snapshots live only while Diffable is timed
             let (old, new) = layouts.snapshots(item)
             log.step(label, phase: "Diffable")
-            var difference = new.difference(from: old)
-            let seconds = Measure.median(runs: runs) { difference = new.difference(from: old) }
+            var difference: SnapshotDifference<Int, Item>? = new.difference(from: old)
+            let seconds = Measure.median(runs: runs) {
+                difference = nil  // the previous result is freed before the next diff, as an app would
+                difference = new.difference(from: old)
+            }
             row = BenchRow(
                 suite: "sectioned", scenario: scenario.rawValue, keys: keys.rawValue, count: old.numberOfItems,
                 milliseconds: seconds * 1000, runs: runs)
             row.sections = old.numberOfSections
-            row.moves = difference.movedItemCount + difference.movedSectionCount
-            if difference.deletedSectionCount > 0 && difference.insertedSectionCount > 0 && scenario == .reverse {
-                row.notes.append(
-                    "the batch deletes and re-inserts \(difference.insertedSectionCount) reordered sections instead of moving them and their items"
-                )
+            row.moves = (difference?.movedItemCount ?? 0) + (difference?.movedSectionCount ?? 0)
+            if let reinserted = difference?.insertedSectionCount, reinserted > 0, scenario == .reverse {
+                row.notes.append("the batch deletes and re-inserts \(reinserted) reordered sections instead of moving them and their items")
             }
+            difference = nil
             // The engine's own context capacity, from a context of its own (the shared pool's
-            // contexts may be warm from earlier rows).
-            let context = DiffContext()
-            _ = context.diffSnapshots(old: old, new: new)
-            row.workingBytesPerItem = Double(context.byteCount) / Double(max(old.numberOfItems, 1))
+            // contexts may be warm from earlier rows); the result is released first.
+            row.workingBytesPerItem = workingBytesPerItem(old, new)
         }
         let series = "sectioned|\(scenario.rawValue)|\(keys.rawValue)"
         // One untimed conversion, then one timed run, on the scenario at a smaller n.

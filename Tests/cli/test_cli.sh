@@ -154,6 +154,16 @@ assert [(r[\"suite\"], r[\"scenario\"], r[\"count\"]) for r in rows] == [(\"sect
 assert rows[0][\"sections\"] == 20 and rows[1][\"sections\"] == 1, rows
 assert all(r[\"baselineRatio\"] > 0 and r[\"moves\"] == r[\"minimalMoves\"] for r in rows), rows
 " "$scratch/bench.json"'
+diffable_cli bench --suite sectioned --sizes 2000 --scenarios churn,shuffle,reverse --keys int --runs 1 --baseline-budget 0.000001 --csv \
+    > "$scratch/skipped.csv" 2> "$scratch/err"; status=$?
+check "a baseline over budget is skipped, said on stderr, and minimal moves are still counted" \
+    '[ $status -eq 0 ] && grep -q "plain Swift skipped at sectioned churn int n=2000" "$scratch/err" && python3 -c "
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 3 and all(r[\"plain_swift_ms\"] == \"\" and \"skipped\" in r[\"notes\"] for r in rows), rows
+assert rows[0][\"moves\"] == rows[0][\"minimal_moves\"] and rows[1][\"moves\"] == rows[1][\"minimal_moves\"], rows
+assert int(rows[2][\"minimal_moves\"]) == 1999, rows[2]
+" "$scratch/skipped.csv"'
 for suite_size in snapshot:500 outline:1000 apply:1000; do
     suite=${suite_size%:*} size=${suite_size#*:}
     diffable_cli bench --suite "$suite" --sizes "$size" --keys string --runs 1 --csv > "$scratch/suite.csv" 2> /dev/null; status=$?

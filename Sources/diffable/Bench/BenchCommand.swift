@@ -104,9 +104,9 @@ struct BenchCommand: ParsableCommand {
             let peak = Measure.peakResidentBytes()
             for index in produced.indices { produced[index].peakResidentBytes = peak }
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            log.finishStep()
             if seconds > 30 { log.note("\(step.label) took \(BaselineBudget.duration(seconds)) in all") }
             rows += produced
-            log.finishStep()
         }
         log.end()
         let machine = Measure.machine()

@@ -41,6 +41,7 @@ enum SectionedBench {
         var row: BenchRow
         do {  // the snapshots live only while Diffable is timed
             let (old, new) = layouts.snapshots(item)
+            let resident = Measure.residentBytes()
             log.step(label, phase: "Diffable")
             var difference: SnapshotDifference<Int, Item>? = new.difference(from: old)
             let seconds = Measure.median(runs: runs) {
@@ -51,6 +52,9 @@ enum SectionedBench {
                 suite: "sectioned", scenario: scenario.rawValue, keys: keys.rawValue, count: old.numberOfItems,
                 milliseconds: seconds * 1000, runs: runs)
             row.sections = old.numberOfSections
+            if let resident, old.numberOfItems >= 1_000_000 {
+                row.notes.append("\(label): \(resident >> 20) MB resident before the first diff (inputs and both snapshots)")
+            }
             row.moves = (difference?.movedItemCount ?? 0) + (difference?.movedSectionCount ?? 0)
             if let reinserted = difference?.insertedSectionCount, reinserted > 0, scenario == .reverse {
                 row.notes.append("the batch deletes and re-inserts \(reinserted) reordered sections instead of moving them and their items")
@@ -92,7 +96,7 @@ enum SectionedBench {
             row.record(.swiftDifference, budget.measure(swiftPlan) {})
         }
         if baseline == nil {  // skipped for time: the same count on the Int identifiers, untimed
-            baseline = BaselineSectionedDiff.diff(
+            baseline = BaselineSectionedDiff.diffIntegers(
                 oldSections: layouts.oldSections, old: layouts.old, newSections: layouts.newSections, new: layouts.new)
         }
         row.minimalMoves = baseline.map { $0.moves + $0.sectionMoves }

@@ -53,6 +53,9 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Seconds one baseline measurement may take before it runs fewer times or is skipped.")
     var baselineBudget: Double = 5
 
+    @Option(help: "GB resident a baseline may take the process to; one that would go past it is skipped.")
+    var memoryLimit: Double = 1.5
+
     @Option(help: "Skip Swift's difference(from:) above this size.")
     var swiftLimit: Int?
 
@@ -74,7 +77,8 @@ struct BenchCommand: ParsableCommand {
     func run() throws {
         let plan = try Plan(self)
         let log = BenchLog()
-        let budget = BaselineBudget(seconds: baselineBudget, log: log, swiftDifferenceLimit: swiftLimit)
+        let budget = BaselineBudget(
+            seconds: baselineBudget, log: log, swiftDifferenceLimit: swiftLimit, memoryLimit: Int(memoryLimit * Double(1 << 30)))
         var rows: [BenchRow] = []
         log.begin(steps: plan.steps.count)
         var sustainedDone = false
@@ -122,9 +126,10 @@ struct BenchCommand: ParsableCommand {
             print(BenchTable.csv(rows))
         } else {
             print(BenchTable.markdown(rows))
+            // Each row resets VmHWM, so /usr/bin/time's maximum is the last row's: the run's peak is its largest row's.
+            let peak = rows.compactMap(\.peakResidentBytes).max() ?? Measure.peakResidentBytes() ?? 0
             print(
-                "\nmachine: \(machine); medians of \(runs) runs after a warm-up; peak RSS of this run: \((Measure.peakResidentBytes() ?? 0) >> 20) MB"
-            )
+                "\nmachine: \(machine); medians of \(runs) runs after a warm-up; peak RSS of this run (its largest row): \(peak >> 20) MB")
         }
     }
 
@@ -135,6 +140,7 @@ struct BenchCommand: ParsableCommand {
         }
         if let swiftLimit, swiftLimit < 0 { throw ValidationError("--swift-limit must be 0 or more (got \(swiftLimit))") }
         guard baselineBudget > 0 else { throw ValidationError("--baseline-budget must be more than 0 seconds") }
+        guard memoryLimit > 0 else { throw ValidationError("--memory-limit must be more than 0 GB") }
         guard files.isEmpty || files.count == 2 else {
             throw ValidationError("give two snapshot files (OLD NEW), or none for the built-in workloads")
         }

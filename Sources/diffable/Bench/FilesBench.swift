@@ -57,7 +57,7 @@ enum FilesBench {
         // Probes run on the first items of each list: the files give no smaller input.
         func prefix(_ items: [UInt32], _ size: Int) -> [UInt32] { Array(items.prefix(size)) }
         let plainPlan = budget.plan(
-            .plainSwift, series: series, count: row.count, runs: runs, growth: .linear, label: label,
+            .plainSwift, series: series, count: row.count, runs: runs, growth: .linear, label: label, strings: false,
             probe: { size in
                 let old = prefix(documents[0].items, size), new = prefix(documents[1].items, size)
                 return Measure.seconds { _ = BaselineDiff.diff(old: old, new: new) }
@@ -74,7 +74,7 @@ enum FilesBench {
         row.minimalMoves = baseline.map { $0.moves + $0.sectionMoves }
         log.step(label, phase: "difference(from:)")
         let swiftPlan = budget.plan(
-            .swiftDifference, series: series, count: row.count, runs: runs, growth: .quadratic, label: label,
+            .swiftDifference, series: series, count: row.count, runs: runs, growth: .quadratic, label: label, strings: false,
             probe: { size in
                 let old = prefix(documents[0].items, size), new = prefix(documents[1].items, size)
                 return Measure.seconds { _ = FlatBench.swiftDifference(old: old, new: new) }

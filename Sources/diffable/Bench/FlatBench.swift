@@ -33,10 +33,10 @@ enum FlatBench {
                 return Measure.seconds { run(old, new) }
             }
             let plainPlan = budget.plan(
-                .plainSwift, series: series, count: count, runs: runs, growth: .linear, label: label,
+                .plainSwift, series: series, count: count, runs: runs, growth: .linear, label: label, strings: keys == .string,
                 probe: { size in probe(size) { _ = BaselineDiff.diff(old: $0, new: $1) } })
             let swiftPlan = budget.plan(
-                .swiftDifference, series: series, count: count, runs: runs, growth: growth, label: label,
+                .swiftDifference, series: series, count: count, runs: runs, growth: growth, label: label, strings: keys == .string,
                 probe: { size in probe(size) { _ = swiftDifference(old: $0, new: $1) } })
             let (old, new) = plainPlan.skipped && swiftPlan.skipped ? ([], []) : make()
             var result: BaselineDiff.Result?

@@ -74,10 +74,10 @@ enum SectionedBench {
         log.step(label, phase: "plain Swift")
         let growth: BaselineGrowth = [.moveOne, .update].contains(scenario) ? .linear : .quadratic
         let plainPlan = budget.plan(
-            .plainSwift, series: series, count: row.count, runs: runs, growth: .linear, label: label,
+            .plainSwift, series: series, count: row.count, runs: runs, growth: .linear, label: label, strings: keys == .string,
             probe: { size in probe(size) { _ = BaselineSectionedDiff.diff(oldSections: $0, old: $1, newSections: $2, new: $3) } })
         let swiftPlan = budget.plan(
-            .swiftDifference, series: series, count: row.count, runs: runs, growth: growth, label: label,
+            .swiftDifference, series: series, count: row.count, runs: runs, growth: growth, label: label, strings: keys == .string,
             probe: { size in probe(size) { _ = FlatBench.swiftDifference(old: Array($1.joined()), new: Array($3.joined())) } })
         var baseline: BaselineSectionedDiff.Result?
         if !plainPlan.skipped || !swiftPlan.skipped {

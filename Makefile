@@ -23,7 +23,7 @@ PREFIX ?= /usr/local
 FIXTURE_LIBS := libcjson libutf8proc
 
 .PHONY: all demo test deps lint sanitize tsan c-deps python-deps c-test c-fixtures swift-test cli-test python-test fixtures fixtures-check \
-        lib install docs bench bench-check bench-thresholds bench-cli c-bench fuzz fuzz-replay fuzz-replay-swift fuzz-swift-build fuzz-deep \
+        lib install docs bench bench-check bench-thresholds bench-cli plot c-bench fuzz fuzz-replay fuzz-replay-swift fuzz-swift-build fuzz-deep \
         fuzz-merge clean valgrind valgrind-deps c-coverage coverage-deps stress check-deep
 
 all: lib
@@ -330,6 +330,15 @@ docs:
 bench-cli: deps
 	swift build -c release --product diffable
 	.build/release/diffable bench
+
+# The README's chart and tables: flat and sectioned, n = 10^3…10^7, Int and String keys, one
+# run (about 10 minutes on 2 cores) -> docs/bench.svg and docs/bench.md. Run it on a quiet machine.
+PLOT_ARGS ?= --suite flat,sectioned --sizes 1e3..1e7 --keys int,string --runs 5
+plot: deps
+	swift build -c release --product diffable
+	.build/release/diffable bench $(PLOT_ARGS) --plot docs/bench.svg > docs/bench.md.tmp
+	{ echo "<!-- make plot: diffable bench $(PLOT_ARGS) --plot docs/bench.svg -->"; cat docs/bench.md.tmp; } > docs/bench.md
+	rm -f docs/bench.md.tmp
 
 BENCH := cd Benchmarks && swift package --disable-sandbox benchmark
 

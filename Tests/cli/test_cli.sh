@@ -129,6 +129,78 @@ check "bench prints a table row" '[ $status -eq 0 ] && grep -q "| churn | int | 
 diffable_cli bench --sizes 10 --scenarios nope 2> "$scratch/err"; status=$?
 check "bench rejects an unknown scenario" '[ $status -ne 0 ] && grep -q "unknown scenario" "$scratch/err"'
 
+# Issue 11: every suite honours --sizes (small sizes only here), machine-readable output, user data, the chart.
+diffable_cli bench --suite flat --sizes 1e3 --scenarios churn,append --keys int,string --runs 1 --csv > "$scratch/bench.csv" 2> /dev/null; status=$?
+check "bench --csv: a header and one line per row, sizes in 1e3 notation" \
+    '[ $status -eq 0 ] && head -1 "$scratch/bench.csv" | grep -q "^suite,scenario,keys,count,sections,milliseconds,ns_per_item,runs," && [ $(wc -l < "$scratch/bench.csv") -eq 5 ] && [ $(cut -d, -f4 "$scratch/bench.csv" | grep -c "^1000$") -eq 4 ]'
+check "bench --csv: every row has the header's field count, times and minimal moves" \
+    'python3 -c "
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 4, rows
+for r in rows:
+    assert None not in r and float(r[\"milliseconds\"]) > 0 and float(r[\"plain_swift_ms\"]) > 0, r
+    assert r[\"moves\"] == r[\"minimal_moves\"], r
+    assert int(r[\"peak_rss_bytes\"]) > 0 and float(r[\"working_bytes_per_item\"]) > 0, r
+" "$scratch/bench.csv"'
+diffable_cli bench --suite sectioned --sizes 2000 --scenarios churn,re-sort --keys int --runs 1 --json > "$scratch/bench.json" 2> /dev/null; status=$?
+check "bench --json: machine and rows; the sectioned suite runs the size given" \
+    '[ $status -eq 0 ] && python3 -c "
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert \"EPYC\" in doc[\"machine\"] or \"core\" in doc[\"machine\"], doc[\"machine\"]
+rows = doc[\"rows\"]
+assert [(r[\"suite\"], r[\"scenario\"], r[\"count\"]) for r in rows] == [(\"sectioned\", \"churn\", 2000), (\"sectioned\", \"re-sort\", 2000)], rows
+assert rows[0][\"sections\"] == 20 and rows[1][\"sections\"] == 1, rows
+assert all(r[\"baselineRatio\"] > 0 and r[\"moves\"] == r[\"minimalMoves\"] for r in rows), rows
+" "$scratch/bench.json"'
+diffable_cli bench --suite sectioned --sizes 2000 --scenarios churn,shuffle,reverse --keys int --runs 1 --baseline-budget 0.000001 --csv \
+    > "$scratch/skipped.csv" 2> "$scratch/err"; status=$?
+check "a baseline over budget is skipped, said on stderr, and minimal moves are still counted" \
+    '[ $status -eq 0 ] && grep -q "plain Swift skipped at sectioned churn int n=2000" "$scratch/err" && python3 -c "
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 3 and all(r[\"plain_swift_ms\"] == \"\" and \"skipped\" in r[\"notes\"] for r in rows), rows
+assert rows[0][\"moves\"] == rows[0][\"minimal_moves\"] and rows[1][\"moves\"] == rows[1][\"minimal_moves\"], rows
+assert int(rows[2][\"minimal_moves\"]) == 1999, rows[2]
+" "$scratch/skipped.csv"'
+for suite_size in snapshot:500 outline:1000 apply:1000; do
+    suite=${suite_size%:*} size=${suite_size#*:}
+    diffable_cli bench --suite "$suite" --sizes "$size" --keys string --runs 1 --csv > "$scratch/suite.csv" 2> /dev/null; status=$?
+    check "bench --suite $suite honours --sizes $size and --keys string" \
+        '[ $status -eq 0 ] && python3 -c "
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if \"threads\" not in r[\"scenario\"]]
+assert rows and all(r[\"suite\"] == sys.argv[2] and r[\"keys\"] == \"string\" for r in rows), rows
+assert all(int(sys.argv[3]) <= int(r[\"count\"]) < 2 * int(sys.argv[3]) for r in rows), [r[\"count\"] for r in rows]
+" "$scratch/suite.csv" "$suite" "$size"'
+done
+diffable_cli bench "$scratch/plain.json" "$scratch/plain-new.json" --runs 2 --csv > "$scratch/files.csv" 2> /dev/null; status=$?
+check "bench OLD NEW times build and diff of the user's files" \
+    '[ $status -eq 0 ] && python3 -c "
+import csv, sys
+(row,) = list(csv.DictReader(open(sys.argv[1])))
+assert row[\"suite\"] == \"files\" and row[\"count\"] == \"4\" and row[\"sections\"] == \"2\", row
+assert float(row[\"build_ms\"]) > 0 and float(row[\"milliseconds\"]) > 0 and row[\"runs\"] == \"2\", row
+assert row[\"plain_swift_ms\"] and row[\"difference_from_ms\"], row
+" "$scratch/files.csv"'
+diffable_cli bench "$scratch/old.tsv" "$scratch/dup.tsv" > /dev/null 2> "$scratch/err"; status=$?
+check "bench OLD NEW with a duplicate exits 1 naming it" '[ $status -eq 1 ] && grep -q "duplicateSection" "$scratch/err"'
+diffable_cli bench --suite flat,sectioned --sizes 100,1000 --scenarios shuffle --keys int --runs 1 --plot "$scratch/chart.svg" > /dev/null 2> /dev/null; status=$?
+check "bench --plot writes an SVG with a panel per scenario and the machine" \
+    '[ $status -eq 0 ] && python3 -c "
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == \"{http://www.w3.org/2000/svg}svg\", root.tag
+texts = [t.text for t in root.iter(\"{http://www.w3.org/2000/svg}text\")]
+assert \"flat: shuffle\" in texts and \"sectioned: shuffle\" in texts, texts
+assert any(\"Measured on\" in t for t in texts) and len(list(root.iter(\"{http://www.w3.org/2000/svg}polyline\"))) >= 4
+" "$scratch/chart.svg"'
+for args in "--sizes 1e99" "--sizes 0" "--suite nope" "--json --csv" "--baseline-budget 0"; do
+    diffable_cli bench $args > /dev/null 2> "$scratch/err"; status=$?
+    check "bench $args is refused with exit 2" '[ $status -eq 2 ]'
+done
+
 # Issue 15: strict input, honest exit codes, checked arguments.
 echo '{"sections":[{"id":"S","items":["a"]}],"reloadItem":["a"]}' > "$scratch/typo.json"
 diffable_cli diff "$scratch/typo.json" "$scratch/typo.json" > /dev/null 2> "$scratch/err"; status=$?

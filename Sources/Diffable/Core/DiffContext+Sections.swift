@@ -5,7 +5,7 @@ extension DiffContext {
     /// The two-level diff of two snapshots (unique by construction, so the core
     /// skips duplicate validation).
     /// - Complexity: O(n + s) expected plus O(k log k) for the LIS of matched items.
-    func diffSnapshots<S, I>(old: DiffableDataSourceSnapshot<S, I>, new: DiffableDataSourceSnapshot<S, I>)
+    package func diffSnapshots<S, I>(old: DiffableDataSourceSnapshot<S, I>, new: DiffableDataSourceSnapshot<S, I>)
         -> SnapshotDifference<S, I>
     {
         let oldStorage = old.storage, newStorage = new.storage

@@ -19,6 +19,7 @@ public enum WorkloadScenario: String, CaseIterable, Sendable {
 
     /// The new order of identifiers for old order 0..<n (new identifiers are n, n+1, …).
     /// - Complexity: O(n log n).
+    @inlinable  // callers get the shuffle and draws specialized for their generator
     public func newOrder(count n: Int, using generator: inout some RandomNumberGenerator) -> [Int] {
         var order = Array(0..<n)
         switch self {
@@ -28,10 +29,19 @@ public enum WorkloadScenario: String, CaseIterable, Sendable {
             var keep = [Bool](repeating: true, count: n)
             for _ in 0..<share { keep[Int.random(in: 0..<n, using: &generator)] = false }
             order = order.filter { keep[$0] }
+            // Movers are distinct random survivors, marked rather than removed one by one
+            // (removing from the array each time was O(n²): minutes at 10^7).
+            var moved = [Bool](repeating: false, count: order.count)
             var moving = [Int]()
-            for _ in 0..<min(share, order.count) {
-                moving.append(order.remove(at: Int.random(in: 0..<order.count, using: &generator)))
+            moving.reserveCapacity(min(share, order.count))
+            while moving.count < min(share, order.count) {
+                let victim = Int.random(in: 0..<order.count, using: &generator)
+                if !moved[victim] {
+                    moved[victim] = true
+                    moving.append(order[victim])
+                }
             }
+            order = order.indices.compactMap { moved[$0] ? nil : order[$0] }
             let incoming = moving + Array(n..<(n + share))
             // Scatter the movers and new items by sorted random positions: O(n log n), not O(n²).
             let positions = incoming.map { _ in Int.random(in: 0...order.count, using: &generator) }
@@ -67,7 +77,19 @@ public enum WorkloadKeyKind: String, CaseIterable, Sendable {
 
     /// The string identifier of integer `id`: "item-%011d". - Complexity: O(1).
     public static func name(_ id: Int) -> String {
-        let digits = String(id)
-        return "item-" + String(repeating: "0", count: max(0, 11 - digits.count)) + digits
+        guard (0..<100_000_000_000).contains(id) else {
+            let digits = String(id)
+            return "item-" + String(repeating: "0", count: max(0, 11 - digits.count)) + digits
+        }
+        // Written as bytes: 10^7 names in a fraction of the time concatenation takes.
+        return String(unsafeUninitializedCapacity: 16) { buffer in
+            for (offset, byte) in "item-".utf8.enumerated() { buffer[offset] = byte }
+            var rest = id
+            for digit in stride(from: 15, through: 5, by: -1) {
+                buffer[digit] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+            return 16
+        }
     }
 }

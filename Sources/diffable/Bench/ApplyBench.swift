@@ -5,7 +5,7 @@ import Foundation
 /// `diffable bench --suite apply`: `DiffableDataSource.apply` end to end, and what the data
 /// source itself adds to the diff.
 ///
-/// 1. One apply of 10^6 items in 10^4 sections with 10% churn (PERFORMANCE.md's sectioned
+/// 1. One apply of n items in sections of 100 with 10% churn (PERFORMANCE.md's sectioned
 ///    workload): the diff alone; the apply into a headless view that only asks counts and the
 ///    first screen of cells (its overhead over the diff is the data source's own cost); the
 ///    apply into a view that checks the batch with the strict ``ListViewSimulator`` (its
@@ -13,39 +13,34 @@ import Foundation
 /// 2. Small applies (100 items in 5 sections) from 4 threads into the checking view: as fast
 ///    as possible, then paced at 1,000 applies per second, with and without coalescing.
 enum ApplyBench {
-    struct LargeRow: Codable {
-        var measurement: String
-        var milliseconds: Double
-    }
-
-    struct SustainedRow: Codable {
-        var policy: String
-        var pacing: String
-        var applies: Int
-        var appliesPerSecond: Double
-        var batches: Int
-        var medianLatencyMilliseconds: Double
-        var p99LatencyMilliseconds: Double
-    }
-
-    struct Report: Codable {
-        var large: [LargeRow]
-        var sustained: [SustainedRow]
-    }
-
-    static func run(runs: Int) -> Report {
-        Report(large: large(runs: runs), sustained: sustainedRows())
+    /// The large apply of `count` items in sections of 100 with `keys`, then (once per run of
+    /// the suite, `sustained`) the small applies from 4 threads.
+    static func measure(keys: BenchKeys, count: Int, runs: Int, seed: UInt64, sustained: Bool, log: BenchLog) -> [BenchRow] {
+        let label = "apply \(keys.rawValue) n=\(BenchSizes.label(count))"
+        var rows: [BenchRow]
+        switch keys {
+        case .int: rows = large(count, keys, runs, seed, label, log) { $0 }
+        case .random64: rows = large(count, keys, runs, seed, label, log, BenchKeys.scrambled)
+        case .string:
+            let names = (0..<(count + count / 10 + 1)).map(BenchKeys.name)
+            rows = large(count, keys, runs, seed, label, log) { names[$0] }
+        }
+        if sustained { rows += sustainedRows(log: log) }
+        return rows
     }
 
     // MARK: One large apply
 
-    static func large(itemCount: Int = 1_000_000, sectionCount: Int = 10_000, runs: Int) -> [LargeRow] {
-        func log(_ text: String) { FileHandle.standardError.write(Data("bench apply: \(text)\n".utf8)) }
-        let (oldLayout, newLayout) = SectionedWorkload.churn(itemCount: itemCount, sectionCount: sectionCount, seed: 3)
-        let old = SectionedWorkload.snapshot(oldLayout) { $0 }, new = SectionedWorkload.snapshot(newLayout) { $0 }
+    private static func large<Item: Hashable & Sendable>(
+        _ itemCount: Int, _ keys: BenchKeys, _ runs: Int, _ seed: UInt64, _ label: String, _ benchLog: BenchLog, _ item: (Int) -> Item
+    ) -> [BenchRow] {
+        func log(_ text: String) { benchLog.step(label, phase: text) }
+        let sectionCount = max(1, itemCount / 100)
+        let (oldLayout, newLayout) = SectionedWorkload.churn(itemCount: itemCount, sectionCount: sectionCount, seed: seed &+ 2)
+        let old = SectionedWorkload.snapshot(oldLayout, item), new = SectionedWorkload.snapshot(newLayout, item)
         // Diff and apply alternate, so that both see the same load on a shared machine; the
         // overhead is the median of the per-pair differences.
-        log("difference(from:) and apply into a headless view, alternating, n=\(itemCount)")
+        log("difference(from:) and apply, alternating")
         var diffs: [Double] = [], applies: [Double] = [], overheads: [Double] = []
         for run in 0...max(1, runs * 2) {
             let diff = Measure.seconds { _ = new.difference(from: old) }
@@ -65,16 +60,25 @@ enum ApplyBench {
             return total
         }
         log("apply matching by id, 1% changed")
-        let byID = median(runs: runs) { applyMatchingByID(oldLayout, newLayout) }
+        let byID = median(runs: runs) { applyMatchingByID(oldLayout, newLayout, item) }
+        func row(_ measurement: String, _ seconds: Double, runs: Int, note: String? = nil) -> BenchRow {
+            var row = BenchRow(
+                suite: "apply", scenario: measurement, keys: keys.rawValue, count: old.numberOfItems, milliseconds: seconds * 1000,
+                runs: runs)
+            row.sections = sectionCount
+            if let note { row.notes.append(note) }
+            return row
+        }
         return [
-            LargeRow(measurement: "difference(from:) alone", milliseconds: diff * 1000),
-            LargeRow(measurement: "apply, headless view (counts + first 20 cells)", milliseconds: headless * 1000),
-            LargeRow(measurement: "data source overhead (apply − diff, paired)", milliseconds: overhead * 1000),
-            LargeRow(measurement: "data source overhead, % of the diff", milliseconds: overhead / diff * 100),
-            LargeRow(measurement: "apply into the strict simulator view", milliseconds: checked * 1000),
-            LargeRow(
-                measurement: "  of which the simulator's checking", milliseconds: checkSeconds.sorted()[checkSeconds.count / 2] * 1000),
-            LargeRow(measurement: "apply matching by id (1% values changed)", milliseconds: byID * 1000),
+            row("difference(from:) alone", diff, runs: runs * 2),
+            row("apply, headless view (counts + first 20 cells)", headless, runs: runs * 2),
+            row(
+                "data source overhead (apply − diff, paired)", overhead, runs: runs * 2,
+                note: String(format: "%.1f%% of the diff", overhead / diff * 100)),
+            row(
+                "apply into the strict simulator view", checked, runs: max(1, runs / 2),
+                note: String(format: "of which the simulator's checking %.1f ms", checkSeconds.sorted()[checkSeconds.count / 2] * 1000)),
+            row("apply matching by id (1% values changed)", byID, runs: runs),
         ]
     }
 
@@ -106,17 +110,19 @@ enum ApplyBench {
     }
 
     /// A value behind a stable `id` (the content-change mode's items).
-    struct Versioned: Identifiable, Hashable, Sendable {
-        let id: Int
+    struct Versioned<ID: Hashable & Sendable>: Identifiable, Hashable, Sendable {
+        let id: ID
         var version: Int
     }
 
-    private static func applyMatchingByID(_ oldLayout: [[Int]], _ newLayout: [[Int]]) -> Double {
-        let old = SectionedWorkload.snapshot(oldLayout) { Versioned(id: $0, version: 0) }
-        let new = SectionedWorkload.snapshot(newLayout) { Versioned(id: $0, version: $0 % 100 == 0 ? 1 : 0) }
+    private static func applyMatchingByID<ID: Hashable & Sendable>(_ oldLayout: [[Int]], _ newLayout: [[Int]], _ item: (Int) -> ID)
+        -> Double
+    {
+        let old = SectionedWorkload.snapshot(oldLayout) { Versioned(id: item($0), version: 0) }
+        let new = SectionedWorkload.snapshot(newLayout) { Versioned(id: item($0), version: $0 % 100 == 0 ? 1 : 0) }
         let queue = DispatchQueue(label: "bench view")
-        let view = FirstScreenListView<Versioned>(checking: false)
-        let dataSource = DiffableDataSource<Int, Versioned, Versioned>(
+        let view = FirstScreenListView<Versioned<ID>>(checking: false)
+        let dataSource = DiffableDataSource<Int, Versioned<ID>, Versioned<ID>>(
             view: view, executor: .queue(queue), matchingItemsByID: .reconfigure
         ) { _, item in item }
         let done = DispatchSemaphore(value: 0)
@@ -130,11 +136,11 @@ enum ApplyBench {
 
     // MARK: Small applies from 4 threads
 
-    static func sustainedRows() -> [SustainedRow] {
-        var rows: [SustainedRow] = []
+    static func sustainedRows(log: BenchLog) -> [BenchRow] {
+        var rows: [BenchRow] = []
         for policy in [QueuedApplyPolicy.performEach, .coalesce] {
             for paced in [false, true] {
-                FileHandle.standardError.write(Data("bench apply: 4 threads, \(policy), \(paced ? "paced" : "flat out")\n".utf8))
+                log.step("apply: 4 threads, \(policy), \(paced ? "paced" : "flat out")")
                 rows.append(sustained(policy: policy, paced: paced))
             }
         }
@@ -143,7 +149,7 @@ enum ApplyBench {
 
     /// 4 threads × 500 applies of small snapshots (built beforehand); paced: each thread
     /// applies every 4 ms (1,000 applies per second together).
-    static func sustained(policy: QueuedApplyPolicy, paced: Bool, threads: Int = 4, perThread: Int = 500) -> SustainedRow {
+    static func sustained(policy: QueuedApplyPolicy, paced: Bool, threads: Int = 4, perThread: Int = 500) -> BenchRow {
         let plans = (0..<threads).map { smallSnapshots(count: perThread, seed: UInt64($0) + 11) }
         let queue = DispatchQueue(label: "bench view")
         let view = FirstScreenListView<Int>(checking: true)
@@ -181,11 +187,17 @@ enum ApplyBench {
         let applies = threads * perThread
         let problems = queue.sync { view.problems }
         precondition(problems.isEmpty, "bench apply: the simulator rejected a batch: \(problems.first ?? "")")
-        return SustainedRow(
-            policy: policy == .coalesce ? "coalesce" : "performEach", pacing: paced ? "1,000/s" : "flat out",
-            applies: applies, appliesPerSecond: Double(applies) / seconds, batches: queue.sync { view.batchCount },
-            medianLatencyMilliseconds: Double(sorted[sorted.count / 2]) / 1e6,
-            p99LatencyMilliseconds: Double(sorted[sorted.count * 99 / 100]) / 1e6)
+        // The row's time is the median latency of one apply (call to completion).
+        var row = BenchRow(
+            suite: "apply",
+            scenario: "\(threads) threads × \(perThread) small applies, \(policy == .coalesce ? "coalesce" : "performEach"), "
+                + (paced ? "paced 1,000/s" : "flat out"),
+            keys: "int", count: 100, milliseconds: Double(sorted[sorted.count / 2]) / 1e6, runs: applies)
+        row.notes = [
+            String(format: "%.0f applies/s", Double(applies) / seconds), "\(queue.sync { view.batchCount }) batches",
+            String(format: "p99 latency %.2f ms", Double(sorted[sorted.count * 99 / 100]) / 1e6),
+        ]
+        return row
     }
 
     /// Snapshots of 5 sections holding ~100 of the identifiers 0..<150, each a small random
@@ -210,26 +222,6 @@ enum ApplyBench {
             snapshots.append(SectionedWorkload.snapshot(sections) { $0 })
         }
         return snapshots
-    }
-
-    static func tables(_ report: Report) -> String {
-        var lines = ["| apply, 10^6 items in 10^4 sections, 10% churn (median) | ms |", "|---|---:|"]
-        for row in report.large {
-            let unit = row.measurement.hasSuffix("% of the diff") ? "%" : ""
-            lines.append(String(format: "| %@ | %.1f%@ |", row.measurement, row.milliseconds, unit))
-        }
-        lines += [
-            "",
-            "| 4 threads × 500 small applies | pacing | applies/s | batches | latency p50 ms | p99 ms |",
-            "|---|---|---:|---:|---:|---:|",
-        ]
-        for row in report.sustained {
-            lines.append(
-                String(
-                    format: "| %@ | %@ | %.0f | %d | %.2f | %.2f |", row.policy, row.pacing, row.appliesPerSecond, row.batches,
-                    row.medianLatencyMilliseconds, row.p99LatencyMilliseconds))
-        }
-        return lines.joined(separator: "\n")
     }
 }
 

@@ -26,6 +26,17 @@ enum BaselineDiff {
         return Result(deletes: deletes, inserts: inserts, moves: sequence.count - lisLength(sequence))
     }
 
+    /// The fewest moves turning `old` into `new` (matched − LIS of the matched old positions),
+    /// for identifiers that are small non-negative integers: positions are found through an
+    /// array, not a Dictionary, so the check stays cheap when the timed baseline is skipped.
+    /// - Complexity: O(n + m + max id) plus O(k log k) for the k matched identifiers.
+    static func minimalMoves(old: [Int], new: [Int]) -> Int {
+        var position = [Int](repeating: -1, count: (max(old.max() ?? 0, new.max() ?? 0)) + 1)
+        for (index, id) in old.enumerated() { position[id] = index }
+        let sequence = new.compactMap { position[$0] >= 0 ? position[$0] : nil }
+        return sequence.count - lisLength(sequence)
+    }
+
     /// Patience-sorting LIS length, O(n log n).
     static func lisLength(_ values: [Int]) -> Int {
         var tails: [Int] = []

@@ -1,97 +1,135 @@
 import ArgumentParser
 import Diffable
+import DiffableTools
 import Foundation
 
-/// `diffable bench`: the C core against a plain-Swift baseline and Swift's
-/// `difference(from:)` on the same inputs, in one process.
+/// `diffable bench`: Diffable against a plain-Swift baseline and Swift's `difference(from:)`
+/// on the same inputs, in one process; or `diffable bench OLD NEW` on the user's own files.
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Benchmark the flat diff engine on the PERFORMANCE.md scenarios.",
+        abstract: "Benchmark Diffable on the PERFORMANCE.md scenarios (or on two snapshot files) against plain Swift.",
         discussion: """
-            Every row runs the same input through three engines: the C core (keys precomputed for
-            Int; for strings the time includes XXH3 hashing of both lists), a plain-Swift
-            Dictionary + LIS implementation of the same algorithm, and Swift's
-            difference(from:).inferringMoves() where it finishes in reasonable time. Times are
-            medians of --runs runs after a warm-up; ratios are what carries across machines.
-            Progress goes to stderr, the table (or --json) to stdout.
+            Suites: flat (the C core's list diff; keys precomputed for Int, XXH3 hashing of both \
+            lists included for strings), sectioned (difference(from:) on snapshots of n items in \
+            sections of 100, or one section for re-sort), snapshot (build, indexOfItem, moveItem, \
+            deleteItems), outline (a 5-level section snapshot of about n items), apply \
+            (DiffableDataSource.apply end to end). Every suite runs every size and key type given. \
+            Each row's time is the median of --runs runs after a warm-up; ratios against the \
+            plain-Swift implementation (Dictionary + LIS) and Swift's \
+            difference(from:).inferringMoves() on the same lists, in the same run, are what \
+            carries across machines. A baseline whose runs would exceed --baseline-budget \
+            seconds (estimated from smaller n) runs fewer times or is skipped, and stderr says so.
+
+            diffable bench OLD NEW reads two snapshot files (any form diffable diff accepts) \
+            and times building both snapshots and diffing them, separately.
+
+            stdout: Markdown tables (default), --csv or --json. stderr: a progress bar when it \
+            is a terminal, and notes on what was skipped or slow. --plot FILE.svg draws time vs \
+            n on log-log axes, one panel per scenario.
             """)
 
-    @Option(help: "Comma-separated list sizes.")
-    var sizes: String = "1000,10000,100000,1000000"
+    @Argument(help: "Two snapshot files to benchmark instead of the built-in workloads (OLD NEW).")
+    var files: [String] = []
 
-    @Option(help: "Comma-separated scenarios: \(BenchScenario.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var scenarios: String = BenchScenario.allCases.map(\.rawValue).joined(separator: ",")
+    @Option(help: "Comma-separated suites: flat, sectioned, snapshot, outline, apply, or all.")
+    var suite: String = "flat"
 
-    @Option(help: "Comma-separated key types: int, string.")
+    @Option(help: "Comma-separated list sizes: 1000, 1e7, 10^6, 100k, 1M, or a decade range 1e3..1e7.")
+    var sizes: String = "1e3..1e7"
+
+    @Option(
+        help:
+            "Comma-separated scenarios: \(SectionedScenario.allCases.map(\.rawValue).joined(separator: ", ")) (re-sort: sectioned only)."
+    )
+    var scenarios: String?
+
+    @Option(help: "Comma-separated key types: int, string, random64.")
     var keys: String = "int,string"
 
-    @Option(help: "Timed runs per measurement (median reported).")
+    @Option(help: "Timed runs per measurement (median reported), after one warm-up.")
     var runs: Int = 5
 
-    @Option(help: "Skip Swift's difference(from:) above this size (default: a per-scenario limit).")
+    @Option(help: "Seconds one baseline measurement may take before it runs fewer times or is skipped.")
+    var baselineBudget: Double = 5
+
+    @Option(help: "GB resident a baseline may take the process to; one that would go past it is skipped.")
+    var memoryLimit: Double = 1.5
+
+    @Option(help: "Skip Swift's difference(from:) above this size.")
     var swiftLimit: Int?
 
     @Option(help: "Random seed for the inputs.")
     var seed: UInt64 = 1
 
-    @Flag(help: "Print JSON rows instead of a table.")
+    @Option(help: "Input form of OLD and NEW: json or tsv (default: from the name, else from the first byte).")
+    var inputFormat: SnapshotInputFormat?
+
+    @Flag(help: "Print the rows as JSON ({\"machine\": …, \"rows\": […]}) instead of tables.")
     var json = false
 
-    @Option(
-        help:
-            "What to measure: flat (list diff engines), snapshot (snapshot operations at 1M), sectioned (difference(from:) at 1M in 10k sections), outline (section snapshot at 1.1M against a naive tree), apply (DiffableDataSource.apply end to end)."
-    )
-    var suite: String = "flat"
+    @Flag(help: "Print the rows as CSV instead of tables.")
+    var csv = false
+
+    @Option(help: "Also draw time vs n (log-log, one panel per scenario) as an SVG file.")
+    var plot: String?
 
     func run() throws {
-        if suite == "sectioned" {
-            let rows = SectionedBench.run(runs: runs)
-            print(json ? String(decoding: try JSONEncoder().encode(rows), as: UTF8.self) : SectionedBench.table(rows))
-            return
-        }
-        if suite == "apply" {
-            let report = ApplyBench.run(runs: runs)
-            print(json ? String(decoding: try JSONEncoder().encode(report), as: UTF8.self) : ApplyBench.tables(report))
-            return
-        }
-        if suite == "outline" {
-            let rows = OutlineBench.run(runs: runs)
-            print(json ? String(decoding: try JSONEncoder().encode(rows), as: UTF8.self) : OutlineBench.table(rows))
-            return
-        }
-        if suite == "snapshot" {
-            let rows = SnapshotBench.run(runs: runs)
-            if json {
-                print(String(decoding: try JSONEncoder().encode(rows), as: UTF8.self))
-            } else {
-                print(SnapshotBench.table(rows))
-            }
-            return
-        }
-        guard suite == "flat" else { throw ValidationError("unknown suite '\(suite)' (flat, snapshot, sectioned, outline, apply)") }
-        let sizeList = try parseList(sizes, name: "size") { Int($0).flatMap { $0 > 0 ? $0 : nil } }
-        let scenarioList = try parseList(scenarios, name: "scenario") { BenchScenario(rawValue: $0) }
-        let keyList = try parseList(keys, name: "key type") { BenchKeyKind(rawValue: $0) }
+        let plan = try Plan(self)
+        let log = BenchLog()
+        let budget = BaselineBudget(
+            seconds: baselineBudget, log: log, swiftDifferenceLimit: swiftLimit, memoryLimit: Int(memoryLimit * Double(1 << 30)))
         var rows: [BenchRow] = []
-        for size in sizeList {
-            for scenario in scenarioList {
-                for key in keyList {
-                    FileHandle.standardError.write(Data("bench: \(scenario.rawValue) \(key.rawValue) n=\(size)\n".utf8))
-                    rows.append(
-                        try BenchRow.measure(
-                            scenario: scenario, key: key, count: size, runs: runs, seed: seed,
-                            swiftLimit: swiftLimit ?? scenario.swiftDifferenceLimit))
-                }
+        log.begin(steps: plan.steps.count)
+        var sustainedDone = false
+        for step in plan.steps {
+            Measure.resetPeakResident()
+            let start = DispatchTime.now().uptimeNanoseconds
+            var produced: [BenchRow]
+            switch step {
+            case .flat(let scenario, let keys, let count):
+                produced = [
+                    try FlatBench.measure(scenario: scenario, keys: keys, count: count, runs: runs, seed: seed, budget: budget, log: log)
+                ]
+            case .sectioned(let scenario, let keys, let count):
+                produced = [
+                    SectionedBench.measure(scenario: scenario, keys: keys, count: count, runs: runs, seed: seed, budget: budget, log: log)
+                ]
+            case .snapshot(let keys, let count):
+                produced = SnapshotBench.measure(keys: keys, count: count, runs: runs, seed: seed, log: log)
+            case .outline(let keys, let count):
+                produced = OutlineBench.measure(keys: keys, count: count, runs: runs, seed: seed, log: log)
+            case .apply(let keys, let count):
+                produced = ApplyBench.measure(keys: keys, count: count, runs: runs, seed: seed, sustained: !sustainedDone, log: log)
+                sustainedDone = true
+            case .files(let old, let new):
+                produced = [try FilesBench.measure(old: old, new: new, format: inputFormat, runs: runs, budget: budget, log: log)]
+            }
+            let peak = Measure.peakResidentBytes()
+            for index in produced.indices { produced[index].peakResidentBytes = peak }
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            log.finishStep()
+            if seconds > 30 { log.note("\(step.label) took \(BaselineBudget.duration(seconds)) in all") }
+            rows += produced
+        }
+        log.end()
+        let machine = Measure.machine()
+        if let plot {
+            let svg = BenchChart.svg(rows: rows, machine: machine, runs: runs)
+            guard FileManager.default.createFile(atPath: plot, contents: Data(svg.utf8)) else {
+                throw CLIError("cannot write '\(plot)'")
             }
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(rows), as: UTF8.self))
+            print(try BenchTable.json(rows, machine: machine))
+        } else if csv {
+            print(BenchTable.csv(rows))
         } else {
-            print(BenchRow.table(rows))
-            if let peak = Measure.peakResidentBytes() { print("peak RSS of this run: \(peak / 1_048_576) MB") }
+            print(BenchTable.markdown(rows))
+            // Each row resets VmHWM, so /usr/bin/time's maximum is the last row's: the run's peak is its largest row's.
+            let peak = rows.compactMap(\.peakResidentBytes).max() ?? Measure.peakResidentBytes() ?? 0
+            print(
+                "\nmachine: \(machine); medians of \(runs) runs after a warm-up; peak RSS of this run (its largest row): \(peak >> 20) MB")
         }
     }
 
@@ -101,33 +139,110 @@ struct BenchCommand: ParsableCommand {
             throw ValidationError("--runs must be between 1 and 1000 (got \(runs))")
         }
         if let swiftLimit, swiftLimit < 0 { throw ValidationError("--swift-limit must be 0 or more (got \(swiftLimit))") }
-        let sizeList = try parseList(sizes, name: "size") { Int($0) }
-        for size in sizeList where !(1...Self.maximumSize).contains(size) {
-            throw ValidationError("--sizes: \(size) is out of range (1 to \(Self.maximumSize), the core's 32-bit indices)")
+        guard baselineBudget > 0 else { throw ValidationError("--baseline-budget must be more than 0 seconds") }
+        guard memoryLimit > 0 else { throw ValidationError("--memory-limit must be more than 0 GB") }
+        guard files.isEmpty || files.count == 2 else {
+            throw ValidationError("give two snapshot files (OLD NEW), or none for the built-in workloads")
         }
-        let physical = Int(clamping: ProcessInfo.processInfo.physicalMemory)
-        if let largest = sizeList.max(), largest.multipliedReportingOverflow(by: Self.bytesPerItem).partialValue > physical / 10 * 8 {
-            let estimate = largest * Self.bytesPerItem
-            throw ValidationError(
-                "--sizes: \(largest) items need about \(estimate >> 20) MB (\(Self.bytesPerItem) B per item for inputs, "
-                    + "baselines and workspace); this machine has \(physical >> 20) MB")
+        if json && csv { throw ValidationError("--json and --csv exclude each other") }
+        do {
+            _ = try Plan(self)
+        } catch let error as BenchError {
+            throw ValidationError(error.description)
         }
     }
 
     /// The largest list the C core indexes (32-bit indices).
     static let maximumSize = Int(Int32.max)
-    /// A generous estimate of peak bytes per item of one flat bench row with String keys.
+    /// A generous estimate of peak bytes per item of one bench row with String keys.
     static let bytesPerItem = 400
+}
 
-    private func parseList<T>(_ text: String, name: String, _ parse: (String) -> T?) throws -> [T] {
-        let parts = text.split(separator: ",")
-        guard !parts.isEmpty else {
-            throw ValidationError("--\(name == "key type" ? "keys" : name + "s") is empty: give at least one \(name)")
+extension BenchCommand {
+    /// One row (or group of rows) to measure.
+    enum Step {
+        case flat(BenchScenario, BenchKeys, Int)
+        case sectioned(SectionedScenario, BenchKeys, Int)
+        case snapshot(BenchKeys, Int)
+        case outline(BenchKeys, Int)
+        case apply(BenchKeys, Int)
+        case files(String, String)
+
+        var label: String {
+            switch self {
+            case .flat(let scenario, let keys, let count): "flat \(scenario.rawValue) \(keys.rawValue) n=\(BenchSizes.label(count))"
+            case .sectioned(let scenario, let keys, let count):
+                "sectioned \(scenario.rawValue) \(keys.rawValue) n=\(BenchSizes.label(count))"
+            case .snapshot(let keys, let count): "snapshot \(keys.rawValue) n=\(BenchSizes.label(count))"
+            case .outline(let keys, let count): "outline \(keys.rawValue) n=\(BenchSizes.label(count))"
+            case .apply(let keys, let count): "apply \(keys.rawValue) n=\(BenchSizes.label(count))"
+            case .files(let old, let new): "files \(old) \(new)"
+            }
         }
-        return try parts.map { part in
-            let word = part.trimmingCharacters(in: .whitespaces)
-            guard let value = parse(word) else { throw ValidationError("unknown \(name) '\(word)'") }
-            return value
+    }
+
+    /// The options checked and expanded into steps: sizes outermost (small sizes first, so
+    /// every baseline's estimate for a larger n has a smaller one to scale from).
+    struct Plan {
+        var steps: [Step] = []
+
+        init(_ command: BenchCommand) throws {
+            if command.files.count == 2 {
+                steps = [.files(command.files[0], command.files[1])]
+                return
+            }
+            let suites = try Self.list(command.suite, "suite") { word in
+                word == "all" ? ["flat", "sectioned", "snapshot", "outline", "apply"] : Self.suiteNames.contains(word) ? [word] : nil
+            }.flatMap { $0 }
+            let sizes = try BenchSizes.parse(command.sizes)
+            for size in sizes where !(1...BenchCommand.maximumSize).contains(size) {
+                throw BenchError("--sizes: \(size) is out of range (1 to \(BenchCommand.maximumSize), the core's 32-bit indices)")
+            }
+            let physical = Int(clamping: ProcessInfo.processInfo.physicalMemory)
+            if let largest = sizes.max(),
+                largest.multipliedReportingOverflow(by: BenchCommand.bytesPerItem).partialValue > physical / 10 * 8
+            {
+                throw BenchError(
+                    "--sizes: \(largest) items need about \(largest * BenchCommand.bytesPerItem >> 20) MB "
+                        + "(\(BenchCommand.bytesPerItem) B per item for inputs, baselines and workspace); this machine has \(physical >> 20) MB"
+                )
+            }
+            let keyList = try Self.list(command.keys, "key type") { BenchKeys(rawValue: $0) }
+            let scenarioList = try Self.list(
+                command.scenarios ?? SectionedScenario.allCases.map(\.rawValue).joined(separator: ","), "scenario"
+            ) {
+                SectionedScenario(rawValue: $0)
+            }
+            let flatScenarios = scenarioList.compactMap { BenchScenario(rawValue: $0.rawValue) }
+            if suites.contains("flat") && !suites.contains("sectioned") && flatScenarios.isEmpty {
+                throw BenchError("--scenarios: re-sort is a sectioned scenario (the flat shuffle is the same re-sort)")
+            }
+            for size in sizes.sorted() {
+                for suite in suites {
+                    for keys in keyList {
+                        switch suite {
+                        case "flat": steps += flatScenarios.map { .flat($0, keys, size) }
+                        case "sectioned": steps += scenarioList.map { .sectioned($0, keys, size) }
+                        case "snapshot": steps.append(.snapshot(keys, size))
+                        case "outline": steps.append(.outline(keys, size))
+                        default: steps.append(.apply(keys, size))
+                        }
+                    }
+                }
+            }
+        }
+
+        static let suiteNames = ["flat", "sectioned", "snapshot", "outline", "apply"]
+
+        private static func list<T>(_ text: String, _ name: String, _ parse: (String) -> T?) throws -> [T] {
+            let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard !parts.isEmpty else {
+                throw BenchError("--\(name == "key type" ? "keys" : name + "s") is empty: give at least one \(name)")
+            }
+            return try parts.map { word in
+                guard let value = parse(word) else { throw BenchError("unknown \(name) '\(word)'") }
+                return value
+            }
         }
     }
 }

@@ -8,9 +8,9 @@ enum Measure {
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     }
 
-    /// Median of `runs` timed runs after one untimed warm-up.
-    static func median(runs: Int, _ body: () throws -> Void) rethrows -> Double {
-        try body()
+    /// Median of `runs` timed runs, after one untimed warm-up when `warmUp`.
+    static func median(runs: Int, warmUp: Bool = true, _ body: () throws -> Void) rethrows -> Double {
+        if warmUp { try body() }
         var samples: [Double] = []
         for _ in 0..<max(1, runs) { samples.append(try seconds(body)) }
         samples.sort()
@@ -18,12 +18,41 @@ enum Measure {
     }
 
     /// Peak resident set size of this process in bytes (Linux VmHWM), or nil.
-    static func peakResidentBytes() -> Int? {
+    static func peakResidentBytes() -> Int? { statusKilobytes("VmHWM:").map { $0 * 1024 } }
+
+    /// Resident set size of this process now in bytes (Linux VmRSS), or nil.
+    static func residentBytes() -> Int? { statusKilobytes("VmRSS:").map { $0 * 1024 } }
+
+    /// Starts a new peak: VmHWM drops to the current RSS (Linux ≥ 4.0, `clear_refs` 5), so
+    /// each bench row reports its own peak. Returns false where the kernel does not allow it.
+    @discardableResult
+    static func resetPeakResident() -> Bool {
+        guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
+        defer { try? handle.close() }
+        return (try? handle.write(contentsOf: Data("5".utf8))) != nil
+    }
+
+    private static func statusKilobytes(_ key: String) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            let digits = line.split(separator: " ").compactMap { Int($0) }
-            if let kilobytes = digits.first { return kilobytes * 1024 }
+        for line in status.split(separator: "\n") where line.hasPrefix(key) {
+            if let kilobytes = line.split(separator: " ").compactMap({ Int($0) }).first { return kilobytes }
         }
         return nil
+    }
+
+    /// "AMD EPYC, 2 cores, 2025-06-01": what the figures were measured on.
+    static func machine() -> String {
+        var model = "unknown CPU"
+        if let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+            let line = info.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+            let colon = line.firstIndex(of: ":")
+        {
+            model = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd"
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        return "\(model), \(cores) core\(cores == 1 ? "" : "s"), \(formatter.string(from: Date()))"
     }
 }

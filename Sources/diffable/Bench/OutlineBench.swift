@@ -2,29 +2,29 @@ import Diffable
 import DiffableTools
 import Foundation
 
-/// `diffable bench --suite outline`: a section snapshot of 1,118,480 items (5 levels,
-/// fan-out 16) against a naive tree model, operation by operation, in the same run.
+/// `diffable bench --suite outline`: a section snapshot of about n items (5 levels, the
+/// fan-out that comes nearest: 16 for 10^6, 1,118,480 items) against a naive tree model,
+/// operation by operation, in the same run.
 enum OutlineBench {
-    struct Row: Codable {
-        var operation: String
-        var diffableMilliseconds: Double
-        var naiveMilliseconds: Double
+    /// The outline nearest `count` items: 5 levels of fan-out round(count^(1/5)), at least 2.
+    static func workload(count: Int) -> OutlineWorkload {
+        OutlineWorkload(fanOut: max(2, Int(pow(Double(count), 0.2).rounded())), depth: 5)
     }
 
     /// The naive tree model: an array of nodes, each with an array of child node
     /// indices, plus a Dictionary from item to node (so lookups are O(1) too).
-    struct NaiveOutline {
+    struct NaiveOutline<Item: Hashable> {
         struct Node {
-            var item: Int
+            var item: Item
             var parent: Int
             var children: [Int] = []
             var isExpanded = false
         }
         var nodes: [Node] = []
         var roots: [Int] = []
-        var nodeOfItem: [Int: Int] = [:]
+        var nodeOfItem: [Item: Int] = [:]
 
-        mutating func append(_ items: [Int], to parent: Int?) {
+        mutating func append(_ items: [Item], to parent: Item?) {
             let parentNode = parent.map { nodeOfItem[$0]! } ?? -1
             for item in items {
                 nodeOfItem[item] = nodes.count
@@ -33,13 +33,13 @@ enum OutlineBench {
             }
         }
 
-        mutating func setExpanded(_ items: [Int], _ value: Bool) {
+        mutating func setExpanded(_ items: [Item], _ value: Bool) {
             for item in items {
                 if let node = nodeOfItem[item] { nodes[node].isExpanded = value }
             }
         }
 
-        func isVisible(_ item: Int) -> Bool {
+        func isVisible(_ item: Item) -> Bool {
             guard var node = nodeOfItem[item] else { return false }
             while nodes[node].parent >= 0 {
                 node = nodes[node].parent
@@ -48,8 +48,8 @@ enum OutlineBench {
             return true
         }
 
-        var visibleItems: [Int] {
-            var result: [Int] = []
+        var visibleItems: [Item] {
+            var result: [Item] = []
             func walk(_ children: [Int]) {
                 for node in children {
                     result.append(nodes[node].item)
@@ -61,8 +61,6 @@ enum OutlineBench {
         }
     }
 
-    static let workload = OutlineWorkload()
-
     /// Median of `runs` timed calls of `body`, each after an untimed `setup`.
     static func median(runs: Int, setup: () -> Void = {}, body: () -> Void) -> Double {
         var samples: [Double] = []
@@ -73,21 +71,44 @@ enum OutlineBench {
         return samples.sorted()[samples.count / 2] * 1000
     }
 
-    static func run(runs: Int) -> [Row] {
-        func log(_ text: String) { FileHandle.standardError.write(Data("bench outline: \(text)\n".utf8)) }
-        var rows: [Row] = []
-        var outline = DiffableDataSourceSectionSnapshot<Int>()
-        var naive = NaiveOutline()
+    static func measure(keys: BenchKeys, count: Int, runs: Int, seed: UInt64, log: BenchLog) -> [BenchRow] {
+        let workload = workload(count: count)
+        switch keys {
+        case .int: return measure(keys, workload, runs, seed, log) { $0 }
+        case .random64: return measure(keys, workload, runs, seed, log, BenchKeys.scrambled)
+        case .string:
+            let names = (0..<workload.itemCount).map(BenchKeys.name)
+            return measure(keys, workload, runs, seed, log) { names[$0] }
+        }
+    }
+
+    private static func measure<Item: Hashable>(
+        _ keys: BenchKeys, _ workload: OutlineWorkload, _ runs: Int, _ seed: UInt64, _ benchLog: BenchLog, _ id: (Int) -> Item
+    ) -> [BenchRow] {
+        let label = "outline \(keys.rawValue) n=\(workload.itemCount)"
+        func log(_ text: String) { benchLog.step(label, phase: text) }
+        var rows: [BenchRow] = []
+        func row(_ operation: String, _ diffable: Double, _ naive: Double) {
+            var row = BenchRow(
+                suite: "outline", scenario: operation, keys: keys.rawValue, count: workload.itemCount, milliseconds: diffable, runs: runs)
+            row.baselineMilliseconds = naive
+            row.baselineRuns = runs
+            row.notes = ["\(workload.depth) levels, fan-out \(workload.fanOut)"]
+            rows.append(row)
+        }
+        func forEachAppend(_ body: ([Item], Item?) -> Void) { workload.forEachAppend { body($0.map(id), $1.map(id)) } }
+        var outline = DiffableDataSourceSectionSnapshot<Item>()
+        var naive = NaiveOutline<Item>()
 
         log("build")
         let build = median(
             runs: runs, setup: { outline = DiffableDataSourceSectionSnapshot() },
-            body: { workload.forEachAppend { outline.append($0, to: $1) } })
+            body: { forEachAppend { outline.append($0, to: $1) } })
         let naiveBuild = median(
-            runs: runs, setup: { naive = NaiveOutline() }, body: { workload.forEachAppend { naive.append($0, to: $1) } })
+            runs: runs, setup: { naive = NaiveOutline() }, body: { forEachAppend { naive.append($0, to: $1) } })
         let items = outline.items
         let count = items.count
-        rows.append(Row(operation: "build (append in outline order)", diffableMilliseconds: build, naiveMilliseconds: naiveBuild))
+        row("build (append in outline order)", build, naiveBuild)
 
         // Every timed mutation starts from the same state, in storage of its own (no copy is timed).
         // Each model is reset on its own: the other keeps the state its last timed run left.
@@ -96,29 +117,27 @@ enum OutlineBench {
         log("expand all")
         let expandAll = median(runs: runs, setup: { reset(false) }, body: { outline.expand(items) })
         let naiveExpandAll = median(runs: runs, setup: { resetNaive(false) }, body: { naive.setExpanded(items, true) })
-        rows.append(Row(operation: "expand all (\(count) items)", diffableMilliseconds: expandAll, naiveMilliseconds: naiveExpandAll))
+        row("expand all", expandAll, naiveExpandAll)
 
         log("visibleItems")
         var checksum = 0
         precondition(outline.visibleItems == naive.visibleItems && naive.visibleItems.count == count, "expand all did not show everything")
         let visible = median(runs: runs) { checksum &+= outline.visibleItems.count }
         let naiveVisible = median(runs: runs) { checksum &+= naive.visibleItems.count }
-        rows.append(Row(operation: "visibleItems, all expanded", diffableMilliseconds: visible, naiveMilliseconds: naiveVisible))
+        row("visibleItems, all expanded", visible, naiveVisible)
 
         log("isVisible")
         let isVisible = median(runs: runs) { for item in items where outline.isVisible(item) { checksum &+= 1 } }
         let naiveIsVisible = median(runs: runs) { for item in items where naive.isVisible(item) { checksum &+= 1 } }
-        rows.append(
-            Row(operation: "isVisible on every item, all expanded", diffableMilliseconds: isVisible, naiveMilliseconds: naiveIsVisible))
+        row("isVisible on every item, all expanded", isVisible, naiveIsVisible)
 
         log("collapse all")
         let collapseAll = median(runs: runs, setup: { reset(true) }, body: { outline.collapse(items) })
         let naiveCollapseAll = median(runs: runs, setup: { resetNaive(true) }, body: { naive.setExpanded(items, false) })
-        rows.append(
-            Row(operation: "collapse all (\(count) items)", diffableMilliseconds: collapseAll, naiveMilliseconds: naiveCollapseAll))
+        row("collapse all", collapseAll, naiveCollapseAll)
 
         log("random expand/collapse")
-        var generator = BenchGenerator(seed: 5)
+        var generator = BenchGenerator(seed: seed &+ 5)
         let toggles = (0..<1_000).map { _ in items[Int.random(in: 0..<count, using: &generator)] }
         let toggle = median(
             runs: runs, setup: { reset(false) },
@@ -130,8 +149,7 @@ enum OutlineBench {
         let naiveToggle = median(
             runs: runs, setup: { resetNaive(false) },
             body: { for (index, item) in toggles.enumerated() { naive.setExpanded([item], index % 2 == 0) } })
-        rows.append(
-            Row(operation: "1,000 random expand/collapse", diffableMilliseconds: toggle, naiveMilliseconds: naiveToggle))
+        row("1,000 random expand/collapse", toggle, naiveToggle)
 
         log("difference")
         // Everything expanded but 1,000 random parents of leaves; then those are expanded too.
@@ -150,23 +168,9 @@ enum OutlineBench {
             naiveInserted = BaselineDiff.diff(old: naiveOld.visibleItems, new: naive.visibleItems).inserts
         }
         precondition(
-            inserted == naiveInserted && inserted == 1_000 * workload.fanOut, "the diffs disagree: \(inserted) vs \(naiveInserted)")
-        rows.append(
-            Row(
-                operation: "visible-rows diff after expanding 1,000 parents (\(old.visibleItems.count) → \(count) rows)",
-                diffableMilliseconds: difference, naiveMilliseconds: naiveDifference))
+            inserted == naiveInserted && inserted == parents.count * workload.fanOut, "the diffs disagree: \(inserted) vs \(naiveInserted)")
+        row("visible-rows diff after expanding 1,000 parents", difference, naiveDifference)
         if checksum == 42 { log("") }
         return rows
-    }
-
-    static func table(_ rows: [Row]) -> String {
-        var lines = ["| operation | Diffable ms | naive tree ms | × |", "|---|---:|---:|---:|"]
-        for row in rows {
-            lines.append(
-                String(
-                    format: "| %@ | %.2f | %.2f | %.1f |", row.operation, row.diffableMilliseconds, row.naiveMilliseconds,
-                    row.naiveMilliseconds / max(row.diffableMilliseconds, 1e-6)))
-        }
-        return lines.joined(separator: "\n")
     }
 }

@@ -2,102 +2,104 @@ import Diffable
 import DiffableTools
 import Foundation
 
-/// `difference(from:)` on two snapshots through the public API, against the plain-Swift
-/// two-level diff (``BaselineSectionedDiff``) on the same identifiers in the same run:
-/// - churn: 1M items in 10k sections, delete 5%, move 5% to random places in any section,
-///   insert 5%;
-/// - re-sort: one section of 1M items fully shuffled ("sort by name" → "sort by date").
-///
-/// Each runs with sequential `Int` ids, random 64-bit `Int` ids (UUID-like: the same
-/// layout with every id scrambled by a bijection) and `"item-%011d"` strings.
+/// `diffable bench --suite sectioned`: `difference(from:)` on two snapshots through the public
+/// API (``SectionedScenario``: n items in sections of 100, or one section for re-sort), against
+/// the plain-Swift two-level diff (``BaselineSectionedDiff``) and Swift's
+/// `difference(from:).inferringMoves()` on the flattened item lists, in the same run.
 enum SectionedBench {
-    struct Row: Codable {
-        var workload: String
-        var keys: String
-        var itemCount: Int
-        var sectionCount: Int
-        var differenceMilliseconds: Double
-        /// The plain-Swift two-level diff, same identifiers, same run.
-        var baselineMilliseconds: Double
-        var structuralOperations: Int
-        var movedItems: Int
-        /// Moves the baseline counts (per section matched − LIS, plus cross-section moves).
-        var minimalMoves: Int
-    }
-
-    /// DifferenceKit's sectioned churn figures on this kind of machine (PERFORMANCE.md).
-    static let differenceKitMilliseconds = ["int": 864.0, "string": 1295.0]
-
-    /// The identifier kinds every workload runs with.
-    enum Keys: String, CaseIterable {
-        case int, random64, string
-    }
-
-    static func run(itemCount: Int = 1_000_000, sectionCount: Int = 10_000, runs: Int) -> [Row] {
-        let churn = SectionedWorkload.churn(itemCount: itemCount, sectionCount: sectionCount, seed: 3)
-        var generator = BenchGenerator(seed: 5)
-        let sorted = Array(0..<itemCount)
-        let resort = (old: [sorted], new: [sorted.shuffled(using: &generator)])
-        var rows: [Row] = []
-        for (workload, layout) in [("churn", churn), ("re-sort", resort)] {
-            for keys in Keys.allCases {
-                FileHandle.standardError.write(Data("bench sectioned: \(workload) \(keys.rawValue) n=\(itemCount)\n".utf8))
-                let row: Row
-                switch keys {
-                case .int: row = measure(workload, keys, layout, runs: runs) { $0 }
-                case .random64: row = measure(workload, keys, layout, runs: runs, scrambled)
-                case .string: row = measure(workload, keys, layout, runs: runs, BenchKeyKind.name)
-                }
-                rows.append(row)
-            }
+    static func measure(
+        scenario: SectionedScenario, keys: BenchKeys, count: Int, runs: Int, seed: UInt64, budget: BaselineBudget, log: BenchLog
+    ) -> BenchRow {
+        let label = "sectioned \(scenario.rawValue) \(keys.rawValue) n=\(BenchSizes.label(count))"
+        log.step(label, phase: "inputs")
+        let layouts = scenario.layouts(itemCount: count, seed: seed &+ UInt64(count))
+        switch keys {
+        case .int: return measure(layouts, scenario, keys, label: label, runs: runs, seed: seed, budget: budget, log: log) { $0 }
+        case .random64:
+            return measure(layouts, scenario, keys, label: label, runs: runs, seed: seed, budget: budget, log: log, BenchKeys.scrambled)
+        case .string:
+            // One String per identifier, shared by both snapshots and the baselines.
+            let largest = (layouts.new.lazy.compactMap { $0.max() }.max() ?? 0) + 1
+            let names = (0..<max(largest, count)).map(BenchKeys.name)
+            return measure(layouts, scenario, keys, label: label, runs: runs, seed: seed, budget: budget, log: log) { names[$0] }
         }
-        return rows
     }
 
-    /// A bijection of 64-bit integers (SplitMix64's finalizer): distinct ids stay distinct,
-    /// and their bits look random, as UUID-derived or database-assigned ids do.
-    static func scrambled(_ id: Int) -> Int {
-        var z = UInt64(bitPattern: Int64(id)) &+ 0x9E37_79B9_7F4A_7C15
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int(bitPattern: UInt(z ^ (z >> 31)))
+    /// The capacity of a fresh diff context after diffing `old` and `new`, per old item.
+    static func workingBytesPerItem<Item: Hashable>(
+        _ old: DiffableDataSourceSnapshot<Int, Item>, _ new: DiffableDataSourceSnapshot<Int, Item>
+    ) -> Double {
+        let context = DiffContext()
+        _ = context.diffSnapshots(old: old, new: new)
+        return Double(context.byteCount) / Double(max(old.numberOfItems, 1))
     }
 
     private static func measure<Item: Hashable>(
-        _ workload: String, _ keys: Keys, _ layout: (old: [[Int]], new: [[Int]]), runs: Int, _ item: (Int) -> Item
-    ) -> Row {
-        let old = SectionedWorkload.snapshot(layout.old, item), new = SectionedWorkload.snapshot(layout.new, item)
-        var difference = new.difference(from: old)
-        let seconds = Measure.median(runs: runs) { difference = new.difference(from: old) }
-        let oldItems = layout.old.map { $0.map(item) }, newItems = layout.new.map { $0.map(item) }
-        let oldSections = Array(layout.old.indices), newSections = Array(layout.new.indices)
-        var baseline = BaselineSectionedDiff.Result(deletes: 0, inserts: 0, moves: 0)
-        let baselineSeconds = Measure.median(runs: runs) {
-            baseline = BaselineSectionedDiff.diff(oldSections: oldSections, old: oldItems, newSections: newSections, new: newItems)
+        _ layouts: SectionedScenario.Layouts, _ scenario: SectionedScenario, _ keys: BenchKeys, label: String, runs: Int,
+        seed: UInt64, budget: BaselineBudget, log: BenchLog, _ item: (Int) -> Item
+    ) -> BenchRow {
+        var row: BenchRow
+        do {  // the snapshots live only while Diffable is timed
+            let (old, new) = layouts.snapshots(item)
+            let resident = Measure.residentBytes()
+            log.step(label, phase: "Diffable")
+            var difference: SnapshotDifference<Int, Item>? = new.difference(from: old)
+            let seconds = Measure.median(runs: runs) {
+                difference = nil  // the previous result is freed before the next diff, as an app would
+                difference = new.difference(from: old)
+            }
+            row = BenchRow(
+                suite: "sectioned", scenario: scenario.rawValue, keys: keys.rawValue, count: old.numberOfItems,
+                milliseconds: seconds * 1000, runs: runs)
+            row.sections = old.numberOfSections
+            if let resident, old.numberOfItems >= 1_000_000 {
+                row.notes.append("\(label): \(resident >> 20) MB resident before the first diff (inputs and both snapshots)")
+            }
+            row.moves = (difference?.movedItemCount ?? 0) + (difference?.movedSectionCount ?? 0)
+            if let reinserted = difference?.insertedSectionCount, reinserted > 0, scenario == .reverse {
+                row.notes.append("the batch deletes and re-inserts \(reinserted) reordered sections instead of moving them and their items")
+            }
+            difference = nil
+            // The engine's own context capacity, from a context of its own (the shared pool's
+            // contexts may be warm from earlier rows); the result is released first.
+            row.workingBytesPerItem = workingBytesPerItem(old, new)
         }
-        let batch = difference.structuralBatch ?? BatchUpdate()
-        return Row(
-            workload: workload, keys: keys.rawValue, itemCount: old.numberOfItems, sectionCount: old.numberOfSections,
-            differenceMilliseconds: seconds * 1000, baselineMilliseconds: baselineSeconds * 1000,
-            structuralOperations: batch.operationCount, movedItems: batch.moveItems.count, minimalMoves: baseline.moves)
-    }
-
-    static func table(_ rows: [Row]) -> String {
-        var lines = [
-            "| workload | keys | items | sections | difference(from:) ms | naive Swift ms | × | operations | item moves (minimal) "
-                + "| DifferenceKit sectioned ms (PERFORMANCE.md) | × |",
-            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-        ]
-        for row in rows {
-            let kit = row.workload == "churn" ? differenceKitMilliseconds[row.keys] : nil
-            lines.append(
-                String(
-                    format: "| %@ | %@ | %d | %d | %.1f | %.1f | %.2f | %d | %d (%d) | %@ | %@ |", row.workload, row.keys,
-                    row.itemCount, row.sectionCount, row.differenceMilliseconds, row.baselineMilliseconds,
-                    row.baselineMilliseconds / max(row.differenceMilliseconds, 1e-6), row.structuralOperations, row.movedItems,
-                    row.minimalMoves, kit.map { String(format: "%.0f", $0) } ?? "—",
-                    kit.map { String(format: "%.1f", $0 / row.differenceMilliseconds) } ?? "—"))
+        let series = "sectioned|\(scenario.rawValue)|\(keys.rawValue)"
+        // One untimed conversion, then one timed run, on the scenario at a smaller n.
+        func probe(_ size: Int, _ run: (_ oldSections: [Int], _ old: [[Item]], _ newSections: [Int], _ new: [[Item]]) -> Void) -> Double {
+            let small = scenario.layouts(itemCount: size, seed: seed &+ UInt64(size))
+            let old = small.old.map { $0.map(item) }, new = small.new.map { $0.map(item) }
+            return Measure.seconds { run(small.oldSections, old, small.newSections, new) }
         }
-        return lines.joined(separator: "\n")
+        log.step(label, phase: "plain Swift")
+        let growth: BaselineGrowth = [.moveOne, .update].contains(scenario) ? .linear : .quadratic
+        let plainPlan = budget.plan(
+            .plainSwift, series: series, count: row.count, runs: runs, growth: .linear, label: label, strings: keys == .string,
+            probe: { size in probe(size) { _ = BaselineSectionedDiff.diff(oldSections: $0, old: $1, newSections: $2, new: $3) } })
+        let swiftPlan = budget.plan(
+            .swiftDifference, series: series, count: row.count, runs: runs, growth: growth, label: label, strings: keys == .string,
+            probe: { size in probe(size) { _ = FlatBench.swiftDifference(old: Array($1.joined()), new: Array($3.joined())) } })
+        var baseline: BaselineSectionedDiff.Result?
+        if !plainPlan.skipped || !swiftPlan.skipped {
+            let oldItems = layouts.old.map { $0.map(item) }, newItems = layouts.new.map { $0.map(item) }
+            row.record(
+                .plainSwift,
+                budget.measure(plainPlan) {
+                    baseline = BaselineSectionedDiff.diff(
+                        oldSections: layouts.oldSections, old: oldItems, newSections: layouts.newSections, new: newItems)
+                })
+            log.step(label, phase: "difference(from:)")
+            let flatOld = swiftPlan.skipped ? [] : Array(oldItems.joined()), flatNew = swiftPlan.skipped ? [] : Array(newItems.joined())
+            row.record(.swiftDifference, budget.measure(swiftPlan) { _ = FlatBench.swiftDifference(old: flatOld, new: flatNew) })
+        } else {
+            row.record(.plainSwift, budget.measure(plainPlan) {})
+            row.record(.swiftDifference, budget.measure(swiftPlan) {})
+        }
+        if baseline == nil {  // skipped for time: the same count on the Int identifiers, untimed
+            baseline = BaselineSectionedDiff.diffIntegers(
+                oldSections: layouts.oldSections, old: layouts.old, newSections: layouts.newSections, new: layouts.new)
+        }
+        row.minimalMoves = baseline.map { $0.moves + $0.sectionMoves }
+        return row
     }
 }

@@ -1,21 +1,15 @@
 import Diffable
 import Foundation
 
-/// Snapshot operations at 1M items in 10k sections (issue figures: ra1028's
-/// DiffableDataSources took 3.96 s to build, 73 ms per lookup, 1.9 s per move),
-/// against a plain Array + Dictionary model in the same run.
+/// `diffable bench --suite snapshot`: snapshot operations on n items in n/100 sections
+/// (ra1028's DiffableDataSources at 10^6: 3.96 s to build, 73 ms per lookup, 1.9 s per
+/// move), against a plain Array + Dictionary model in the same run.
 enum SnapshotBench {
-    struct Row: Codable {
-        var operation: String
-        var diffableMilliseconds: Double
-        var plainSwiftMilliseconds: Double
-    }
-
     /// A plain-Swift snapshot model: arrays of items per section and a Dictionary item → section.
-    struct PlainModel {
+    struct PlainModel<Item: Hashable> {
         var sectionIDs: [Int] = []
-        var items: [[Int]] = []
-        var sectionOfItem: [Int: Int] = [:]
+        var items: [[Item]] = []
+        var sectionOfItem: [Item: Int] = [:]
         var sectionIndex: [Int: Int] = [:]
 
         mutating func appendSection(_ id: Int) {
@@ -23,101 +17,100 @@ enum SnapshotBench {
             sectionIDs.append(id)
             items.append([])
         }
-        mutating func append(_ ids: [Int], to section: Int) {
+        mutating func append(_ ids: [Item], to section: Int) {
             let index = sectionIndex[section]!
             items[index].append(contentsOf: ids)
             for id in ids { sectionOfItem[id] = index }
         }
-        func indexOfItem(_ id: Int) -> Int? {
+        func indexOfItem(_ id: Item) -> Int? {
             guard let section = sectionOfItem[id] else { return nil }
             var flat = 0
             for s in 0..<section { flat += items[s].count }
             return flat + items[section].firstIndex(of: id)!
         }
-        mutating func moveItem(_ id: Int, after anchor: Int) {
+        mutating func moveItem(_ id: Item, after anchor: Item) {
             let from = sectionOfItem[id]!
             items[from].remove(at: items[from].firstIndex(of: id)!)
             let to = sectionOfItem[anchor]!
             items[to].insert(id, at: items[to].firstIndex(of: anchor)! + 1)
             sectionOfItem[id] = to
         }
-        mutating func deleteItems(_ ids: [Int]) {
+        mutating func deleteItems(_ ids: [Item]) {
             let gone = Set(ids)
             for s in items.indices where items[s].contains(where: gone.contains) { items[s].removeAll { gone.contains($0) } }
             for id in ids { sectionOfItem[id] = nil }
         }
     }
 
-    static func run(itemCount: Int = 1_000_000, sectionCount: Int = 10_000, runs: Int) -> [Row] {
-        let perSection = itemCount / sectionCount
-        var rows: [Row] = []
-        var snapshot = DiffableDataSourceSnapshot<Int, Int>()
-        var model = PlainModel()
-        func log(_ text: String) { FileHandle.standardError.write(Data("bench snapshot: \(text)\n".utf8)) }
+    static func measure(keys: BenchKeys, count: Int, runs: Int, seed: UInt64, log: BenchLog) -> [BenchRow] {
+        switch keys {
+        case .int: measure(keys, count, runs, seed, log) { $0 }
+        case .random64: measure(keys, count, runs, seed, log, BenchKeys.scrambled)
+        case .string:
+            { names in measure(keys, count, runs, seed, log) { names[$0] } }((0..<count).map(BenchKeys.name))
+        }
+    }
 
-        log("build")
+    private static func measure<Item: Hashable>(
+        _ keys: BenchKeys, _ itemCount: Int, _ runs: Int, _ seed: UInt64, _ log: BenchLog, _ item: (Int) -> Item
+    ) -> [BenchRow] {
+        let label = "snapshot \(keys.rawValue) n=\(BenchSizes.label(itemCount))"
+        let size = 100, sectionCount = (itemCount + size - 1) / size
+        let chunks = (0..<sectionCount).map { section in (section * size..<min(itemCount, (section + 1) * size)).map(item) }
+        var rows: [BenchRow] = []
+        func row(_ operation: String, _ seconds: Double, _ plain: Double, runs: Int) {
+            var row = BenchRow(
+                suite: "snapshot", scenario: operation, keys: keys.rawValue, count: itemCount, milliseconds: seconds * 1000, runs: runs)
+            row.sections = sectionCount
+            row.baselineMilliseconds = plain * 1000
+            row.baselineRuns = runs
+            rows.append(row)
+        }
+        var snapshot = DiffableDataSourceSnapshot<Int, Item>()
+        var model = PlainModel<Item>()
+        log.step(label, phase: "build")
         let build = Measure.median(runs: runs) {
             snapshot = DiffableDataSourceSnapshot()
             snapshot.appendSections(Array(0..<sectionCount))
-            for section in 0..<sectionCount {
-                snapshot.appendItems(Array((section * perSection)..<((section + 1) * perSection)), toSection: section)
-            }
+            for (section, items) in chunks.enumerated() { snapshot.appendItems(items, toSection: section) }
         }
         let plainBuild = Measure.median(runs: runs) {
             model = PlainModel()
-            for section in 0..<sectionCount {
+            for (section, items) in chunks.enumerated() {
                 model.appendSection(section)
-                model.append(Array((section * perSection)..<((section + 1) * perSection)), to: section)
+                model.append(items, to: section)
             }
         }
-        rows.append(
-            Row(
-                operation: "build \(itemCount) items in \(sectionCount) sections", diffableMilliseconds: build * 1000,
-                plainSwiftMilliseconds: plainBuild * 1000))
+        row("build (appendItems per section)", build, plainBuild, runs: runs)
 
-        log("indexOfItem")
-        var generator = BenchGenerator(seed: 9)
-        let probes = (0..<100_000).map { _ in Int.random(in: 0..<itemCount, using: &generator) }
+        log.step(label, phase: "indexOfItem")
+        var generator = BenchGenerator(seed: seed &+ 9)
+        let probes = (0..<100_000).map { _ in item(Int.random(in: 0..<itemCount, using: &generator)) }
         var checksum = 0
         let lookups = Measure.median(runs: runs) { for probe in probes { checksum &+= snapshot.indexOfItem(probe)! } }
+        // The model scans sections before the item's: 1,000 probes, scaled to 100,000.
         let plainLookups = Measure.median(runs: 1) { for probe in probes.prefix(1000) { checksum &+= model.indexOfItem(probe)! } } * 100
-        rows.append(
-            Row(operation: "indexOfItem × 100,000", diffableMilliseconds: lookups * 1000, plainSwiftMilliseconds: plainLookups * 1000))
+        row("indexOfItem × 100,000", lookups, plainLookups, runs: runs)
 
-        log("moveItem")
-        var movedSnapshot = snapshot
-        movedSnapshot.reloadItems([0])  // forces a private copy before timing
-        let oneMove = Measure.seconds { movedSnapshot.moveItem(0, afterItem: itemCount - 1) }
+        guard itemCount > 1 else { return rows }
+        log.step(label, phase: "moveItem")
+        let first = item(0), last = item(itemCount - 1)
+        var moved = snapshot
+        moved.reloadItems([first])  // forces a private copy before timing
+        let oneMove = Measure.seconds { moved.moveItem(first, afterItem: last) }
         var movedModel = model
-        let plainMove = Measure.seconds { movedModel.moveItem(0, after: itemCount - 1) }
-        rows.append(
-            Row(
-                operation: "one moveItem (first → last) at \(itemCount)", diffableMilliseconds: oneMove * 1000,
-                plainSwiftMilliseconds: plainMove * 1000))
+        let plainMove = Measure.seconds { movedModel.moveItem(first, after: last) }
+        row("one moveItem (first → last)", oneMove, plainMove, runs: 1)
 
-        log("deleteItems")
-        let doomed = Array(stride(from: 0, to: itemCount, by: 20))
+        log.step(label, phase: "deleteItems")
+        let doomed = stride(from: 0, to: itemCount, by: 20).map(item)
         var deleting = snapshot
-        deleting.reloadItems([1])
+        deleting.reloadItems([item(1)])
         let delete = Measure.seconds { deleting.deleteItems(doomed) }
         var deletingModel = model
         let plainDelete = Measure.seconds { deletingModel.deleteItems(doomed) }
-        rows.append(
-            Row(
-                operation: "deleteItems 5% at \(itemCount)", diffableMilliseconds: delete * 1000, plainSwiftMilliseconds: plainDelete * 1000
-            ))
-        if checksum == 42 { log("") }
+        row("deleteItems 5%", delete, plainDelete, runs: 1)
+        if checksum == 42 { log.note("") }
         return rows
-    }
-
-    static func table(_ rows: [Row]) -> String {
-        var lines = ["| operation | Diffable ms | plain Swift model ms | × |", "|---|---:|---:|---:|"]
-        for row in rows {
-            lines.append(
-                String(
-                    format: "| %@ | %.2f | %.2f | %.1f |", row.operation, row.diffableMilliseconds,
-                    row.plainSwiftMilliseconds, row.plainSwiftMilliseconds / max(row.diffableMilliseconds, 1e-6)))
-        }
-        return lines.joined(separator: "\n")
     }
 }

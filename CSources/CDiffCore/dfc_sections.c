@@ -133,6 +133,7 @@ int dfc_diff_sections(dfc_context *context, const dfc_snapshot *old_snapshot, co
     status = dfc__match_lists(context, &section_identity, validate, 1, p.section_old_to_new, p.section_new_to_old,
                               &prefix, &suffix);
     if (status != DFC_OK) return status;
+    const size_t section_prefix = prefix;
     const dfc_identity item_identity = {{&old_snapshot->items, &new_snapshot->items}, *item_match};
     status = dfc__match_lists(context, &item_identity, validate, 0, p.old_to_new, p.new_to_old, &prefix, &suffix);
     if (status != DFC_OK) return status;
@@ -153,9 +154,16 @@ int dfc_diff_sections(dfc_context *context, const dfc_snapshot *old_snapshot, co
         p.old_flags[s] = flags;
     }
     for (size_t s = 0; s < sn; s++) p.new_flags[s] = (uint8_t)(p.section_new_to_old[s] < 0 ? DFC_SECTION_FRESH : 0);
-    memset(p.item_flags, 0, m);
-    if ((status = dfc__section_lis(context, &p)) != DFC_OK) return status;
-    if ((status = dfc__item_lis(context, &p)) != DFC_OK) return status;
+    if (section_prefix == so && so == sn && prefix == n && n == m &&
+        memcmp(p.old_starts, p.new_starts, (so + 1) * sizeof(uint32_t)) == 0) {
+        /* Everything matched in place (a reload, a reconfigure, nothing at all): both LIS
+         * would keep every section and item, so mark them kept without sorting anything. */
+        memset(p.item_flags, DFC_ITEM_KEEP, m);
+    } else {
+        memset(p.item_flags, 0, m);
+        if ((status = dfc__section_lis(context, &p)) != DFC_OK) return status;
+        if ((status = dfc__item_lis(context, &p)) != DFC_OK) return status;
+    }
     if (refresh != NULL) {
         for (size_t k = 0; k < refresh->reload_item_count; k++) p.item_flags[refresh->reload_items[k]] |= DFC_ITEM_RELOAD;
         for (size_t k = 0; k < refresh->reconfigure_item_count; k++)

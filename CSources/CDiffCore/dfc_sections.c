@@ -154,8 +154,9 @@ int dfc_diff_sections(dfc_context *context, const dfc_snapshot *old_snapshot, co
         p.old_flags[s] = flags;
     }
     for (size_t s = 0; s < sn; s++) p.new_flags[s] = (uint8_t)(p.section_new_to_old[s] < 0 ? DFC_SECTION_FRESH : 0);
-    if (section_prefix == so && so == sn && prefix == n && n == m &&
-        memcmp(p.old_starts, p.new_starts, (so + 1) * sizeof(uint32_t)) == 0) {
+    const bool in_place = section_prefix == so && so == sn && prefix == n && n == m &&
+                          memcmp(p.old_starts, p.new_starts, (so + 1) * sizeof(uint32_t)) == 0;
+    if (in_place) {
         /* Everything matched in place (a reload, a reconfigure, nothing at all): both LIS
          * would keep every section and item, so mark them kept without sorting anything. */
         memset(p.item_flags, DFC_ITEM_KEEP, m);
@@ -172,8 +173,9 @@ int dfc_diff_sections(dfc_context *context, const dfc_snapshot *old_snapshot, co
             p.new_flags[refresh->reload_sections[k]] |= DFC_SECTION_RELOADED;
     }
 
-    /* Steps 3 and 4: the batch planner. */
-    dfc__plan_resolve(&p);
+    /* Steps 3 and 4: the batch planner. In place, no item has an operation and no section is
+     * touched or moved, so the validity fixpoint has nothing to convert. */
+    if (!in_place) dfc__plan_resolve(&p);
     dfc_batch structural, fresh;
     if ((status = dfc__plan_emit(context, &p, &structural, &fresh)) != DFC_OK) return status;
 

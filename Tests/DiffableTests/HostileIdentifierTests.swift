@@ -287,15 +287,12 @@ struct Measurement: Hashable, Sendable {
     }
 }
 
-/// The `apply` report. The diagnostics handler is global and other suites install theirs in
-/// parallel, so events are also checked through what produces them (`hashMismatches()`), and
-/// this test's own events are picked out by identifier. The applies are awaited: made off the
+/// The `apply` report. The diagnostics handler is global and other suites listen in parallel
+/// (through `DiagnosticsListeners`), so events are also checked through what produces them
+/// (`hashMismatches()`), and this test's own events are picked out by identifier. The applies are awaited: made off the
 /// view's queue, a batch may still be queued when a plain `apply` returns.
 @Suite struct HostileApplyReportTests {
     @Test func applyReportsAMutatedReferenceAndKeepsTheViewConsistent() async {
-        let events = Locked<[DiffableDiagnostics.Event]>([])
-        DiffableDiagnostics.handler = { event in events.withLock { $0.append(event) } }
-        defer { DiffableDiagnostics.handler = nil }
         let harness = DataSourceHarness<Int, Box>()
         let (a, b, c) = (Box(1), Box(2), Box(3))
         var snapshot = DiffableDataSourceSnapshot<Int, Box>()
@@ -306,14 +303,14 @@ struct Measurement: Hashable, Sendable {
         var next = snapshot
         next.appendItems([b])
         #expect(next.storage.hashMismatches().items == [.init(identifier: "Box(4020)", positions: [[0, 1], [0, 3]])])
-        await harness.dataSource.apply(next)
+        let ((), events) = await DiagnosticsListeners.collectAwaiting { await harness.dataSource.apply(next) }
         let rows = harness.onView { view in view.rows.flatMap { $0 } }.compactMap { cell -> String? in
             guard case .row(let box) = cell else { return nil }
             return box.description
         }
         #expect(harness.onView(\.violations).isEmpty)
         #expect(rows == ["Box(1)", "Box(4020)", "Box(3)", "Box(4020)"])
-        let mine = events.withLock { $0 }.filter { $0.identifiers == ["Box(4020)"] }
+        let mine = events.filter { $0.identifiers == ["Box(4020)"] }
         #expect(mine.map(\.kind) == [.inconsistentHashing])
         #expect(mine.first?.operation == "apply(_:animatingDifferences:completion:)")
         #expect(mine.first?.message.contains("are equal but have different hash values") == true)

@@ -29,17 +29,17 @@ import Testing
     }
 
     @Test func appendingExistingItemsMovesThemAndReports() {
-        let events = EventLog()
-        DiffableDiagnostics.handler = { events.append($0) }
-        defer { DiffableDiagnostics.handler = nil }
-        var snapshot = Snapshot()
-        snapshot.appendSections(["A", "B"])
-        snapshot.appendItems(["1", "2", "3"], toSection: "A")
-        snapshot.appendItems(["4", "2"], toSection: "B")
+        let (snapshot, events) = DiagnosticsListeners.collect {
+            var snapshot = Snapshot()
+            snapshot.appendSections(["A", "B"])
+            snapshot.appendItems(["1", "2", "3"], toSection: "A")
+            snapshot.appendItems(["4", "2"], toSection: "B")
+            return snapshot
+        }
         #expect(snapshot.itemIdentifiers(inSection: "A") == ["1", "3"])
         #expect(snapshot.itemIdentifiers(inSection: "B") == ["4", "2"])
         // Other tests run in parallel and report too: look at this test's identifiers only.
-        let mine = events.all.filter { $0.identifiers == ["\"2\""] }
+        let mine = events.filter { $0.identifiers == ["\"2\""] }
         #expect(mine.count == 1)
         #expect(mine.first?.operation == "appendItems(_:toSection:)")
     }

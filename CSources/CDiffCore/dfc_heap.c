@@ -13,12 +13,22 @@
 
 enum { DFC_HUGE_PAGE = 2 * 1024 * 1024 };
 
+/* Whether the default allocator puts a block of `size` bytes on huge pages. Identifier
+ * tables are probed at random: on 2 MiB pages a 1M-element diff takes a handful of TLB
+ * misses instead of one per probe. */
+static bool dfc__on_huge_pages(size_t size) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    return size >= 4 * (size_t)DFC_HUGE_PAGE && size <= SIZE_MAX - DFC_HUGE_PAGE;
+#else
+    (void)size;
+    return false;
+#endif
+}
+
 static void *dfc__default_allocate(void *user_data, size_t size) {
     (void)user_data;
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-    /* Identifier tables are probed at random: on 2 MiB pages a 1M-element diff
-     * takes a handful of TLB misses instead of one per probe. */
-    if (size >= 4 * (size_t)DFC_HUGE_PAGE && size <= SIZE_MAX - DFC_HUGE_PAGE) {
+    if (dfc__on_huge_pages(size)) {
         size_t rounded = (size + DFC_HUGE_PAGE - 1) / DFC_HUGE_PAGE * DFC_HUGE_PAGE;
         void *pointer = aligned_alloc(DFC_HUGE_PAGE, rounded);
         if (pointer != NULL) (void)madvise(pointer, rounded, MADV_HUGEPAGE);
@@ -51,15 +61,16 @@ void *dfc__heap_allocate(dfc_heap *heap, size_t size) {
 }
 
 void *dfc__heap_allocate_zeroed(dfc_heap *heap, size_t size) {
-    if (size == 0) size = 1;
-    /* calloc knows when its memory comes fresh from the kernel (already zero) and skips
-     * the clearing pass; below the huge-page size that is the default allocator's path.
-     * A table that grows while a snapshot is built would otherwise be written twice. */
-    bool plain_default = heap->allocator.allocate == dfc__default_allocate && size < 4 * (size_t)DFC_HUGE_PAGE;
-    void *pointer = plain_default ? calloc(1, size) : heap->allocator.allocate(heap->allocator.user_data, size);
-    if (pointer == NULL) return NULL;
-    if (!plain_default) memset(pointer, 0, size);
-    heap->allocation_count++;
+    if (heap->allocator.allocate != dfc__default_allocate || dfc__on_huge_pages(size)) {
+        void *pointer = dfc__heap_allocate(heap, size);
+        if (pointer != NULL) memset(pointer, 0, size);
+        return pointer;
+    }
+    /* What the default allocator would do with malloc, through calloc: it knows when its
+     * memory comes fresh from the kernel (already zero) and skips the clearing pass, so a
+     * table that grows while a snapshot is built is not written twice. */
+    void *pointer = calloc(1, size == 0 ? 1 : size);
+    if (pointer != NULL) heap->allocation_count++;
     return pointer;
 }
 

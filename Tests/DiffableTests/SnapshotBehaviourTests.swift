@@ -221,11 +221,3 @@ import Testing
         }
     }
 }
-
-/// Collects diagnostics events from any thread.
-final class EventLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var events: [DiffableDiagnostics.Event] = []
-    func append(_ event: DiffableDiagnostics.Event) { lock.withLock { events.append(event) } }
-    var all: [DiffableDiagnostics.Event] { lock.withLock { events } }
-}

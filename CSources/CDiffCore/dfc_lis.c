@@ -51,6 +51,15 @@ static size_t dfc__first_greater(const uint32_t *tails, size_t count, uint32_t v
 
 int dfc__lis(dfc_context *context, const uint32_t *values, size_t count, uint8_t *keep,
              size_t *length) {
+    /* Already increasing (a section whose items all stayed in order, the usual case): the
+     * whole sequence is the one LIS, found without the tails or the back links. */
+    size_t increasing = 1;
+    while (increasing < count && values[increasing - 1] < values[increasing]) increasing++;
+    if (count > 0 && increasing == count) {
+        memset(keep, 1, count);
+        if (length != NULL) *length = count;
+        return DFC_OK;
+    }
     int status = DFC_OK;
     uint32_t *tails = dfc__context_scratch(context, DFC_BUF_LIS_TAILS, count, sizeof(uint32_t), &status);
     uint32_t *tail_values =

@@ -1,20 +1,53 @@
-/* Open-addressing identifier table: 64-bit keys to 32-bit values, linear probing. */
+/* Open-addressing identifier table: 64-bit keys to 32-bit values, linear probing over
+ * 8-byte slots that hold a fingerprint of the key, not the key. */
 #include "dfc_internal.h"
 
-/* One slot: value_plus_one == 0 marks an empty slot. */
-typedef struct dfc_slot {
-    uint64_t key;
-    uint32_t value_plus_one;
-    uint32_t reserved;
-} dfc_slot;
+/* One 8-byte slot: the key's 32-bit fingerprint in the high half, value + 1 in the low half
+ * (0: empty). The full key stays with the caller (a snapshot keeps every key in an array
+ * indexed by value), so storing it again here would double the table for nothing: callers
+ * confirm each candidate, as they already must for identifiers whose keys collide. */
+typedef uint64_t dfc_slot;
 
 struct dfc_idtable {
     dfc_heap heap;
     dfc_slot *slots;
-    size_t capacity; /* power of two, or 0 before the first insert */
-    unsigned shift;  /* 64 - log2(capacity) */
+    size_t capacity;      /* power of two, or 0 before the first insert */
+    unsigned home_shift;  /* 32 - log2(capacity): a fingerprint's top bits pick its home slot */
     size_t count;
 };
+
+/* The high half of the key's Fibonacci product: its top log2(capacity) bits are the home
+ * slot (the same spread dfc__slot_home gives), so a slot alone says where it belongs when
+ * the table grows or backward-shift deletion moves it; the lower bits tell keys apart. */
+static inline uint32_t dfc__fingerprint(uint64_t key) {
+    return (uint32_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 32);
+}
+
+static inline size_t dfc__fingerprint_home(uint32_t fingerprint, unsigned home_shift) {
+    return (size_t)(fingerprint >> home_shift);
+}
+
+static inline dfc_slot dfc__idtable_slot(uint32_t fingerprint, uint32_t value) {
+    return ((uint64_t)fingerprint << 32) | ((uint64_t)value + 1);
+}
+
+static inline uint32_t dfc__slot_fingerprint(dfc_slot slot) { return (uint32_t)(slot >> 32); }
+
+/* Smallest power-of-two slot count (min 16) keeping the load at or below 3/4: 8-byte slots
+ * make a probe sequence of a few slots one cache line, so the table can run fuller than the
+ * scratch tables' 1/2. At most 2^32 slots, all a 32-bit fingerprint can address. */
+static bool dfc__idtable_capacity_for(size_t count, size_t *capacity, unsigned *home_shift) {
+    size_t slots = 16;
+    unsigned bits = 4;
+    while (slots / 4 * 3 < count) {
+        if (bits >= 32 || slots > SIZE_MAX / 2) return false;
+        slots *= 2;
+        bits++;
+    }
+    *capacity = slots;
+    *home_shift = 32u - bits;
+    return true;
+}
 
 dfc_idtable *dfc_idtable_create(const dfc_allocator *allocator) {
     dfc_heap heap;
@@ -38,7 +71,7 @@ dfc_idtable *dfc_idtable_copy(const dfc_idtable *table, const dfc_allocator *all
     }
     memcpy(copy->slots, table->slots, bytes);
     copy->capacity = table->capacity;
-    copy->shift = table->shift;
+    copy->home_shift = table->home_shift;
     copy->count = table->count;
     return copy;
 }
@@ -56,47 +89,45 @@ void dfc_idtable_clear(dfc_idtable *table) {
     table->count = 0;
 }
 
-static void dfc__idtable_place(dfc_slot *slots, size_t mask, unsigned shift, uint64_t key,
-                               uint32_t value_plus_one) {
-    size_t position = dfc__slot_home(key, shift);
-    while (slots[position].value_plus_one != 0) position = (position + 1) & mask;
-    slots[position].key = key;
-    slots[position].value_plus_one = value_plus_one;
+/* The first empty slot of `slot`'s probe sequence. */
+static void dfc__idtable_place(dfc_slot *slots, size_t mask, unsigned home_shift, dfc_slot slot) {
+    size_t position = dfc__fingerprint_home(dfc__slot_fingerprint(slot), home_shift);
+    while (slots[position] != 0) position = (position + 1) & mask;
+    slots[position] = slot;
 }
 
 int dfc_idtable_reserve(dfc_idtable *table, size_t count) {
     if (table == NULL) return DFC_ERR_NULL_ARGUMENT;
     if (count > DFC_MAX_COUNT) return DFC_ERR_TOO_LARGE;
-    if (count <= table->capacity / 2 && table->slots != NULL) return DFC_OK;
+    if (table->slots != NULL && count <= table->capacity / 4 * 3) return DFC_OK;
     size_t capacity, bytes;
-    unsigned shift;
-    if (!dfc__slot_capacity_for(count, &capacity, &shift) ||
+    unsigned home_shift;
+    if (!dfc__idtable_capacity_for(count, &capacity, &home_shift) ||
         !dfc__mul_size(capacity, sizeof(dfc_slot), &bytes))
         return DFC_ERR_TOO_LARGE;
     dfc_slot *slots = dfc__heap_allocate_zeroed(&table->heap, bytes);
     if (slots == NULL) return DFC_ERR_OUT_OF_MEMORY;
     for (size_t i = 0; i < table->capacity; i++) {
-        if (table->slots[i].value_plus_one != 0)
-            dfc__idtable_place(slots, capacity - 1, shift, table->slots[i].key,
-                               table->slots[i].value_plus_one);
+        if (table->slots[i] != 0) dfc__idtable_place(slots, capacity - 1, home_shift, table->slots[i]);
     }
     dfc__heap_release(&table->heap, table->slots);
     table->slots = slots;
     table->capacity = capacity;
-    table->shift = shift;
+    table->home_shift = home_shift;
     return DFC_OK;
 }
 
 int dfc_idtable_insert(dfc_idtable *table, uint64_t key, uint32_t value) {
     if (table == NULL) return DFC_ERR_NULL_ARGUMENT;
     if (table->count >= DFC_MAX_COUNT || value >= UINT32_MAX) return DFC_ERR_TOO_LARGE;
-    if (table->count + 1 > table->capacity / 2) {
+    if (table->slots == NULL || table->count + 1 > table->capacity / 4 * 3) {
         size_t target = table->count < 8 ? 8 : table->count * 2;
         if (target > DFC_MAX_COUNT) target = DFC_MAX_COUNT;
         int status = dfc_idtable_reserve(table, target);
         if (status != DFC_OK) return status;
     }
-    dfc__idtable_place(table->slots, table->capacity - 1, table->shift, key, value + 1);
+    dfc__idtable_place(table->slots, table->capacity - 1, table->home_shift,
+                       dfc__idtable_slot(dfc__fingerprint(key), value));
     table->count++;
     return DFC_OK;
 }
@@ -115,13 +146,17 @@ int dfc_idtable_insert_batch(dfc_idtable *table, const uint64_t *keys, size_t co
     if (status != DFC_OK) return status;
     enum { PREFETCH = 16 };
     const size_t mask = table->capacity - 1;
+    const unsigned home_shift = table->home_shift;
+    dfc_slot *slots = table->slots;
     uint32_t next = first_value;
     for (size_t i = 0; i < count; i++) {
-        if (i + PREFETCH < count) DFC_PREFETCH(&table->slots[dfc__slot_home(keys[i + PREFETCH], table->shift)]);
-        size_t position = dfc__slot_home(keys[i], table->shift);
+        if (i + PREFETCH < count)
+            DFC_PREFETCH(&slots[dfc__fingerprint_home(dfc__fingerprint(keys[i + PREFETCH]), home_shift)]);
+        uint32_t fingerprint = dfc__fingerprint(keys[i]);
+        size_t position = dfc__fingerprint_home(fingerprint, home_shift);
         bool taken = false;
-        while (table->slots[position].value_plus_one != 0) {
-            if (table->slots[position].key == keys[i]) {
+        while (slots[position] != 0) {
+            if (dfc__slot_fingerprint(slots[position]) == fingerprint) {
                 taken = true;
                 break;
             }
@@ -129,78 +164,76 @@ int dfc_idtable_insert_batch(dfc_idtable *table, const uint64_t *keys, size_t co
         }
         conflicts[i] = taken ? 1 : 0;
         if (taken) continue;
-        table->slots[position].key = keys[i];
-        table->slots[position].value_plus_one = next + 1;
+        slots[position] = dfc__idtable_slot(fingerprint, next);
         next++;
-        table->count++;
     }
+    table->count += next - first_value;
     if (inserted != NULL) *inserted = next - first_value;
     return DFC_OK;
 }
 
 int64_t dfc_idtable_find(const dfc_idtable *table, uint64_t key, size_t *cursor) {
     if (table == NULL || cursor == NULL || table->count == 0) return DFC_NOT_FOUND;
-    size_t mask = table->capacity - 1;
-    size_t home = dfc__slot_home(key, table->shift);
+    const size_t mask = table->capacity - 1;
+    const uint32_t fingerprint = dfc__fingerprint(key);
+    const size_t home = dfc__fingerprint_home(fingerprint, table->home_shift);
     /* cursor counts the slots already probed from home, so a later call resumes there. */
     for (size_t step = *cursor; step < table->capacity; step++) {
-        const dfc_slot *slot = &table->slots[(home + step) & mask];
-        if (slot->value_plus_one == 0) {
-            *cursor = table->capacity;
-            return DFC_NOT_FOUND;
-        }
-        if (slot->key == key) {
+        dfc_slot slot = table->slots[(home + step) & mask];
+        if (slot == 0) break;
+        if (dfc__slot_fingerprint(slot) == fingerprint) {
             *cursor = step + 1;
-            return (int64_t)slot->value_plus_one - 1;
+            return (int64_t)(uint32_t)slot - 1;
         }
     }
     *cursor = table->capacity;
     return DFC_NOT_FOUND;
 }
 
-static dfc_slot *dfc__idtable_locate(const dfc_idtable *table, uint64_t key, uint32_t value) {
-    if (table == NULL || table->count == 0) return NULL;
-    size_t mask = table->capacity - 1;
-    size_t position = dfc__slot_home(key, table->shift);
-    while (table->slots[position].value_plus_one != 0) {
-        dfc_slot *slot = &table->slots[position];
-        if (slot->key == key && slot->value_plus_one == value + 1) return slot;
-        position = (position + 1) & mask;
+/* The position of the entry (key -> value): fingerprint and value together name one entry. */
+static bool dfc__idtable_locate(const dfc_idtable *table, uint64_t key, uint32_t value, size_t *found) {
+    if (table == NULL || table->count == 0 || value >= UINT32_MAX) return false;
+    const size_t mask = table->capacity - 1;
+    const uint32_t fingerprint = dfc__fingerprint(key);
+    const dfc_slot wanted = dfc__idtable_slot(fingerprint, value);
+    for (size_t position = dfc__fingerprint_home(fingerprint, table->home_shift); table->slots[position] != 0;
+         position = (position + 1) & mask) {
+        if (table->slots[position] == wanted) {
+            *found = position;
+            return true;
+        }
     }
-    return NULL;
+    return false;
 }
 
 int dfc_idtable_remove(dfc_idtable *table, uint64_t key, uint32_t value) {
-    dfc_slot *slot = dfc__idtable_locate(table, key, value);
-    if (slot == NULL) return 0;
+    size_t hole;
+    if (!dfc__idtable_locate(table, key, value, &hole)) return 0;
     /* Backward-shift deletion keeps every probe chain unbroken without tombstones. */
-    size_t mask = table->capacity - 1;
-    size_t hole = (size_t)(slot - table->slots);
+    const size_t mask = table->capacity - 1;
     size_t position = hole;
     for (;;) {
         position = (position + 1) & mask;
-        dfc_slot *next = &table->slots[position];
-        if (next->value_plus_one == 0) break;
-        size_t home = dfc__slot_home(next->key, table->shift);
+        dfc_slot next = table->slots[position];
+        if (next == 0) break;
+        size_t home = dfc__fingerprint_home(dfc__slot_fingerprint(next), table->home_shift);
         /* Move `next` into the hole unless its home lies cyclically in (hole, position]. */
         bool stays = hole <= position ? (home > hole && home <= position)
                                       : (home > hole || home <= position);
         if (!stays) {
-            table->slots[hole] = *next;
+            table->slots[hole] = next;
             hole = position;
         }
     }
-    table->slots[hole].value_plus_one = 0;
-    table->slots[hole].key = 0;
+    table->slots[hole] = 0;
     table->count--;
     return 1;
 }
 
 int dfc_idtable_update(dfc_idtable *table, uint64_t key, uint32_t old_value, uint32_t new_value) {
-    if (new_value >= UINT32_MAX) return 0;
-    dfc_slot *slot = dfc__idtable_locate(table, key, old_value);
-    if (slot == NULL) return 0;
-    slot->value_plus_one = new_value + 1;
+    size_t position;
+    if (new_value >= UINT32_MAX || !dfc__idtable_locate(table, key, old_value, &position)) return 0;
+    table->slots[position] = dfc__idtable_slot(dfc__fingerprint(key), new_value);
     return 1;
 }
 

@@ -294,6 +294,62 @@ static void test_idtable_large(void) {
     dfc_idtable_free(table);
 }
 
+/* Keys whose fingerprints are equal: the table keeps 32 bits of each key's Fibonacci
+ * product, so key + m * inverse(C) shares a fingerprint with key for small m. Every one of
+ * them must come back as a candidate, and remove/update must touch exactly the named entry. */
+static void test_idtable_fingerprint_collisions(void) {
+    const uint64_t golden = UINT64_C(0x9E3779B97F4A7C15);
+    uint64_t inverse = golden; /* Newton's iteration: each step doubles the correct low bits */
+    for (int step = 0; step < 6; step++) inverse *= 2 - golden * inverse;
+    CHECK(golden * inverse == 1);
+    const uint64_t base = 12345; /* base * golden has a low half far from 2^32 - 8: no carry */
+    CHECK((uint32_t)(base * golden) < UINT32_MAX - 8);
+    uint64_t keys[6];
+    for (int m = 0; m < 6; m++) keys[m] = base + (uint64_t)m * inverse;
+    for (int m = 1; m < 6; m++) CHECK((keys[m] * golden) >> 32 == (keys[0] * golden) >> 32 && keys[m] != keys[0]);
+
+    dfc_idtable *table = dfc_idtable_create(NULL);
+    for (uint32_t m = 0; m < 4; m++) CHECK_EQ_INT(dfc_idtable_insert(table, keys[m], 10 + m), DFC_OK);
+    /* A key never inserted still sees the four candidates; the caller's key check rejects them. */
+    size_t cursor = 0, seen = 0;
+    int64_t value;
+    while ((value = dfc_idtable_find(table, keys[5], &cursor)) != DFC_NOT_FOUND) {
+        CHECK(value >= 10 && value < 14);
+        seen |= (size_t)1 << (value - 10);
+    }
+    CHECK_EQ_INT(seen, 15);
+    /* A batch of a fifth sharing key and a fresh key: the first is a conflict to confirm. */
+    uint64_t batch[2] = {keys[4], 999};
+    uint8_t conflicts[2] = {9, 9};
+    size_t inserted = 0;
+    CHECK_EQ_INT(dfc_idtable_insert_batch(table, batch, 2, 20, conflicts, &inserted), DFC_OK);
+    CHECK_EQ_INT(inserted, 1);
+    CHECK_EQ_INT(conflicts[0], 1);
+    CHECK_EQ_INT(conflicts[1], 0);
+    cursor = 0;
+    CHECK_EQ_INT(dfc_idtable_find(table, 999, &cursor), 20);
+    /* Remove and update name one entry by fingerprint and value, whatever the chain order. */
+    CHECK_EQ_INT(dfc_idtable_remove(table, keys[1], 11), 1);
+    CHECK_EQ_INT(dfc_idtable_remove(table, keys[5], 11), 0); /* gone, under any key of that fingerprint */
+    CHECK_EQ_INT(dfc_idtable_remove(table, 999, 12), 0);     /* 12 is there, under another fingerprint */
+    CHECK_EQ_INT(dfc_idtable_update(table, keys[3], 13, 30), 1);
+    CHECK_EQ_INT(dfc_idtable_update(table, keys[3], 13, 31), 0);
+    cursor = 0;
+    seen = 0;
+    while ((value = dfc_idtable_find(table, keys[0], &cursor)) != DFC_NOT_FOUND) seen += (size_t)value;
+    CHECK_EQ_INT(seen, 10 + 12 + 30);
+    CHECK_EQ_INT(dfc_idtable_count(table), 4);
+    /* Growth rehashes from the fingerprints alone: all entries survive it. */
+    CHECK_EQ_INT(dfc_idtable_reserve(table, 5000), DFC_OK);
+    cursor = 0;
+    seen = 0;
+    while ((value = dfc_idtable_find(table, keys[2], &cursor)) != DFC_NOT_FOUND) seen += (size_t)value;
+    CHECK_EQ_INT(seen, 10 + 12 + 30);
+    cursor = 0;
+    CHECK_EQ_INT(dfc_idtable_find(table, 999, &cursor), 20);
+    dfc_idtable_free(table);
+}
+
 /* ---- LIS -------------------------------------------------------------------- */
 
 static void check_lis(dfc_context *ctx, const uint32_t *values, size_t count, const uint8_t *expected) {
@@ -982,6 +1038,7 @@ int main(int argc, char **argv) {
         {"hash_bytes_arguments", test_hash_bytes_arguments},
         {"idtable_against_model", test_idtable_against_model},
         {"idtable_large", test_idtable_large},
+        {"idtable_fingerprint_collisions", test_idtable_fingerprint_collisions},
         {"idtable_batch_and_copy", test_idtable_batch_and_copy},
         {"lis_tie_breaks", test_lis_tie_breaks},
         {"flat_known_answers", test_flat_known_answers},

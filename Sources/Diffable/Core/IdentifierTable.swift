@@ -1,7 +1,9 @@
 internal import CDiffCore
 
 /// Owns a C `dfc_idtable`: 64-bit key → 32-bit slot, several slots per key allowed
-/// (hash collisions). Callers confirm candidates; see ``find(_:where:)``.
+/// (hash collisions). The table keeps a 32-bit fingerprint of each key, not the key (the
+/// owner's key array already holds it), so every lookup yields candidates that callers
+/// confirm; see ``find(_:where:)`` and ``slot(of:key:identifierAt:)``.
 ///
 /// Only ``reserve(_:)`` may fail (out of memory, thrown): callers reserve before they
 /// mutate, so inserts within the reserved capacity never allocate and never fail.
@@ -57,8 +59,9 @@ final class IdentifierTable {
         return inserted
     }
 
-    /// The first slot under `key` accepted by `isMatch`, or nil.
-    /// - Complexity: O(1) expected (plus one `isMatch` call per colliding entry).
+    /// The first candidate slot for `key` (an entry with the key, or rarely one whose key
+    /// shares its fingerprint) accepted by `isMatch`, or nil.
+    /// - Complexity: O(1) expected (plus one `isMatch` call per candidate).
     @inline(__always)
     func find(_ key: UInt64, where isMatch: (Int32) -> Bool) -> Int32? {
         var cursor = 0
@@ -69,14 +72,14 @@ final class IdentifierTable {
         }
     }
 
-    /// The slot holding `id` (keyed `key`), the one id → slot lookup of every storage:
-    /// with injective keys the key decides; otherwise each candidate is confirmed with `==`
-    /// on the identifier `identifierAt(slot)` returns.
+    /// The slot holding `id` (keyed `key`), the one id → slot lookup of every storage: each
+    /// candidate is confirmed with `==` on the identifier `identifierAt(slot)` returns (for
+    /// injective keys, such as `Int`'s, that is the key comparison, read from the identifier
+    /// array the caller reads next anyway).
     /// - Complexity: O(1) expected hash-and-compare operations.
     @inline(__always)
-    func slot<ID: Equatable>(of id: ID, key: UInt64, injective: Bool, identifierAt: (Int32) -> ID?) -> Int32? {
-        if injective { return find(key) { _ in true } }
-        return find(key) { identifierAt($0) == id }
+    func slot<ID: Equatable>(of id: ID, key: UInt64, identifierAt: (Int32) -> ID?) -> Int32? {
+        find(key) { identifierAt($0) == id }
     }
 
     /// - Complexity: O(1) expected.

@@ -39,7 +39,7 @@ extension DiffableDataSourceSectionSnapshot {
         let firstEntry = IdentifierTable()
         do { try firstEntry.reserve(items.count) } catch { return ([], [], [.outOfMemory]) }
         func find(_ item: ItemIdentifierType, _ key: UInt64) -> Int? {
-            firstEntry.slot(of: item, key: key, injective: strategy.isInjective) { items[Int($0)] }.map { Int($0) }
+            firstEntry.slot(of: item, key: key) { items[Int($0)] }.map { Int($0) }
         }
         var repeats: [Int: [Int]] = [:]
         var isRepeat = [Bool](repeating: false, count: items.count)

@@ -50,7 +50,7 @@ final class SectionSnapshotStorage<Item: Hashable> {
     /// - Complexity: O(1) expected.
     @inline(__always)
     func position(of item: Item, key: UInt64) -> Int? {
-        table.slot(of: item, key: key, injective: strategy.isInjective) { ids[Int($0)] }.map { Int($0) }
+        table.slot(of: item, key: key) { ids[Int($0)] }.map { Int($0) }
     }
 
     /// - Complexity: O(1) expected.
@@ -100,7 +100,7 @@ final class SectionSnapshotStorage<Item: Hashable> {
     /// The table lookup with the identifiers borrowed (no access per candidate).
     @inline(__always)
     private func lookUp(_ item: Item, key: UInt64, in ids: UnsafeBufferPointer<Item>) -> Int? {
-        table.slot(of: item, key: key, injective: strategy.isInjective) { ids[Int($0)] }.map { Int($0) }
+        table.slot(of: item, key: key) { ids[Int($0)] }.map { Int($0) }
     }
 
     /// Whether every ancestor of the item at `position` is expanded.

@@ -96,14 +96,14 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
 
     /// - Complexity: O(1) expected.
     func itemSlot(_ id: I, key: UInt64) -> Int32? {
-        itemTable.slot(of: id, key: key, injective: itemStrategy.isInjective) { itemIDs[Int($0)] }
+        itemTable.slot(of: id, key: key) { itemIDs[Int($0)] }
     }
 
     func itemSlot(_ id: I) -> Int32? { itemSlot(id, key: itemKey(id)) }
 
     /// - Complexity: O(1) expected.
     func sectionSlot(_ id: S, key: UInt64) -> Int32? {
-        sectionTable.slot(of: id, key: key, injective: sectionStrategy.isInjective) { sectionIDs[Int($0)] }
+        sectionTable.slot(of: id, key: key) { sectionIDs[Int($0)] }
     }
 
     func sectionSlot(_ id: S) -> Int32? { sectionSlot(id, key: sectionKey(id)) }

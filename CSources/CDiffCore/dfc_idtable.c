@@ -16,12 +16,10 @@ struct dfc_idtable {
     size_t count;
 };
 
-/* The high half of the key's Fibonacci product: its top log2(capacity) bits are the home
- * slot (the same spread dfc__slot_home gives), so a slot alone says where it belongs when
- * the table grows or backward-shift deletion moves it; the lower bits tell keys apart. */
-static inline uint32_t dfc__fingerprint(uint64_t key) {
-    return (uint32_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 32);
-}
+/* The high half of the key's spread: its top log2(capacity) bits are the home slot, so a
+ * slot alone says where it belongs when the table grows or backward-shift deletion moves it;
+ * the lower bits tell keys apart. */
+static inline uint32_t dfc__fingerprint(uint64_t key) { return (uint32_t)(dfc__spread(key) >> 32); }
 
 static inline size_t dfc__fingerprint_home(uint32_t fingerprint, unsigned home_shift) {
     return (size_t)(fingerprint >> home_shift);
@@ -33,19 +31,12 @@ static inline dfc_slot dfc__idtable_slot(uint32_t fingerprint, uint32_t value) {
 
 static inline uint32_t dfc__slot_fingerprint(dfc_slot slot) { return (uint32_t)(slot >> 32); }
 
-/* Smallest power-of-two slot count (min 16) keeping the load at or below 3/4: 8-byte slots
- * make a probe sequence of a few slots one cache line, so the table can run fuller than the
- * scratch tables' 1/2. At most 2^32 slots, all a 32-bit fingerprint can address. */
+/* dfc__slot_capacity_for's count and shift, as the shift of a fingerprint's top bits: at
+ * most 2^32 slots, all a 32-bit fingerprint can address (DFC_MAX_COUNT needs 2^32 at 3/4). */
 static bool dfc__idtable_capacity_for(size_t count, size_t *capacity, unsigned *home_shift) {
-    size_t slots = 16;
-    unsigned bits = 4;
-    while (slots / 4 * 3 < count) {
-        if (bits >= 32 || slots > SIZE_MAX / 2) return false;
-        slots *= 2;
-        bits++;
-    }
-    *capacity = slots;
-    *home_shift = 32u - bits;
+    unsigned shift;
+    if (!dfc__slot_capacity_for(count, capacity, &shift) || shift < 32u) return false;
+    *home_shift = shift - 32u;
     return true;
 }
 

@@ -74,17 +74,21 @@ DFC_HIDDEN void dfc__buffer_release(dfc_heap *heap, dfc_buffer *buffer);
 
 /* ---- slot sizing (the public identifier table and the scratch tables) ------- */
 
-/* Fibonacci hashing spreads sequential integer keys over the slots. */
-static inline size_t dfc__slot_home(uint64_t key, unsigned shift) {
-    return (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> shift);
-}
+/* Fibonacci hashing spreads sequential integer keys over the slots: a slot's home is the
+ * top bits of the key's spread, and tables that keep a fingerprint instead of the key take
+ * the spread's high half, whose top bits are that same home. */
+static inline uint64_t dfc__spread(uint64_t key) { return key * UINT64_C(0x9E3779B97F4A7C15); }
 
-/* Smallest power-of-two slot count keeping the load at or below 1/2 (min 16), and the
- * shift dfc__slot_home takes for it; false when no such count fits in a size_t. */
+static inline size_t dfc__slot_home(uint64_t key, unsigned shift) { return (size_t)(dfc__spread(key) >> shift); }
+
+/* Smallest power-of-two slot count keeping the load at or below 3/4 (min 16), and the
+ * shift dfc__slot_home takes for it; false when no such count fits in a size_t. With 8-byte
+ * slots a probe sequence of a few slots stays in one cache line, so 3/4 costs little time
+ * and halves the table against 1/2 whenever n falls between 3/8 and 1/2 of a power of two. */
 static inline bool dfc__slot_capacity_for(size_t count, size_t *capacity, unsigned *shift) {
     size_t slots = 16;
     unsigned bits = 4;
-    while (slots / 2 < count) {
+    while (slots / 4 * 3 < count) {
         if (slots > SIZE_MAX / 2 || bits >= 63) return false;
         slots *= 2;
         bits++;

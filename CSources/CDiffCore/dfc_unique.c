@@ -11,7 +11,6 @@
 
 enum { DFC_PARTITION_TARGET = 4096, DFC_MAX_PARTITION_BITS = 16 };
 
-static inline uint64_t dfc__spread(uint64_t key) { return key * UINT64_C(0x9E3779B97F4A7C15); }
 
 /* The partition of a spread key: its top `bits` bits. */
 static inline size_t dfc__partition(uint64_t spread, unsigned bits) {

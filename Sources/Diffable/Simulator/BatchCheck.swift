@@ -103,12 +103,7 @@ struct BatchCheck {
 
     // V0: what cannot be read at all — negative counts, index paths without exactly two indices.
     func checkShapes() throws(Violation) {
-        if let section = oldCounts.firstIndex(where: { $0 < 0 }) {
-            throw fail("V0", "section \(section) has a negative number of \(units) (\(oldCounts[section])) before the update")
-        }
-        if let section = newCounts.firstIndex(where: { $0 < 0 }) {
-            throw fail("V0", "section \(section) has a negative number of \(units) (\(newCounts[section])) after the update")
-        }
+        try checkNonNegativeCounts()
         let lists: [(String, PathColumn)] = [
             ("deleteItems", deletes), ("insertItems", inserts), ("moveItems", moveSources), ("moveItems", moveTargets),
             ("reloadItems", reloads), ("reconfigureItems", reconfigures),
@@ -121,24 +116,20 @@ struct BatchCheck {
         }
     }
 
+    /// V0 for the counts. - Complexity: O(s).
+    func checkNonNegativeCounts() throws(Violation) {
+        if let section = oldCounts.firstIndex(where: { $0 < 0 }) {
+            throw fail("V0", "section \(section) has a negative number of \(units) (\(oldCounts[section])) before the update")
+        }
+        if let section = newCounts.firstIndex(where: { $0 < 0 }) {
+            throw fail("V0", "section \(section) has a negative number of \(units) (\(newCounts[section])) after the update")
+        }
+    }
+
     // V1: strict mode rejects the first list with a repeated entry; compat mode drops exact
     // repeats of a move. Either way every row a list names gets its flag here.
     mutating func checkDuplicates() throws(Violation) {
-        func duplicate<T: Hashable>(_ values: [T]) -> T? {
-            var seen = Set<T>()
-            return values.first { !seen.insert($0).inserted }
-        }
-        if strict {
-            let lists: [(String, String?)] = [
-                ("deleteSections", duplicate(batch.deleteSections).map { "\($0)" }),
-                ("insertSections", duplicate(batch.insertSections).map { "\($0)" }),
-                ("moveSections", duplicate(batch.moveSections).map { "\($0)" }),
-                ("reloadSections", duplicate(batch.reloadSections).map { "\($0)" }),
-            ]
-            if let (list, value) = lists.first(where: { $0.1 != nil }) {
-                throw fail("E25", "duplicate entry \(value!) in \(list)")
-            }
-        }
+        if strict, let (list, value) = sectionDuplicate() { throw fail("E25", "duplicate entry \(value) in \(list)") }
         try flag(deletes, Old.deleted, in: &oldRows, list: "deleteItems")
         try flag(inserts, New.inserted, in: &newRows, list: "insertItems")
         let repeats = try repeatedMoves()
@@ -154,6 +145,22 @@ struct BatchCheck {
         }
         try flag(reloads, Old.reloaded, in: &oldRows, list: "reloadItems")
         try flag(reconfigures, New.reconfigured, in: &newRows, list: "reconfigureItems")
+    }
+
+    /// The first section list with a repeated entry, and that entry.
+    /// - Complexity: O(s) for s entries in the section lists.
+    func sectionDuplicate() -> (list: String, entry: String)? {
+        func duplicate<T: Hashable>(_ values: [T]) -> T? {
+            var seen = Set<T>()
+            return values.first { !seen.insert($0).inserted }
+        }
+        let lists: [(String, String?)] = [
+            ("deleteSections", duplicate(batch.deleteSections).map { "\($0)" }),
+            ("insertSections", duplicate(batch.insertSections).map { "\($0)" }),
+            ("moveSections", duplicate(batch.moveSections).map { "\($0)" }),
+            ("reloadSections", duplicate(batch.reloadSections).map { "\($0)" }),
+        ]
+        return lists.first { $0.1 != nil }.map { ($0.0, $0.1!) }
     }
 
     /// Sets `bit` on every row `paths` names; in strict mode, throws E25 for the first entry
@@ -440,6 +447,39 @@ struct BatchCheck {
 
     // V8: the section map (B6) and the count checks.
     mutating func checkCounts() throws(Violation) -> [Int: Int] {
+        let map = try sectionMap()
+        // Each row counted once, however often the lists name it (compat mode allows repeats).
+        var counts = RowCounts(m: m, n: n)
+        for path in deletes where isDeleted(path) && !oldRows.insert(Old.counted, at: path) { counts.deleted[path.section] += 1 }
+        for (source, target) in reloadPairs {
+            if !oldRows.insert(Old.counted, at: source) { counts.deleted[source.section] += 1 }
+            if !newRows.insert(New.counted, at: target) { counts.inserted[target.section] += 1 }
+        }
+        for path in inserts where isInserted(path) && !newRows.insert(New.counted, at: path) { counts.inserted[path.section] += 1 }
+        for index in moveSources.indices {
+            let (from, to) = (moveSources[index], moveTargets[index])
+            if from.section != to.section {  // raw indices, as UIKit compares
+                counts.movedOut[from.section] += 1
+                counts.movedIn[to.section] += 1
+            }
+        }
+        try checkCounts(counts, map)
+        return map
+    }
+
+    /// Per old section the rows deleted and moved out; per new section those inserted and moved in.
+    struct RowCounts {
+        var deleted: [Int], movedOut: [Int], inserted: [Int], movedIn: [Int]
+        init(m: Int, n: Int) {
+            deleted = [Int](repeating: 0, count: m)
+            movedOut = deleted
+            inserted = [Int](repeating: 0, count: n)
+            movedIn = inserted
+        }
+    }
+
+    /// E1 and the section map (B6): old → new for every section that is not deleted.
+    func sectionMap() throws(Violation) -> [Int: Int] {
         let expectedSections = m - sectionDeletes.count + sectionInserts.count
         if n != expectedSections {
             throw fail(
@@ -453,22 +493,12 @@ struct BatchCheck {
         for old in 0..<m where !sectionDeletes.contains(old) {
             if let target = sectionMoveFrom[old] { map[old] = target } else if let next = free.next() { map[old] = next }
         }
-        // Each row counted once, however often the lists name it (compat mode allows repeats).
-        var deleted = [Int](repeating: 0, count: m), movedOut = [Int](repeating: 0, count: m)
-        var inserted = [Int](repeating: 0, count: n), movedIn = [Int](repeating: 0, count: n)
-        for path in deletes where isDeleted(path) && !oldRows.insert(Old.counted, at: path) { deleted[path.section] += 1 }
-        for (source, target) in reloadPairs {
-            if !oldRows.insert(Old.counted, at: source) { deleted[source.section] += 1 }
-            if !newRows.insert(New.counted, at: target) { inserted[target.section] += 1 }
-        }
-        for path in inserts where isInserted(path) && !newRows.insert(New.counted, at: path) { inserted[path.section] += 1 }
-        for index in moveSources.indices {
-            let (from, to) = (moveSources[index], moveTargets[index])
-            if from.section != to.section {  // raw indices, as UIKit compares
-                movedOut[from.section] += 1
-                movedIn[to.section] += 1
-            }
-        }
+        return map
+    }
+
+    /// E2: every surviving section's rows add up, checked in new-section order.
+    func checkCounts(_ counts: RowCounts, _ map: [Int: Int]) throws(Violation) {
+        let (deleted, movedOut, inserted, movedIn) = (counts.deleted, counts.movedOut, counts.inserted, counts.movedIn)
         for (old, new) in map.sorted(by: { $0.value < $1.value }) {
             // Compared as two differences of non-negative numbers, so no count can overflow.
             if newCounts[new] - inserted[new] - movedIn[new] != oldCounts[old] - deleted[old] - movedOut[old] {
@@ -478,7 +508,6 @@ struct BatchCheck {
                 )
             }
         }
-        return map
     }
 
     /// A reconfigure names a row of the new state (UIKit leaves its index space undocumented; §4.6).

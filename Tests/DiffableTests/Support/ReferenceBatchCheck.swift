@@ -13,18 +13,24 @@ struct ReferenceBatchCheck {
     let oldCounts: [Int]
     let newCounts: [Int]
 
-    var sectionDeletes = Set<Int>()
-    var sectionInserts = Set<Int>()
-    var sectionMoveFrom: [Int: Int] = [:]  // old → new
-    var sectionMoveTo: [Int: Int] = [:]  // new → old
-    var reloadedSectionTargets: [Int: Int] = [:]  // old → derived new
+    // The section state is the validator's (`core`), which the rewrite left as it was.
+    var sectionDeletes: Set<Int> { core.sectionDeletes }
+    var sectionInserts: Set<Int> { core.sectionInserts }
+    var sectionMoveFrom: [Int: Int] { core.sectionMoveFrom }
+    var sectionMoveTo: [Int: Int] { core.sectionMoveTo }
+    var reloadedSectionTargets: [Int: Int] { core.reloadedSectionTargets }
     var itemDeletes = Set<IndexPath>()
     var itemInserts = Set<IndexPath>()
     var reloadPairs: [IndexPath: IndexPath] = [:]  // old → derived new
     var reloadTargets = Set<IndexPath>()
     var moves: [BatchUpdate.ItemMove] = []
 
+    /// The rewritten validator, for the parts the rewrite left as they were (section checks,
+    /// bounds checks and their texts).
+    var core: BatchCheck
+
     init(validator: BatchValidator, batch: BatchUpdate, oldCounts: [Int], newCounts: [Int]) {
+        core = BatchCheck(validator: validator, batch: batch, oldCounts: oldCounts, newCounts: newCounts)
         self.batch = batch
         strict = validator.mode == .strict
         table = validator.flavor == .table
@@ -36,7 +42,6 @@ struct ReferenceBatchCheck {
     var n: Int { newCounts.count }
     var unit: String { table ? "row" : "item" }
     var units: String { table ? "rows" : "items" }
-    var viewName: String { table ? "table view" : "collection view" }
 
     static func show(_ path: IndexPath) -> String { BatchValidator.show(path) }
 
@@ -64,12 +69,7 @@ struct ReferenceBatchCheck {
 
     // V0: what cannot be read at all — negative counts, index paths without exactly two indices.
     func checkShapes() throws(Violation) {
-        if let section = oldCounts.firstIndex(where: { $0 < 0 }) {
-            throw fail("V0", "section \(section) has a negative number of \(units) (\(oldCounts[section])) before the update")
-        }
-        if let section = newCounts.firstIndex(where: { $0 < 0 }) {
-            throw fail("V0", "section \(section) has a negative number of \(units) (\(newCounts[section])) after the update")
-        }
+        try core.checkNonNegativeCounts()
         let lists: [(String, [IndexPath])] = [
             ("deleteItems", batch.deleteItems), ("insertItems", batch.insertItems), ("moveItems", batch.moveItems.map(\.from)),
             ("moveItems", batch.moveItems.map(\.to)), ("reloadItems", batch.reloadItems), ("reconfigureItems", batch.reconfigureItems),
@@ -89,11 +89,8 @@ struct ReferenceBatchCheck {
             return values.first { !seen.insert($0).inserted }
         }
         if strict {
+            if let (list, value) = core.sectionDuplicate() { throw fail("E25", "duplicate entry \(value) in \(list)") }
             let lists: [(String, String?)] = [
-                ("deleteSections", duplicate(batch.deleteSections).map { "\($0)" }),
-                ("insertSections", duplicate(batch.insertSections).map { "\($0)" }),
-                ("moveSections", duplicate(batch.moveSections).map { "\($0)" }),
-                ("reloadSections", duplicate(batch.reloadSections).map { "\($0)" }),
                 ("deleteItems", duplicate(batch.deleteItems).map { Self.show($0) }),
                 ("insertItems", duplicate(batch.insertItems).map { Self.show($0) }),
                 ("moveItems", duplicate(batch.moveItems).map { "\($0)" }),
@@ -109,23 +106,9 @@ struct ReferenceBatchCheck {
         }
     }
 
-    // V2
+    // V2 (unchanged by the rewrite: the validator's own)
     mutating func deriveSectionReloads() throws(Violation) {
-        let deletes = Set(batch.deleteSections), inserts = Set(batch.insertSections)
-        let sortedDeletes = deletes.sorted(), sortedInserts = inserts.sorted()
-        let moveSources = Set(batch.moveSections.map(\.from))
-        for section in batch.reloadSections {
-            if section >= m || section < 0 {
-                throw fail("E7", "attempt to delete section \(section), but there are only \(m) sections before the update")
-            }
-            if deletes.contains(section) { throw fail("I7", "Request to reload and delete same section (\(section))") }
-            if moveSources.contains(section) {
-                throw fail("E20", "attempt to perform a delete and a move from the same section (\(section))")
-            }
-            reloadedSectionTargets[section] = BatchCheck.shifted(section, deletes: sortedDeletes, inserts: sortedInserts)
-        }
-        sectionDeletes = deletes.union(reloadedSectionTargets.keys)
-        sectionInserts = inserts.union(reloadedSectionTargets.values)
+        try core.deriveSectionReloads()
     }
 
     // V3
@@ -164,55 +147,14 @@ struct ReferenceBatchCheck {
         Dictionary(grouping: paths, by: \.section).mapValues { Set($0.map(\.item)).sorted() }
     }
 
-    // V4
+    // V4 (unchanged by the rewrite: the validator's own)
     mutating func checkSectionOperations() throws(Violation) {
-        for section in batch.deleteSections where section >= m || section < 0 {
-            throw fail("E7", "attempt to delete section \(section), but there are only \(m) sections before the update")
-        }
-        for section in batch.insertSections where section >= n || section < 0 {
-            throw fail("E8", "attempt to insert section \(section) but there are only \(n) sections after the update")
-        }
-        for move in batch.moveSections {
-            if move.from >= m || move.from < 0 {
-                throw fail("E21", "attempt to move section \(move.from), but there are only \(m) sections before the update")
-            }
-            if move.to >= n || move.to < 0 {
-                throw fail(
-                    "E21",
-                    "attempt to to move section \(move.from) to section \(move.to), but there are only \(n) sections after the update")
-            }
-            if sectionDeletes.contains(move.from) {
-                throw fail("E20", "attempt to perform a delete and a move from the same section (\(move.from))")
-            }
-            if sectionInserts.contains(move.to) {
-                throw fail("E20", "attempt to perform an insert and a move to the same section (\(move.to))")
-            }
-            if let other = sectionMoveFrom[move.from] {
-                throw fail("E22", "attempt to move section \(move.from) to both section \(other) and section \(move.to)")
-            }
-            if let other = sectionMoveTo[move.to] {
-                throw fail("E22", "attempt to move both section \(other) and section \(move.from) to section \(move.to)")
-            }
-            sectionMoveFrom[move.from] = move.to
-            sectionMoveTo[move.to] = move.from
-        }
+        try core.checkSectionOperations()
     }
 
-    /// E4/E3: a delete (explicit or implied by a reload) must name an existing old row.
-    func checkDeleteBounds(_ path: IndexPath) throws(Violation) {
-        if path.section >= m || path.section < 0 {
-            throw fail(
-                "E4",
-                "attempt to delete \(unit) \(path.item) from section \(path.section), but there are only \(m) sections before the update"
-            )
-        }
-        if path.item >= oldCounts[path.section] || path.item < 0 {
-            throw fail(
-                "E3",
-                "attempt to delete \(unit) \(path.item) from section \(path.section) which only contains \(oldCounts[path.section]) \(units) before the update"
-            )
-        }
-    }
+    static func row(_ path: IndexPath) -> RowPath { RowPath(section: path.section, item: path.item) }
+
+    func checkDeleteBounds(_ path: IndexPath) throws(Violation) { try core.checkDeleteBounds(Self.row(path)) }
 
     // V5
     mutating func checkItemDeletes() throws(Violation) {
@@ -223,21 +165,7 @@ struct ReferenceBatchCheck {
         itemDeletes = itemDeletes.filter { !sectionDeletes.contains($0.section) || reloadPairs[$0] != nil }
     }
 
-    /// E6/E5: an insert (explicit or implied by a reload) must name a row of the new state.
-    func checkInsertBounds(_ path: IndexPath) throws(Violation) {
-        if path.section >= n || path.section < 0 {
-            throw fail(
-                "E6",
-                "attempt to insert \(unit) \(path.item) into section \(path.section), but there are only \(n) sections after the update"
-            )
-        }
-        if path.item >= newCounts[path.section] || path.item < 0 {
-            throw fail(
-                "E5",
-                "attempt to insert \(unit) \(path.item) into section \(path.section), but there are only \(newCounts[path.section]) \(units) in section \(path.section) after the update"
-            )
-        }
-    }
+    func checkInsertBounds(_ path: IndexPath) throws(Violation) { try core.checkInsertBounds(Self.row(path)) }
 
     // V6
     mutating func checkItemInserts() throws(Violation) {
@@ -254,32 +182,8 @@ struct ReferenceBatchCheck {
         itemInserts = itemInserts.filter { !sectionInserts.contains($0.section) || reloadTargets.contains($0) }
     }
 
-    /// E15/E13/E14: a move's source must exist before the update and its target after it.
     func checkMoveBounds(_ from: IndexPath, _ to: IndexPath) throws(Violation) {
-        if from.section >= m || from.section < 0 {
-            throw fail(
-                "E15",
-                "attempt to move index path (\(Self.show(from))) from a section that does not exist - there are only \(m) sections before the update"
-            )
-        }
-        if to.section >= n || to.section < 0 {
-            throw fail(
-                "E15",
-                "attempt to move index path (\(Self.show(from))) to index path (\(Self.show(to))) in section that does not exist - there are only \(n) sections after the update"
-            )
-        }
-        if from.item >= oldCounts[from.section] || from.item < 0 {
-            throw fail(
-                "E13",
-                "attempt to move index path (\(Self.show(from))) that does not exist - there are only \(oldCounts[from.section]) \(units) in section \(from.section) before the update"
-            )
-        }
-        if to.item >= newCounts[to.section] || to.item < 0 {
-            throw fail(
-                "E14",
-                "attempt to move index path (\(Self.show(from))) to index path (\(Self.show(to))) that does not exist - there are only \(newCounts[to.section]) \(units) in section \(to.section) after the update"
-            )
-        }
+        try core.checkMoveBounds(Self.row(from), Self.row(to))
     }
 
     // V7
@@ -321,38 +225,17 @@ struct ReferenceBatchCheck {
         moves = batch.moveItems
     }
 
-    // V8: the section map (B6) and the count checks.
+    // V8: the section map and the messages are the validator's own; the counting is the old one.
     func checkCounts() throws(Violation) -> [Int: Int] {
-        let expectedSections = m - sectionDeletes.count + sectionInserts.count
-        if n != expectedSections {
-            throw fail(
-                "E1",
-                "Invalid update: invalid number of sections.  The number of sections contained in the \(viewName) after the update (\(n)) must be equal to the number of sections contained in the \(viewName) before the update (\(m)), plus or minus the number of sections inserted or deleted (\(sectionInserts.count) inserted, \(sectionDeletes.count) deleted)."
-            )
-        }
-        var map: [Int: Int] = [:]  // old → new
-        let taken = sectionInserts.union(sectionMoveTo.keys)
-        var free = (0..<n).lazy.filter { !taken.contains($0) }.makeIterator()
-        for old in 0..<m where !sectionDeletes.contains(old) {
-            if let target = sectionMoveFrom[old] { map[old] = target } else if let next = free.next() { map[old] = next }
-        }
-        var deleted = [Int](repeating: 0, count: m), movedOut = [Int](repeating: 0, count: m)
-        var inserted = [Int](repeating: 0, count: n), movedIn = [Int](repeating: 0, count: n)
-        for path in itemDeletes { deleted[path.section] += 1 }
-        for path in itemInserts { inserted[path.section] += 1 }
+        let map = try core.sectionMap()
+        var counts = BatchCheck.RowCounts(m: m, n: n)
+        for path in itemDeletes { counts.deleted[path.section] += 1 }
+        for path in itemInserts { counts.inserted[path.section] += 1 }
         for move in moves where move.from.section != move.to.section {  // raw indices, as UIKit compares
-            movedOut[move.from.section] += 1
-            movedIn[move.to.section] += 1
+            counts.movedOut[move.from.section] += 1
+            counts.movedIn[move.to.section] += 1
         }
-        for (old, new) in map.sorted(by: { $0.value < $1.value }) {
-            // Compared as two differences of non-negative numbers, so no count can overflow.
-            if newCounts[new] - inserted[new] - movedIn[new] != oldCounts[old] - deleted[old] - movedOut[old] {
-                throw fail(
-                    "E2",
-                    "Invalid update: invalid number of \(units) in section \(new).  The number of \(units) contained in an existing section after the update (\(newCounts[new])) must be equal to the number of \(units) contained in that section before the update (\(oldCounts[old])), plus or minus the number of \(units) inserted or deleted from that section (\(inserted[new]) inserted, \(deleted[old]) deleted) and plus or minus the number of \(units) moved into or out of that section (\(movedIn[new]) moved in, \(movedOut[old]) moved out)."
-                )
-            }
-        }
+        try core.checkCounts(counts, map)
         return map
     }
 

@@ -17,11 +17,41 @@ struct BatchCheck {
     var sectionMoveFrom: [Int: Int] = [:]  // old → new
     var sectionMoveTo: [Int: Int] = [:]  // new → old
     var reloadedSectionTargets: [Int: Int] = [:]  // old → derived new
-    var itemDeletes = Set<IndexPath>()
-    var itemInserts = Set<IndexPath>()
-    var reloadPairs: [IndexPath: IndexPath] = [:]  // old → derived new
-    var reloadTargets = Set<IndexPath>()
-    var moves: [BatchUpdate.ItemMove] = []
+    /// `sectionDeletes` and `sectionInserts` by index, once V4 has put every index in range.
+    var isDeletedSection: [Bool] = []
+    var isInsertedSection: [Bool] = []
+
+    // The item lists, read in place (a diff's lists stay packed).
+    let deletes: PathColumn
+    let inserts: PathColumn
+    let reloads: PathColumn
+    let reconfigures: PathColumn
+    var moveSources: PathColumn
+    var moveTargets: PathColumn
+    /// Each reloaded row once, in reload order, with where its implied insert lands (B4).
+    var reloadPairs: [(source: RowPath, target: RowPath)] = []
+    /// What the batch does to each old row and each new row (the `Old`/`New` bits).
+    var oldRows: RowFlags
+    var newRows: RowFlags
+
+    /// Flags of an old row.
+    enum Old {
+        static let deleted: UInt8 = 1  // named by deleteItems
+        static let reloaded: UInt8 = 2  // named by reloadItems
+        static let moveSource: UInt8 = 4  // the source of some move
+        static let paired: UInt8 = 8  // has its entry in reloadPairs
+        static let moveChecked: UInt8 = 16  // a move from it passed V7
+        static let counted: UInt8 = 32  // counted as deleted in V8
+    }
+
+    /// Flags of a new row.
+    enum New {
+        static let inserted: UInt8 = 1  // named by insertItems
+        static let reconfigured: UInt8 = 2  // named by reconfigureItems
+        static let reloadTarget: UInt8 = 8  // where a reload's implied insert lands
+        static let moveChecked: UInt8 = 16  // a move to it passed V7
+        static let counted: UInt8 = 32  // counted as inserted in V8
+    }
 
     init(validator: BatchValidator, batch: BatchUpdate, oldCounts: [Int], newCounts: [Int]) {
         self.batch = batch
@@ -29,6 +59,16 @@ struct BatchCheck {
         table = validator.flavor == .table
         self.oldCounts = oldCounts
         self.newCounts = newCounts
+        deletes = PathColumn(batch.deleteItemList)
+        inserts = PathColumn(batch.insertItemList)
+        reloads = PathColumn(batch.reloadItemList)
+        reconfigures = PathColumn(batch.reconfigureItemList)
+        moveSources = PathColumn(batch.moveItemList, targets: false)
+        moveTargets = PathColumn(batch.moveItemList, targets: true)
+        let entries = batch.operationCount
+        // Negative counts are V0's to report; the flags never see them.
+        oldRows = RowFlags(counts: oldCounts.map { max($0, 0) }, entries: entries)
+        newRows = RowFlags(counts: newCounts.map { max($0, 0) }, entries: entries)
     }
 
     var m: Int { oldCounts.count }
@@ -57,54 +97,100 @@ struct BatchCheck {
         for (old, new) in map where !sectionInserts.contains(new) { newToOld[new] = old }
         return BatchPlan(
             batch: batch, oldCounts: oldCounts, newCounts: newCounts, newToOld: newToOld, deletedSections: sectionDeletes,
-            itemDeletes: itemDeletes, itemInserts: itemInserts, reloadPairs: reloadPairs, moves: moves)
+            insertedSections: sectionInserts, deletes: deletes, inserts: inserts, reloadPairs: reloadPairs,
+            moveSources: moveSources, moveTargets: moveTargets)
     }
 
     // V0: what cannot be read at all — negative counts, index paths without exactly two indices.
     func checkShapes() throws(Violation) {
-        if let section = oldCounts.firstIndex(where: { $0 < 0 }) {
-            throw fail("V0", "section \(section) has a negative number of \(units) (\(oldCounts[section])) before the update")
-        }
-        if let section = newCounts.firstIndex(where: { $0 < 0 }) {
-            throw fail("V0", "section \(section) has a negative number of \(units) (\(newCounts[section])) after the update")
-        }
-        let lists: [(String, [IndexPath])] = [
-            ("deleteItems", batch.deleteItems), ("insertItems", batch.insertItems), ("moveItems", batch.moveItems.map(\.from)),
-            ("moveItems", batch.moveItems.map(\.to)), ("reloadItems", batch.reloadItems), ("reconfigureItems", batch.reconfigureItems),
+        try checkNonNegativeCounts()
+        let lists: [(String, PathColumn)] = [
+            ("deleteItems", deletes), ("insertItems", inserts), ("moveItems", moveSources), ("moveItems", moveTargets),
+            ("reloadItems", reloads), ("reconfigureItems", reconfigures),
         ]
         for (list, paths) in lists {
-            if let path = paths.first(where: { $0.count != 2 }) {
+            if let path = paths.firstMalformed {
                 throw fail(
                     "V0", "malformed index path \(Self.show(path)) in \(list): an index path needs exactly 2 indices (section, \(unit))")
             }
         }
     }
 
-    // V1
+    /// V0 for the counts. - Complexity: O(s).
+    func checkNonNegativeCounts() throws(Violation) {
+        if let section = oldCounts.firstIndex(where: { $0 < 0 }) {
+            throw fail("V0", "section \(section) has a negative number of \(units) (\(oldCounts[section])) before the update")
+        }
+        if let section = newCounts.firstIndex(where: { $0 < 0 }) {
+            throw fail("V0", "section \(section) has a negative number of \(units) (\(newCounts[section])) after the update")
+        }
+    }
+
+    // V1: strict mode rejects the first list with a repeated entry; compat mode drops exact
+    // repeats of a move. Either way every row a list names gets its flag here.
     mutating func checkDuplicates() throws(Violation) {
+        if strict, let (list, value) = sectionDuplicate() { throw fail("E25", "duplicate entry \(value) in \(list)") }
+        try flag(deletes, Old.deleted, in: &oldRows, list: "deleteItems")
+        try flag(inserts, New.inserted, in: &newRows, list: "insertItems")
+        let repeats = try repeatedMoves()
+        if !repeats.isEmpty {  // compat only, E24: exact repeats dropped
+            var index = repeats.makeIterator(), next = index.next()
+            batch.moveItems = batch.moveItems.enumerated().compactMap { offset, move in
+                guard offset == next else { return move }
+                next = index.next()
+                return nil
+            }
+            moveSources = PathColumn(batch.moveItemList, targets: false)
+            moveTargets = PathColumn(batch.moveItemList, targets: true)
+        }
+        try flag(reloads, Old.reloaded, in: &oldRows, list: "reloadItems")
+        try flag(reconfigures, New.reconfigured, in: &newRows, list: "reconfigureItems")
+    }
+
+    /// The first section list with a repeated entry, and that entry.
+    /// - Complexity: O(s) for s entries in the section lists.
+    func sectionDuplicate() -> (list: String, entry: String)? {
         func duplicate<T: Hashable>(_ values: [T]) -> T? {
             var seen = Set<T>()
             return values.first { !seen.insert($0).inserted }
         }
-        if strict {
-            let lists: [(String, String?)] = [
-                ("deleteSections", duplicate(batch.deleteSections).map { "\($0)" }),
-                ("insertSections", duplicate(batch.insertSections).map { "\($0)" }),
-                ("moveSections", duplicate(batch.moveSections).map { "\($0)" }),
-                ("reloadSections", duplicate(batch.reloadSections).map { "\($0)" }),
-                ("deleteItems", duplicate(batch.deleteItems).map { Self.show($0) }),
-                ("insertItems", duplicate(batch.insertItems).map { Self.show($0) }),
-                ("moveItems", duplicate(batch.moveItems).map { "\($0)" }),
-                ("reloadItems", duplicate(batch.reloadItems).map { Self.show($0) }),
-                ("reconfigureItems", duplicate(batch.reconfigureItems).map { Self.show($0) }),
-            ]
-            if let (list, value) = lists.first(where: { $0.1 != nil }) {
-                throw fail("E25", "duplicate entry \(value!) in \(list)")
-            }
-        } else {
-            var seen = Set<BatchUpdate.ItemMove>()
-            batch.moveItems = batch.moveItems.filter { seen.insert($0).inserted }  // E24: exact repeats dropped
+        let lists: [(String, String?)] = [
+            ("deleteSections", duplicate(batch.deleteSections).map { "\($0)" }),
+            ("insertSections", duplicate(batch.insertSections).map { "\($0)" }),
+            ("moveSections", duplicate(batch.moveSections).map { "\($0)" }),
+            ("reloadSections", duplicate(batch.reloadSections).map { "\($0)" }),
+        ]
+        return lists.first { $0.1 != nil }.map { ($0.0, $0.1!) }
+    }
+
+    /// Sets `bit` on every row `paths` names; in strict mode, throws E25 for the first entry
+    /// that repeats an earlier one (rows out of range are compared in a set of their own).
+    func flag(_ paths: PathColumn, _ bit: UInt8, in rows: inout RowFlags, list: String) throws(Violation) {
+        var outside = Set<RowPath>()
+        for path in paths {
+            let repeated = rows.contains(path) ? rows.insert(bit, at: path) : !outside.insert(path).inserted
+            if repeated && strict { throw fail("E25", "duplicate entry \(Self.show(path.indexPath)) in \(list)") }
         }
+    }
+
+    /// Flags every move source; the moves that repeat an earlier move exactly, ascending (empty
+    /// in strict mode, which throws E25 for the first). Only moves sharing a source can repeat
+    /// one another, so the moves are compared whole only when some source is shared.
+    mutating func repeatedMoves() throws(Violation) -> [Int] {
+        var sharedSource = false
+        for source in moveSources {
+            sharedSource = !oldRows.contains(source) || oldRows.insert(Old.moveSource, at: source) || sharedSource
+        }
+        guard sharedSource else { return [] }
+        var seen = Set<[RowPath]>(), repeats: [Int] = []
+        for index in moveSources.indices where !seen.insert([moveSources[index], moveTargets[index]]).inserted {
+            if strict {
+                let move = BatchUpdate.ItemMove(from: moveSources[index].indexPath, to: moveTargets[index].indexPath)
+                throw fail("E25", "duplicate entry \(move) in moveItems")
+            }
+            repeats.append(index)
+        }
+        return repeats
     }
 
     /// B4: where a reload's implied insert goes — shifted by deletes and inserts only, never by moves.
@@ -149,37 +235,36 @@ struct BatchCheck {
 
     // V3
     mutating func deriveItemReloads() throws(Violation) {
-        let deletes = Set(batch.deleteItems)
-        guard !batch.reloadItems.isEmpty else {
-            itemDeletes = deletes
-            itemInserts = Set(batch.insertItems)
-            return
-        }
-        let moveSources = Set(batch.moveItems.map(\.from))
+        guard !reloads.isEmpty else { return }
         let explicitSectionDeletes = Set(batch.deleteSections).sorted(), explicitSectionInserts = Set(batch.insertSections).sorted()
-        let deletesBySection = Self.itemsBySection(batch.deleteItems), insertsBySection = Self.itemsBySection(batch.insertItems)
-        for path in batch.reloadItems {
+        let shiftedSection = { (section: Int) in Self.shifted(section, deletes: explicitSectionDeletes, inserts: explicitSectionInserts) }
+        let reloadSections = Set(reloads.map(\.section))
+        let deletesBySection = Self.itemsBySection(deletes, in: reloadSections)
+        let insertsBySection = Self.itemsBySection(inserts, in: Set(reloadSections.map(shiftedSection)))
+        for path in reloads {
             try checkDeleteBounds(path)
-            if deletes.contains(path) { throw fail("E9", "attempt to delete and reload the same index path (\(Self.show(path)))") }
-            if moveSources.contains(path) {
-                throw fail("E10", "attempt to perform a delete and a move from the same index path (\(Self.show(path)))")
+            if oldRows[path] & Old.deleted != 0 {
+                throw fail("E9", "attempt to delete and reload the same index path (\(Self.show(path.indexPath)))")
+            }
+            if oldRows[path] & Old.moveSource != 0 {
+                throw fail("E10", "attempt to perform a delete and a move from the same index path (\(Self.show(path.indexPath)))")
             }
             if sectionDeletes.contains(path.section) {
-                throw fail("E26", "attempt to reload index path (\(Self.show(path))) in a deleted section")
+                throw fail("E26", "attempt to reload index path (\(Self.show(path.indexPath))) in a deleted section")
             }
-            let section = Self.shifted(path.section, deletes: explicitSectionDeletes, inserts: explicitSectionInserts)
+            guard !oldRows.insert(Old.paired, at: path) else { continue }  // a repeated reload (compat)
+            let section = shiftedSection(path.section)
             let item = Self.shifted(path.item, deletes: deletesBySection[path.section] ?? [], inserts: insertsBySection[section] ?? [])
-            let derived = IndexPath(item: item, section: section)
-            reloadPairs[path] = derived
-            reloadTargets.insert(derived)
+            reloadPairs.append((path, RowPath(section: section, item: item)))
         }
-        itemDeletes = deletes.union(reloadPairs.keys)
-        itemInserts = Set(batch.insertItems).union(reloadPairs.values)
     }
 
-    /// Item indices per section, ascending without repeats.
-    static func itemsBySection(_ paths: [IndexPath]) -> [Int: [Int]] {
-        Dictionary(grouping: paths, by: \.section).mapValues { Set($0.map(\.item)).sorted() }
+    /// Item indices per section of `sections`, ascending without repeats.
+    /// - Complexity: O(k log k) for the k paths in those sections.
+    static func itemsBySection(_ paths: PathColumn, in sections: Set<Int>) -> [Int: [Int]] {
+        var items: [Int: Set<Int>] = [:]
+        for path in paths where sections.contains(path.section) { items[path.section, default: []].insert(path.item) }
+        return items.mapValues { $0.sorted() }
     }
 
     // V4
@@ -214,10 +299,20 @@ struct BatchCheck {
             sectionMoveFrom[move.from] = move.to
             sectionMoveTo[move.to] = move.from
         }
+        isDeletedSection = Self.marks(sectionDeletes, count: m)
+        isInsertedSection = Self.marks(sectionInserts, count: n)
+    }
+
+    /// `members` in `0..<count` as marks by index (a derived section can lie outside).
+    /// - Complexity: O(count + members).
+    static func marks(_ members: Set<Int>, count: Int) -> [Bool] {
+        var marks = [Bool](repeating: false, count: count)
+        for member in members where member >= 0 && member < count { marks[member] = true }
+        return marks
     }
 
     /// E4/E3: a delete (explicit or implied by a reload) must name an existing old row.
-    func checkDeleteBounds(_ path: IndexPath) throws(Violation) {
+    func checkDeleteBounds(_ path: RowPath) throws(Violation) {
         if path.section >= m || path.section < 0 {
             throw fail(
                 "E4",
@@ -232,17 +327,15 @@ struct BatchCheck {
         }
     }
 
-    // V5
-    mutating func checkItemDeletes() throws(Violation) {
-        for path in batch.deleteItems {
+    // V5 (I1, UIKit dropping item deletes inside deleted sections, is applied where deletes are read)
+    func checkItemDeletes() throws(Violation) {
+        for path in deletes {
             try checkDeleteBounds(path)
         }
-        // I1: UIKit drops item deletes inside deleted sections (strict rejects them later).
-        itemDeletes = itemDeletes.filter { !sectionDeletes.contains($0.section) || reloadPairs[$0] != nil }
     }
 
     /// E6/E5: an insert (explicit or implied by a reload) must name a row of the new state.
-    func checkInsertBounds(_ path: IndexPath) throws(Violation) {
+    func checkInsertBounds(_ path: RowPath) throws(Violation) {
         if path.section >= n || path.section < 0 {
             throw fail(
                 "E6",
@@ -257,90 +350,136 @@ struct BatchCheck {
         }
     }
 
-    // V6
+    // V6 (I2, UIKit dropping item inserts inside inserted sections, is applied where inserts are read)
     mutating func checkItemInserts() throws(Violation) {
-        for path in batch.insertItems {
+        for path in inserts {
             try checkInsertBounds(path)
         }
-        for path in reloadTargets where path.section >= n || path.section < 0 || path.item >= newCounts[path.section] || path.item < 0 {
+        for (_, path) in reloadPairs where !newRows.contains(path) {
             throw fail(
                 "E5",
                 "attempt to insert \(unit) \(path.item) into section \(path.section), but there are only \(path.section < n && path.section >= 0 ? newCounts[path.section] : 0) \(units) in section \(path.section) after the update"
             )
         }
-        // I2: UIKit drops item inserts inside inserted sections.
-        itemInserts = itemInserts.filter { !sectionInserts.contains($0.section) || reloadTargets.contains($0) }
+        for (_, path) in reloadPairs { _ = newRows.insert(New.reloadTarget, at: path) }
+    }
+
+    /// Whether an old row leaves by a delete (I1: not inside a deleted section) or a reload.
+    func isDeleted(_ path: RowPath) -> Bool {
+        let flags = oldRows[path]
+        return (flags & Old.deleted != 0 && !isDeletedSection[path.section]) || flags & Old.reloaded != 0
+    }
+
+    /// Whether a new row arrives by an insert (I2: not inside an inserted section) or a reload.
+    func isInserted(_ path: RowPath) -> Bool {
+        let flags = newRows[path]
+        return (flags & New.inserted != 0 && !isInsertedSection[path.section]) || flags & New.reloadTarget != 0
     }
 
     /// E15/E13/E14: a move's source must exist before the update and its target after it.
-    func checkMoveBounds(_ from: IndexPath, _ to: IndexPath) throws(Violation) {
+    func checkMoveBounds(_ from: RowPath, _ to: RowPath) throws(Violation) {
         if from.section >= m || from.section < 0 {
             throw fail(
                 "E15",
-                "attempt to move index path (\(Self.show(from))) from a section that does not exist - there are only \(m) sections before the update"
+                "attempt to move index path (\(Self.show(from.indexPath))) from a section that does not exist - there are only \(m) sections before the update"
             )
         }
         if to.section >= n || to.section < 0 {
             throw fail(
                 "E15",
-                "attempt to move index path (\(Self.show(from))) to index path (\(Self.show(to))) in section that does not exist - there are only \(n) sections after the update"
+                "attempt to move index path (\(Self.show(from.indexPath))) to index path (\(Self.show(to.indexPath))) in section that does not exist - there are only \(n) sections after the update"
             )
         }
         if from.item >= oldCounts[from.section] || from.item < 0 {
             throw fail(
                 "E13",
-                "attempt to move index path (\(Self.show(from))) that does not exist - there are only \(oldCounts[from.section]) \(units) in section \(from.section) before the update"
+                "attempt to move index path (\(Self.show(from.indexPath))) that does not exist - there are only \(oldCounts[from.section]) \(units) in section \(from.section) before the update"
             )
         }
         if to.item >= newCounts[to.section] || to.item < 0 {
             throw fail(
                 "E14",
-                "attempt to move index path (\(Self.show(from))) to index path (\(Self.show(to))) that does not exist - there are only \(newCounts[to.section]) \(units) in section \(to.section) after the update"
+                "attempt to move index path (\(Self.show(from.indexPath))) to index path (\(Self.show(to.indexPath))) that does not exist - there are only \(newCounts[to.section]) \(units) in section \(to.section) after the update"
             )
         }
     }
 
     // V7
     mutating func checkItemMoves() throws(Violation) {
-        var sources: [IndexPath: IndexPath] = [:], targets: [IndexPath: IndexPath] = [:]
-        for move in batch.moveItems {
-            let (from, to) = (move.from, move.to)
+        for index in moveSources.indices {
+            let (from, to) = (moveSources[index], moveTargets[index])
             try checkMoveBounds(from, to)
-            if itemDeletes.contains(from) || reloadPairs[from] != nil {
-                throw fail("E10", "attempt to perform a delete and a move from the same index path (\(Self.show(from)))")
+            if isDeleted(from) {
+                throw fail("E10", "attempt to perform a delete and a move from the same index path (\(Self.show(from.indexPath)))")
             }
-            if itemInserts.contains(to) {
-                if table && reloadTargets.contains(to) { throw fail("E12", "Attempt to create two animations for cell") }
-                throw fail("E11", "attempt to perform an insert and a move to the same index path (\(Self.show(to)))")
+            if isInserted(to) {
+                if table && newRows[to] & New.reloadTarget != 0 { throw fail("E12", "Attempt to create two animations for cell") }
+                throw fail("E11", "attempt to perform an insert and a move to the same index path (\(Self.show(to.indexPath)))")
             }
-            if sectionDeletes.contains(from.section) {
+            if isDeletedSection[from.section] {
                 throw fail(
                     "E19",
                     table ? "cannot move a row from a deleted section" : "cannot move an item from a deleted section (\(from.section))")
             }
-            if sectionInserts.contains(to.section) {
+            if isInsertedSection[to.section] {
                 throw fail(
                     "E18",
                     table
                         ? "cannot move a row into a newly inserted section (\(to.section))"
                         : "cannot move an item into a newly inserted section (\(to.section))")
             }
-            if let other = sources[from] {
+            if oldRows.insert(Old.moveChecked, at: from) {
+                let other = moveTargets[moveSources.firstIndex(of: from)!]
                 throw fail(
-                    "E17", "attempt to move \(unit) at index path \(Self.show(from)) to both \(Self.show(other)) and \(Self.show(to))")
+                    "E17",
+                    "attempt to move \(unit) at index path \(Self.show(from.indexPath)) to both \(Self.show(other.indexPath)) and \(Self.show(to.indexPath))"
+                )
             }
-            if let other = targets[to] {
+            if newRows.insert(New.moveChecked, at: to) {
+                let other = moveSources[moveTargets.firstIndex(of: to)!]
                 throw fail(
-                    "E16", "attempt to move both \(unit) at index path \(Self.show(other)) and \(Self.show(from)) to \(Self.show(to))")
+                    "E16",
+                    "attempt to move both \(unit) at index path \(Self.show(other.indexPath)) and \(Self.show(from.indexPath)) to \(Self.show(to.indexPath))"
+                )
             }
-            sources[from] = to
-            targets[to] = from
         }
-        moves = batch.moveItems
     }
 
     // V8: the section map (B6) and the count checks.
-    func checkCounts() throws(Violation) -> [Int: Int] {
+    mutating func checkCounts() throws(Violation) -> [Int: Int] {
+        let map = try sectionMap()
+        // Each row counted once, however often the lists name it (compat mode allows repeats).
+        var counts = RowCounts(m: m, n: n)
+        for path in deletes where isDeleted(path) && !oldRows.insert(Old.counted, at: path) { counts.deleted[path.section] += 1 }
+        for (source, target) in reloadPairs {
+            if !oldRows.insert(Old.counted, at: source) { counts.deleted[source.section] += 1 }
+            if !newRows.insert(New.counted, at: target) { counts.inserted[target.section] += 1 }
+        }
+        for path in inserts where isInserted(path) && !newRows.insert(New.counted, at: path) { counts.inserted[path.section] += 1 }
+        for index in moveSources.indices {
+            let (from, to) = (moveSources[index], moveTargets[index])
+            if from.section != to.section {  // raw indices, as UIKit compares
+                counts.movedOut[from.section] += 1
+                counts.movedIn[to.section] += 1
+            }
+        }
+        try checkCounts(counts, map)
+        return map
+    }
+
+    /// Per old section the rows deleted and moved out; per new section those inserted and moved in.
+    struct RowCounts {
+        var deleted: [Int], movedOut: [Int], inserted: [Int], movedIn: [Int]
+        init(m: Int, n: Int) {
+            deleted = [Int](repeating: 0, count: m)
+            movedOut = deleted
+            inserted = [Int](repeating: 0, count: n)
+            movedIn = inserted
+        }
+    }
+
+    /// E1 and the section map (B6): old → new for every section that is not deleted.
+    func sectionMap() throws(Violation) -> [Int: Int] {
         let expectedSections = m - sectionDeletes.count + sectionInserts.count
         if n != expectedSections {
             throw fail(
@@ -354,14 +493,12 @@ struct BatchCheck {
         for old in 0..<m where !sectionDeletes.contains(old) {
             if let target = sectionMoveFrom[old] { map[old] = target } else if let next = free.next() { map[old] = next }
         }
-        var deleted = [Int](repeating: 0, count: m), movedOut = [Int](repeating: 0, count: m)
-        var inserted = [Int](repeating: 0, count: n), movedIn = [Int](repeating: 0, count: n)
-        for path in itemDeletes { deleted[path.section] += 1 }
-        for path in itemInserts { inserted[path.section] += 1 }
-        for move in moves where move.from.section != move.to.section {  // raw indices, as UIKit compares
-            movedOut[move.from.section] += 1
-            movedIn[move.to.section] += 1
-        }
+        return map
+    }
+
+    /// E2: every surviving section's rows add up, checked in new-section order.
+    func checkCounts(_ counts: RowCounts, _ map: [Int: Int]) throws(Violation) {
+        let (deleted, movedOut, inserted, movedIn) = (counts.deleted, counts.movedOut, counts.inserted, counts.movedIn)
         for (old, new) in map.sorted(by: { $0.value < $1.value }) {
             // Compared as two differences of non-negative numbers, so no count can overflow.
             if newCounts[new] - inserted[new] - movedIn[new] != oldCounts[old] - deleted[old] - movedOut[old] {
@@ -371,14 +508,12 @@ struct BatchCheck {
                 )
             }
         }
-        return map
     }
 
     /// A reconfigure names a row of the new state (UIKit leaves its index space undocumented; §4.6).
     func checkReconfigures() throws(Violation) {
-        for path in batch.reconfigureItems
-        where path.section < 0 || path.section >= n || path.item < 0 || path.item >= newCounts[path.section] {
-            throw fail("R1", "reconfigure of index path \(Self.show(path)) that does not exist")
+        for path in reconfigures where !newRows.contains(path) {
+            throw fail("R1", "reconfigure of index path \(Self.show(path.indexPath)) that does not exist")
         }
     }
 }

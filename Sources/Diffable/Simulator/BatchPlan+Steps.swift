@@ -37,12 +37,12 @@ extension BatchPlan {
                 + Set(batch.reconfigureItems).sorted().map(ListStep.reconfigureItem)
         }
         var steps: [ListStep] = []
-        steps += itemDeletes.filter { !deletedSections.contains($0.section) }.sorted(by: >).map(ListStep.deleteItem)
+        steps += itemDeletes.filter { !deletedSections.contains($0.section) }.sorted(by: >).map { .deleteItem($0.indexPath) }
         steps += deletedSections.sorted(by: >).map(ListStep.deleteSection)
         steps += sectionMoveSteps()
         steps += newToOld.indices.filter { newToOld[$0] < 0 }.map(ListStep.insertSection)
         steps += try itemMoveSteps()
-        steps += itemInserts.filter { newToOld[$0.section] >= 0 }.sorted().map(ListStep.insertItem)
+        steps += itemInserts.filter { newToOld[$0.section] >= 0 }.sorted().map { .insertItem($0.indexPath) }
         steps += Set(batch.reconfigureItems).sorted().map(ListStep.reconfigureItem)
         return steps
     }
@@ -67,7 +67,8 @@ extension BatchPlan {
     /// Step 5: within and across the sections that items move into or out of (all at their final
     /// indices by now), the surviving items become the final order, inserts still missing.
     func itemMoveSteps() throws(Violation) -> [ListStep] {
-        guard !moves.isEmpty else { return [] }
+        guard !moveSources.isEmpty else { return [] }
+        let moves = zip(moveSources, moveTargets).map { (from: $0, to: $1) }
         var oldToNew = [Int](repeating: -1, count: oldCounts.count)
         for (new, old) in newToOld.enumerated() where old >= 0 { oldToNew[old] = new }
         // Groups: the new sections touched by a move, ascending; elements: their old rows.
@@ -78,7 +79,7 @@ extension BatchPlan {
             firstElement.append(elementCount)
             elementCount += oldCounts[newToOld[section]]
         }
-        func element(_ old: IndexPath) -> Int { firstElement[group[oldToNew[old.section]]!] + old.item }
+        func element(_ old: RowPath) -> Int { firstElement[group[oldToNew[old.section]]!] + old.item }
         var stays = [Bool](repeating: true, count: elementCount)
         for move in moves { stays[element(move.from)] = false }
         // Per touched section, ascending: deleted old rows, inserted new rows, move targets.

@@ -1,8 +1,10 @@
 import Foundation
 
 /// A batch that passed V0–V8, resolved into what the view does with it: which old section
-/// each new section shows, and the item deletes, inserts (both including those implied by
-/// reloads), reload pairs and moves that remain after UIKit's clean-up (I1, I2, E24).
+/// each new section shows, and the item deletes, inserts, reload pairs and moves, read in place
+/// from the batch's lists (a diff's lists stay packed). Readers apply UIKit's clean-up: item
+/// deletes inside deleted sections and item inserts inside inserted ones are dropped (I1, I2);
+/// compat mode has already dropped exact repeated moves (E24).
 struct BatchPlan {
     typealias Violation = BatchValidator.Violation
     /// The batch as the view interprets it (compat mode drops exact repeated moves).
@@ -13,13 +15,28 @@ struct BatchPlan {
     let newToOld: [Int]
     /// Old sections that disappear (deleted or reloaded).
     let deletedSections: Set<Int>
+    /// New sections laid out fresh (inserted, or the targets of reloaded sections).
+    let insertedSections: Set<Int>
+    /// The explicit item deletes (old paths), repeats included.
+    let deletes: PathColumn
+    /// The explicit item inserts (new paths), repeats included.
+    let inserts: PathColumn
+    /// Each reloaded row once: its old path and where its implied insert lands (new path).
+    let reloadPairs: [(source: RowPath, target: RowPath)]
+    let moveSources: PathColumn
+    let moveTargets: PathColumn
+
     /// Old paths that leave (deletes and reload sources) outside deleted sections.
-    let itemDeletes: Set<IndexPath>
-    /// New paths that arrive (inserts and reload targets) outside fresh sections.
-    let itemInserts: Set<IndexPath>
-    /// Reload source (old path) → where its implied insert lands (new path).
-    let reloadPairs: [IndexPath: IndexPath]
-    let moves: [BatchUpdate.ItemMove]
+    /// - Complexity: O(k) for k deletes and reloads.
+    var itemDeletes: Set<RowPath> {
+        Set(deletes.lazy.filter { !deletedSections.contains($0.section) }).union(reloadPairs.lazy.map(\.source))
+    }
+
+    /// New paths that arrive (inserts and reload targets) outside fresh sections, reload targets always.
+    /// - Complexity: O(k) for k inserts and reloads.
+    var itemInserts: Set<RowPath> {
+        Set(inserts.lazy.filter { !insertedSections.contains($0.section) }).union(reloadPairs.lazy.map(\.target))
+    }
 }
 
 /// The rows a view shows after a replayed batch, and which of them it had to refresh.
@@ -46,7 +63,7 @@ extension BatchPlan {
     ///     the same item) rather than the data source's fresh row (cells: the content may change).
     ///   - sectionMismatch: a description of why old section `o` cannot be new section `t`, or nil.
     /// - Throws: a V9 ``BatchValidator/Violation`` naming the first section that differs.
-    /// - Complexity: O(n + s) expected hash operations, n counting old and new rows.
+    /// - Complexity: O(n + s + k), n counting old and new rows and k the batch's operations.
     ///   - staleContent: the rows are cells, and a section with the right number of rows whose
     ///     content differs is recorded in ``BatchReplay/stalePaths`` instead of rejected: between a
     ///     structural batch and the refresh batch that follows, changed values still show old content.
@@ -54,22 +71,33 @@ extension BatchPlan {
         oldRows: [[Row]], newRows: [[Row]], reloadsKeepRow: Bool, staleContent: Bool = false,
         sectionMismatch: (_ old: Int, _ new: Int) -> String? = { _, _ in nil }
     ) throws(Violation) -> BatchReplay<Row> {
-        // Per section, what arrives (new paths) and what leaves (old paths), so untouched
-        // sections are copied and touched ones are merged without hashing every row.
-        var arrivals: [Int: [(item: Int, arrival: Arrival)]] = [:], leaving: [Int: [Int]] = [:]
-        for move in moves {
-            arrivals[move.to.section, default: []].append((move.to.item, .moved(move.from)))
-            leaving[move.from.section, default: []].append(move.from.item)
+        // Rows numbered flat, section after section: which old rows leave, and what fills each
+        // new slot (a code per slot, see `Arrival`), so untouched sections are copied whole and
+        // touched ones merged in one pass.
+        let oldStarts = Self.starts(oldRows.map(\.count)), newStarts = Self.starts(newRows.map(\.count))
+        var leaving = [Bool](repeating: false, count: oldStarts.last ?? 0)
+        var arrivals = [Int32](repeating: Arrival.carried, count: newStarts.last ?? 0)
+        var touchedOld = [Bool](repeating: false, count: oldRows.count), touchedNew = [Bool](repeating: false, count: newRows.count)
+        func leave(_ path: RowPath) {
+            leaving[oldStarts[path.section] + path.item] = true
+            touchedOld[path.section] = true
         }
-        for (old, new) in reloadPairs {
-            arrivals[new.section, default: []].append((new.item, .reloaded(old)))
-            leaving[old.section, default: []].append(old.item)
+        func arrive(_ path: RowPath, _ code: Int32) {
+            arrivals[newStarts[path.section] + path.item] = code
+            touchedNew[path.section] = true
         }
-        let reloadTargets = Set(reloadPairs.values)
-        for path in itemInserts where !reloadTargets.contains(path) {
-            arrivals[path.section, default: []].append((path.item, .inserted))
+        for (index, source) in moveSources.enumerated() {
+            leave(source)
+            arrive(moveTargets[index], Arrival.moved(index))
         }
-        for path in itemDeletes where reloadPairs[path] == nil { leaving[path.section, default: []].append(path.item) }
+        for (index, pair) in reloadPairs.enumerated() {
+            leave(pair.source)
+            arrive(pair.target, Arrival.reloaded(index))
+        }
+        for path in inserts where !insertedSections.contains(path.section) {
+            if arrivals[newStarts[path.section] + path.item] == Arrival.carried { arrive(path, Arrival.inserted) }  // a reload wins
+        }
+        for path in deletes where !deletedSections.contains(path.section) { leave(path) }
         var reconfigured: [Int: [Int]] = [:]
         for path in batch.reconfigureItems where path.count == 2 { reconfigured[path.section, default: []].append(path.item) }
         var replay = BatchReplay<Row>(rows: [])
@@ -83,29 +111,38 @@ extension BatchPlan {
             }
             if let mismatch = sectionMismatch(o, t) { throw Violation(rule: "V9", message: mismatch) }
             var shown: [Row]
-            if arrivals[t] == nil && leaving[o] == nil {
+            if !touchedNew[t] && !touchedOld[o] {
                 shown = oldRows[o]
             } else {
                 shown = []
                 shown.reserveCapacity(expected.count)
-                let gone = Set(leaving[o] ?? [])
-                var carried = oldRows[o].indices.lazy.filter { !gone.contains($0) }.map { oldRows[o][$0] }.makeIterator()
-                var next = 0
-                for (item, arrival) in (arrivals[t] ?? []).sorted(by: { $0.item < $1.item }) {
-                    while next < item, let row = carried.next() {
-                        shown.append(row)
-                        next += 1
-                    }
-                    guard next == item else { break }  // too few carried rows: the comparison below fails
-                    switch arrival {
-                    case .moved(let source): shown.append(oldRows[source.section][source.item])
-                    case .reloaded(let source): shown.append(reloadsKeepRow ? oldRows[source.section][source.item] : expected[item])
-                    case .inserted: shown.append(expected[item])
-                    }
-                    if case .moved = arrival {} else { replay.refreshedPaths.append(IndexPath(item: item, section: t)) }
-                    next += 1
+                let old = oldRows[o], oldStart = oldStarts[o], newStart = newStarts[t]
+                var carried = 0  // the next old row that may be carried over
+                func nextCarried() -> Row? {
+                    while carried < old.count && leaving[oldStart + carried] { carried += 1 }
+                    guard carried < old.count else { return nil }
+                    carried += 1
+                    return old[carried - 1]
                 }
-                while let row = carried.next() { shown.append(row) }
+                for item in expected.indices {
+                    let code = arrivals[newStart + item]
+                    if code == Arrival.carried {
+                        guard let row = nextCarried() else { break }  // too few carried rows: the comparison below fails
+                        shown.append(row)
+                    } else if code >= 0 {
+                        let source = moveSources[Int(code)]
+                        shown.append(oldRows[source.section][source.item])
+                    } else {
+                        if code == Arrival.inserted {
+                            shown.append(expected[item])
+                        } else {
+                            let source = reloadPairs[Arrival.reloadIndex(code)].source
+                            shown.append(reloadsKeepRow ? oldRows[source.section][source.item] : expected[item])
+                        }
+                        replay.refreshedPaths.append(IndexPath(item: item, section: t))
+                    }
+                }
+                while let row = nextCarried() { shown.append(row) }
             }
             if !reloadsKeepRow, let paths = reconfigured[t] {
                 // Reconfigured rows keep their cell and take the data source's new content.
@@ -129,10 +166,20 @@ extension BatchPlan {
         return replay
     }
 
-    /// What fills a new slot that is not carried over.
+    /// Where each section of `counts` starts, the total last. - Complexity: O(s).
+    static func starts(_ counts: [Int]) -> [Int] {
+        var starts = [0]
+        starts.reserveCapacity(counts.count + 1)
+        for count in counts { starts.append(starts[starts.count - 1] + count) }
+        return starts
+    }
+
+    /// What fills a new slot, as one `Int32`: a move's index (≥ 0), or a negative code.
     private enum Arrival {
-        case moved(IndexPath)
-        case reloaded(IndexPath)
-        case inserted
+        static let carried: Int32 = -1
+        static let inserted: Int32 = -2
+        static func moved(_ index: Int) -> Int32 { Int32(index) }
+        static func reloaded(_ index: Int) -> Int32 { -3 - Int32(index) }
+        static func reloadIndex(_ code: Int32) -> Int { Int(-3 - code) }
     }
 }

@@ -203,10 +203,24 @@ public final class SimulatedListView<Cell: Equatable>: ListView {
 
     /// Whether the data source still answers the rows shown (apart from rows the last batch left
     /// stale, whose new content it already answers) and the section identities shown.
+    /// Asks the same questions as ``answers()``, comparing each answer as it comes instead of
+    /// keeping a second copy of every row.
     private func answersShownState(identities: [Cell?]?) -> Bool {
-        guard var answered = try? answers(), answered.map(\.count) == rows.map(\.count) else { return false }
-        for path in staleRows { answered[path.section][path.item] = rows[path.section][path.item] }
-        guard answered == rows else { return false }
+        guard let dataSource else { return rows.isEmpty }
+        let sections = dataSource.numberOfSections()
+        guard sections >= 0 else { return false }
+        let stale = Set(staleRows.lazy.map { RowPath(section: $0.section, item: $0.item) })
+        var same = sections == rows.count
+        for section in 0..<sections {
+            let items = dataSource.numberOfItems(inSection: section)
+            guard items >= 0 else { return false }
+            same = same && items == rows[section].count
+            for item in 0..<items {
+                let cell = dataSource.cell(at: IndexPath(item: item, section: section))
+                same = same && (cell == rows[section][item] || stale.contains(RowPath(section: section, item: item)))
+            }
+        }
+        guard same else { return false }
         guard let identities, let sectionIdentityKind else { return true }
         return supplementaryViews(ofKind: sectionIdentityKind, sections: rows.count) == identities
     }

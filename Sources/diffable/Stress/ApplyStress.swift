@@ -38,11 +38,11 @@ enum ApplyStress {
 
     /// Loads `base`, then applies the snapshot of `newLayout` and compares the rows shown.
     /// - Complexity: O(n + s) plus the diff.
-    static func applyChurn(into scenario: inout StressScenario, base: Snapshot, newLayout: [[Int]]) {
-        let new = SectionedWorkload.snapshot(newLayout) { $0 }
+    static func applyChurn(into scenario: inout StressScenario, base: Snapshot, newLayout: [[Int32]]) {
+        let new = LinearChurn.snapshot(newLayout)
         let rows = drive(
             &scenario, load: { $0.applySnapshotUsingReloadData(base, completion: $1) }, change: { $0.apply(new, completion: $1) })
-        compare(rows, &scenario, expectedCounts: newLayout.map(\.count)) { newLayout[$0][$1] }
+        compare(rows, &scenario, expectedCounts: newLayout.map(\.count)) { Int(newLayout[$0][$1]) }
     }
 
     /// Loads `old` into section 0 as an outline, then applies `new` to it: the rows are the

@@ -60,32 +60,32 @@ struct ListStress {
 
     /// The churn of PERFORMANCE.md over the base (``LinearChurn``; moves cross sections).
     /// - Complexity: O(n + k log k).
-    func churnLayout() -> [[Int]] { LinearChurn.layout(sectionCount: sectionCount, perSection: perSection, seed: seed &+ 1) }
+    func churnLayout() -> [[Int32]] { LinearChurn.layout(sectionCount: sectionCount, perSection: perSection, seed: seed &+ 1) }
 
     /// Every item at a random place, dealt into sections of the base's sizes (most items change section).
     /// - Complexity: O(n).
-    func shuffledLayout() -> [[Int]] {
+    func shuffledLayout() -> [[Int32]] {
         var generator = SplitMix64(seed: seed &+ 2)
-        var order = Array(0..<itemCount)
+        var order = (0..<itemCount).map { Int32($0) }
         order.shuffle(using: &generator)
         return (0..<sectionCount).map { Array(order[($0 * perSection)..<(($0 + 1) * perSection)]) }
     }
 
     // MARK: Scenarios
 
-    private func diffScenario(_ scenario: inout StressScenario, _ base: Snapshot, _ layout: [[Int]]) {
-        let new = SectionedWorkload.snapshot(layout) { $0 }
+    private func diffScenario(_ scenario: inout StressScenario, _ base: Snapshot, _ layout: [[Int32]]) {
+        let new = LinearChurn.snapshot(layout)
         // What the diff must find: base items missing from the layout, layout items not in the base.
         var present = [Bool](repeating: false, count: itemCount)
         var fresh = 0
         for items in layout {
-            for item in items { if item < itemCount { present[item] = true } else { fresh += 1 } }
+            for item in items { if item < itemCount { present[Int(item)] = true } else { fresh += 1 } }
         }
         let deleted = present.lazy.filter { !$0 }.count
         let difference = scenario.time { new.difference(from: base) }
         var generator = SplitMix64(seed: seed &+ 3)
         DifferenceCheck(difference: difference, old: base, new: new).run(
-            into: &scenario, deleted: deleted, inserted: fresh, generator: &generator, oldItem: baseItem, newItem: { layout[$0][$1] })
+            into: &scenario, deleted: deleted, inserted: fresh, generator: &generator, oldItem: baseItem, newItem: { Int(layout[$0][$1]) })
     }
 
     /// `count` distinct random items of the base. - Complexity: O(n + count).

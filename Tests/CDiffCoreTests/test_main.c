@@ -899,12 +899,19 @@ static void test_allocation_failure_every_k(void) {
 
 /* ---- sectioned diff ------------------------------------------------------------ */
 
+/* diff_sections with both sides' duplicate checking chosen: `flags` 0 or DFC_DIFF_ASSUME_UNIQUE. */
+static int diff_sections_flags(dfc_context *ctx, unsigned flags, const uint64_t *os, size_t so, const uint64_t *oi,
+                               const uint32_t *ostarts, const uint64_t *ns, size_t sn, const uint64_t *ni,
+                               const uint32_t *nstarts, const dfc_refresh *refresh, dfc_sections_result *r) {
+    dfc_snapshot a = {{os, so, NULL, NULL}, {oi, ostarts[so], NULL, NULL}, ostarts};
+    dfc_snapshot b = {{ns, sn, NULL, NULL}, {ni, nstarts[sn], NULL, NULL}, nstarts};
+    return dfc_diff_sections(ctx, &a, &b, refresh, &injective, &injective, flags, r);
+}
+
 static int diff_sections(dfc_context *ctx, const uint64_t *os, size_t so, const uint64_t *oi, const uint32_t *ostarts,
                          const uint64_t *ns, size_t sn, const uint64_t *ni, const uint32_t *nstarts,
                          const dfc_refresh *refresh, dfc_sections_result *r) {
-    dfc_snapshot a = {{os, so, NULL, NULL}, {oi, ostarts[so], NULL, NULL}, ostarts};
-    dfc_snapshot b = {{ns, sn, NULL, NULL}, {ni, nstarts[sn], NULL, NULL}, nstarts};
-    return dfc_diff_sections(ctx, &a, &b, refresh, &injective, &injective, 0, r);
+    return diff_sections_flags(ctx, 0, os, so, oi, ostarts, ns, sn, ni, nstarts, refresh, r);
 }
 
 static void test_sections_known_answers(void) {
@@ -1007,8 +1014,9 @@ static void test_sections_refresh_in_place(void) {
     dfc_sections_result r;
     rng_state = 1414;
     enum { MAX_SECTIONS = 6, MAX_ITEMS = 1000 };
-    uint64_t sections[MAX_SECTIONS + 1], items[MAX_ITEMS], changed[MAX_ITEMS];
-    uint32_t starts[MAX_SECTIONS + 2], moved_starts[MAX_SECTIONS + 2];
+    uint64_t sections[MAX_SECTIONS + 1], section_copy[MAX_SECTIONS + 1], items[MAX_ITEMS], item_copy[MAX_ITEMS];
+    uint64_t changed[MAX_ITEMS];
+    uint32_t starts[MAX_SECTIONS + 2], start_copy[MAX_SECTIONS + 2], moved_starts[MAX_SECTIONS + 2];
     uint32_t reloads[24], reconfigures[24], section_reloads[4];
     for (int trial = 0; trial < 600; trial++) {
         const size_t so = rng_below(MAX_SECTIONS);
@@ -1028,15 +1036,25 @@ static void test_sections_refresh_in_place(void) {
                                                                              : (uint32_t)rng_below(n);
         for (size_t k = 0; k < refresh.reload_section_count; k++) section_reloads[k] = (uint32_t)rng_below(so);
         const dfc_refresh *request = trial % 7 == 0 ? NULL : &refresh;
+        const unsigned flags = trial % 2 ? DFC_DIFF_ASSUME_UNIQUE : 0;
+        /* The new side: the old arrays themselves, or equal copies. */
+        memcpy(section_copy, sections, sizeof sections);
+        memcpy(item_copy, items, n * sizeof(uint64_t));
+        memcpy(start_copy, starts, (so + 1) * sizeof(uint32_t));
+        const bool shared = trial % 4 < 2;
+        const uint64_t *new_sections = shared ? sections : section_copy, *new_items = shared ? items : item_copy;
+        const uint32_t *new_starts = shared ? starts : start_copy;
 
-        CHECK_EQ_INT(diff_sections(ctx, sections, so, items, starts, sections, so, items, starts, request, &r), DFC_OK);
+        CHECK_EQ_INT(diff_sections_flags(ctx, flags, sections, so, items, starts, new_sections, so, new_items, new_starts,
+                                         request, &r),
+                     DFC_OK);
         CHECK(!r.has_structural);
         for (size_t i = 0; i < n; i++) CHECK(r.old_item_to_new[i] == (int32_t)i && r.new_item_to_old[i] == (int32_t)i);
         const refresh_copy fast = copy_refresh(&r.refresh);
         const int fast_has_refresh = r.has_refresh;
         sections[so] = 999; /* the general planner: one more section, empty, at the end */
         starts[so + 1] = starts[so];
-        CHECK_EQ_INT(diff_sections(ctx, sections, so, items, starts, sections, so + 1, items, starts, request, &r), DFC_OK);
+        CHECK_EQ_INT(diff_sections_flags(ctx, flags, sections, so, items, starts, sections, so + 1, items, starts, request, &r), DFC_OK);
         CHECK(r.has_structural && r.structural.insert_section_count == 1 && r.structural.insert_sections[0] == so);
         CHECK_EQ_INT(r.structural.delete_item_count + r.structural.insert_item_count + r.structural.move_item_count +
                          r.structural.move_section_count + r.structural.delete_section_count, 0);
@@ -1048,7 +1066,7 @@ static void test_sections_refresh_in_place(void) {
         if (so >= 2 && starts[1] > 0) { /* the last item of section 0 opens section 1: same flat order */
             memcpy(moved_starts, starts, (so + 1) * sizeof(uint32_t));
             moved_starts[1]--;
-            CHECK_EQ_INT(diff_sections(ctx, sections, so, items, starts, sections, so, items, moved_starts, request, &r), DFC_OK);
+            CHECK_EQ_INT(diff_sections_flags(ctx, flags, sections, so, items, starts, sections, so, items, moved_starts, request, &r), DFC_OK);
             CHECK(r.has_structural && r.structural.move_item_count + r.structural.delete_item_count == 1);
         }
         if (n >= 2) { /* two neighbours swapped */
@@ -1056,14 +1074,14 @@ static void test_sections_refresh_in_place(void) {
             size_t i = rng_below(n - 1);
             changed[i] = items[i + 1];
             changed[i + 1] = items[i];
-            CHECK_EQ_INT(diff_sections(ctx, sections, so, items, starts, sections, so, changed, starts, NULL, &r), DFC_OK);
+            CHECK_EQ_INT(diff_sections_flags(ctx, flags, sections, so, items, starts, sections, so, changed, starts, NULL, &r), DFC_OK);
             CHECK(r.has_structural);
         }
         if (so >= 1) { /* a section renamed */
             uint64_t renamed[MAX_SECTIONS + 1];
             memcpy(renamed, sections, so * sizeof(uint64_t));
             renamed[rng_below(so)] = 777;
-            CHECK_EQ_INT(diff_sections(ctx, sections, so, items, starts, renamed, so, items, starts, NULL, &r), DFC_OK);
+            CHECK_EQ_INT(diff_sections_flags(ctx, flags, sections, so, items, starts, renamed, so, items, starts, NULL, &r), DFC_OK);
             CHECK(r.has_structural && r.structural.delete_section_count == 1 && r.structural.insert_section_count == 1);
         }
     }

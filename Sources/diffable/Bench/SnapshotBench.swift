@@ -1,4 +1,5 @@
 import Diffable
+import DiffableTools
 import Foundation
 
 /// `diffable bench --suite snapshot`: snapshot operations on n items in n/100 sections
@@ -40,6 +41,53 @@ enum SnapshotBench {
             for s in items.indices where items[s].contains(where: gone.contains) { items[s].removeAll { gone.contains($0) } }
             for id in ids { sectionOfItem[id] = nil }
         }
+    }
+
+    /// The largest n the build + diff row runs at: it is about the fixed costs of small snapshots.
+    static let buildAndDiffLimit = 100_000
+
+    /// Seconds per build of both snapshots of a sectioned churn (``SectionedScenario/churn``,
+    /// sections of 100) plus their diff, against building the plain model of both and running
+    /// the plain-Swift two-level diff (``BaselineSectionedDiff``) in the same run. Small n
+    /// repeat the whole body so that each timed run lasts about as long as one at 10^5.
+    /// - Complexity: O(n) per repeat.
+    static func buildAndDiff<Item: Hashable>(itemCount: Int, runs: Int, seed: UInt64, _ item: (Int) -> Item) -> (
+        diffable: Double, plain: Double, repeats: Int
+    ) {
+        let layouts = SectionedScenario.churn.layouts(itemCount: itemCount, seed: seed &+ UInt64(itemCount))
+        let old = layouts.old.map { $0.map(item) }, new = layouts.new.map { $0.map(item) }
+        let repeats = max(1, buildAndDiffLimit / max(itemCount, 1))
+        var checksum = 0
+        func snapshot(_ sections: [Int], _ items: [[Item]]) -> DiffableDataSourceSnapshot<Int, Item> {
+            var snapshot = DiffableDataSourceSnapshot<Int, Item>()
+            snapshot.appendSections(sections)
+            for (section, ids) in zip(sections, items) { snapshot.appendItems(ids, toSection: section) }
+            return snapshot
+        }
+        let diffable = Measure.median(runs: runs) {
+            for _ in 0..<repeats {
+                let difference = snapshot(layouts.newSections, new).difference(from: snapshot(layouts.oldSections, old))
+                checksum &+= difference.movedItemCount
+            }
+        }
+        func model(_ sections: [Int], _ items: [[Item]]) -> PlainModel<Item> {
+            var model = PlainModel<Item>()
+            for (section, ids) in zip(sections, items) {
+                model.appendSection(section)
+                model.append(ids, to: section)
+            }
+            return model
+        }
+        let plain = Measure.median(runs: runs) {
+            for _ in 0..<repeats {
+                let before = model(layouts.oldSections, old), after = model(layouts.newSections, new)
+                let result = BaselineSectionedDiff.diff(
+                    oldSections: before.sectionIDs, old: before.items, newSections: after.sectionIDs, new: after.items)
+                checksum &+= result.moves
+            }
+        }
+        if checksum == -1 { print("") }  // keeps the results alive
+        return (diffable / Double(repeats), plain / Double(repeats), repeats)
     }
 
     static func measure(keys: BenchKeys, count: Int, runs: Int, seed: UInt64, log: BenchLog) -> [BenchRow] {
@@ -91,6 +139,12 @@ enum SnapshotBench {
         // The model scans sections before the item's: 1,000 probes, scaled to 100,000.
         let plainLookups = Measure.median(runs: 1) { for probe in probes.prefix(1000) { checksum &+= model.indexOfItem(probe)! } } * 100
         row("indexOfItem × 100,000", lookups, plainLookups, runs: runs)
+
+        if itemCount <= buildAndDiffLimit {
+            log.step(label, phase: "build + diff")
+            let (diffable, plain, repeats) = buildAndDiff(itemCount: itemCount, runs: runs, seed: seed, item)
+            row("build + diff (churn, ×\(repeats) per run)", diffable, plain, runs: runs)
+        }
 
         guard itemCount > 1 else { return rows }
         log.step(label, phase: "moveItem")

@@ -47,11 +47,19 @@ enum SnapshotBench {
     static let buildAndDiffLimit = 100_000
 
     /// Seconds per build of both snapshots of a sectioned churn (``SectionedScenario/churn``,
-    /// sections of 100) plus their diff, against building the plain model of both and running
-    /// the plain-Swift two-level diff (``BaselineSectionedDiff``) in the same run. Small n
-    /// repeat the whole body so that each timed run lasts about as long as one at 10^5.
+    /// sections of 100) plus their diff, against copying both as arrays of arrays and running
+    /// the plain-Swift two-level diff (``BaselineSectionedDiff``) on them in the same run. Small
+    /// n repeat the whole body so that each timed run lasts about as long as one at 10^5.
     /// - Complexity: O(n) per repeat.
-    static func buildAndDiff<Item: Hashable>(itemCount: Int, runs: Int, seed: UInt64, _ item: (Int) -> Item) -> (
+    static func buildAndDiff(keys: BenchKeys, itemCount: Int, runs: Int, seed: UInt64) -> (diffable: Double, plain: Double, repeats: Int) {
+        switch keys {  // the churn's new ids go past n: identifiers are made from each id
+        case .int: buildAndDiff(itemCount: itemCount, runs: runs, seed: seed) { $0 }
+        case .random64: buildAndDiff(itemCount: itemCount, runs: runs, seed: seed, BenchKeys.scrambled)
+        case .string: buildAndDiff(itemCount: itemCount, runs: runs, seed: seed, BenchKeys.name)
+        }
+    }
+
+    private static func buildAndDiff<Item: Hashable>(itemCount: Int, runs: Int, seed: UInt64, _ item: (Int) -> Item) -> (
         diffable: Double, plain: Double, repeats: Int
     ) {
         let layouts = SectionedScenario.churn.layouts(itemCount: itemCount, seed: seed &+ UInt64(itemCount))
@@ -70,19 +78,13 @@ enum SnapshotBench {
                 checksum &+= difference.movedItemCount
             }
         }
-        func model(_ sections: [Int], _ items: [[Item]]) -> PlainModel<Item> {
-            var model = PlainModel<Item>()
-            for (section, ids) in zip(sections, items) {
-                model.appendSection(section)
-                model.append(ids, to: section)
-            }
-            return model
-        }
+        // The naive version: the arrays of arrays a user keeps anyway, copied (as when they are
+        // made from the app's model), then the plain-Swift two-level diff.
         let plain = Measure.median(runs: runs) {
             for _ in 0..<repeats {
-                let before = model(layouts.oldSections, old), after = model(layouts.newSections, new)
+                let before = old.map { $0.map { $0 } }, after = new.map { $0.map { $0 } }
                 let result = BaselineSectionedDiff.diff(
-                    oldSections: before.sectionIDs, old: before.items, newSections: after.sectionIDs, new: after.items)
+                    oldSections: layouts.oldSections.map { $0 }, old: before, newSections: layouts.newSections.map { $0 }, new: after)
                 checksum &+= result.moves
             }
         }
@@ -142,7 +144,7 @@ enum SnapshotBench {
 
         if itemCount <= buildAndDiffLimit {
             log.step(label, phase: "build + diff")
-            let (diffable, plain, repeats) = buildAndDiff(itemCount: itemCount, runs: runs, seed: seed, item)
+            let (diffable, plain, repeats) = buildAndDiff(keys: keys, itemCount: itemCount, runs: runs, seed: seed)
             row("build + diff (churn, ×\(repeats) per run)", diffable, plain, runs: runs)
         }
 

@@ -881,6 +881,25 @@ static void test_allocation_failure_every_k(void) {
         }
         CHECK_EQ_INT(state.live, 0);
 
+        /* ... and in place (the refresh-only planner), trusted or checked */
+        state = (failing_allocator){fail_at, 0, 0};
+        ctx = dfc_context_create(&allocator);
+        if (ctx != NULL) {
+            uint64_t sections[] = {1, 2, 3};
+            uint32_t starts[] = {0, 20, 40, 64}, reloads[] = {3, 30, 3};
+            dfc_snapshot snapshot = {{sections, 3, NULL, NULL}, {a, 64, NULL, NULL}, starts};
+            dfc_refresh refresh = {reloads, 3, reloads, 1, NULL, 0};
+            dfc_sections_result sr;
+            const unsigned flags = fail_at % 2 ? DFC_DIFF_ASSUME_UNIQUE : 0;
+            int status2 = dfc_diff_sections(ctx, &snapshot, &snapshot, &refresh, &injective, &injective, flags, &sr);
+            CHECK(status2 == DFC_OK || status2 == DFC_ERR_OUT_OF_MEMORY);
+            state.fail_at = -1;
+            CHECK_EQ_INT(dfc_diff_sections(ctx, &snapshot, &snapshot, &refresh, &injective, &injective, flags, &sr), DFC_OK);
+            CHECK(!sr.has_structural && sr.refresh.reload_item_count == 2 && sr.refresh.reconfigure_item_count == 0);
+            dfc_context_free(ctx);
+        }
+        CHECK_EQ_INT(state.live, 0);
+
         state = (failing_allocator){fail_at, 0, 0};
         dfc_idtable *table = dfc_idtable_create(&allocator);
         if (table != NULL) {

@@ -47,11 +47,14 @@ enum SnapshotBench {
     static let buildAndDiffLimit = 100_000
 
     /// Seconds per build of both snapshots of a sectioned churn (``SectionedScenario/churn``,
-    /// sections of 100) plus their diff, against copying both as arrays of arrays and running
-    /// the plain-Swift two-level diff (``BaselineSectionedDiff``) on them in the same run. Small
-    /// n repeat the whole body so that each timed run lasts about as long as one at 10^5.
+    /// sections of 100) plus their diff, against building the suite's plain model of both and
+    /// running the plain-Swift two-level diff (``BaselineSectionedDiff``), and against the same
+    /// diff on bare copied arrays of arrays, in the same run. Small n repeat the whole body so
+    /// that each timed run lasts about as long as one at 10^5.
     /// - Complexity: O(n) per repeat.
-    static func buildAndDiff(keys: BenchKeys, itemCount: Int, runs: Int, seed: UInt64) -> (diffable: Double, plain: Double, repeats: Int) {
+    static func buildAndDiff(keys: BenchKeys, itemCount: Int, runs: Int, seed: UInt64) -> (
+        diffable: Double, plain: Double, arraysOnly: Double, repeats: Int
+    ) {
         switch keys {  // the churn's new ids go past n: identifiers are made from each id
         case .int: buildAndDiff(itemCount: itemCount, runs: runs, seed: seed) { $0 }
         case .random64: buildAndDiff(itemCount: itemCount, runs: runs, seed: seed, BenchKeys.scrambled)
@@ -60,7 +63,7 @@ enum SnapshotBench {
     }
 
     private static func buildAndDiff<Item: Hashable>(itemCount: Int, runs: Int, seed: UInt64, _ item: (Int) -> Item) -> (
-        diffable: Double, plain: Double, repeats: Int
+        diffable: Double, plain: Double, arraysOnly: Double, repeats: Int
     ) {
         let layouts = SectionedScenario.churn.layouts(itemCount: itemCount, seed: seed &+ UInt64(itemCount))
         let old = layouts.old.map { $0.map(item) }, new = layouts.new.map { $0.map(item) }
@@ -78,9 +81,26 @@ enum SnapshotBench {
                 checksum &+= difference.movedItemCount
             }
         }
-        // The naive version: the arrays of arrays a user keeps anyway, copied (as when they are
-        // made from the app's model), then the plain-Swift two-level diff.
+        // The naive version: the suite's plain model of both snapshots (arrays of arrays and a
+        // Dictionary item → section, what a snapshot must answer from), then the plain-Swift diff.
+        func model(_ sections: [Int], _ items: [[Item]]) -> PlainModel<Item> {
+            var model = PlainModel<Item>()
+            for (section, ids) in zip(sections, items) {
+                model.appendSection(section)
+                model.append(ids, to: section)
+            }
+            return model
+        }
         let plain = Measure.median(runs: runs) {
+            for _ in 0..<repeats {
+                let before = model(layouts.oldSections, old), after = model(layouts.newSections, new)
+                let result = BaselineSectionedDiff.diff(
+                    oldSections: before.sectionIDs, old: before.items, newSections: after.sectionIDs, new: after.items)
+                checksum &+= result.moves
+            }
+        }
+        // The barest version: only the arrays of arrays, copied, then the plain-Swift diff.
+        let arraysOnly = Measure.median(runs: runs) {
             for _ in 0..<repeats {
                 let before = old.map { $0.map { $0 } }, after = new.map { $0.map { $0 } }
                 let result = BaselineSectionedDiff.diff(
@@ -89,7 +109,7 @@ enum SnapshotBench {
             }
         }
         if checksum == -1 { print("") }  // keeps the results alive
-        return (diffable / Double(repeats), plain / Double(repeats), repeats)
+        return (diffable / Double(repeats), plain / Double(repeats), arraysOnly / Double(repeats), repeats)
     }
 
     static func measure(keys: BenchKeys, count: Int, runs: Int, seed: UInt64, log: BenchLog) -> [BenchRow] {
@@ -144,8 +164,11 @@ enum SnapshotBench {
 
         if itemCount <= buildAndDiffLimit {
             log.step(label, phase: "build + diff")
-            let (diffable, plain, repeats) = buildAndDiff(keys: keys, itemCount: itemCount, runs: runs, seed: seed)
+            let (diffable, plain, arraysOnly, repeats) = buildAndDiff(keys: keys, itemCount: itemCount, runs: runs, seed: seed)
             row("build + diff (churn, ×\(repeats) per run)", diffable, plain, runs: runs)
+            rows[rows.count - 1].notes.append(
+                "\(label) build + diff: \(BenchTable.number(arraysOnly * 1000)) ms for plain Swift on bare arrays of arrays (no item → section index)"
+            )
         }
 
         guard itemCount > 1 else { return rows }

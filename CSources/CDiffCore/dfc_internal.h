@@ -314,4 +314,14 @@ DFC_HIDDEN void dfc__plan_resolve(dfc_plan *plan);
 /* Step 4: the structural and the refresh batch, in the context's output buffers. */
 DFC_HIDDEN int dfc__plan_emit(dfc_context *context, dfc_plan *plan, dfc_batch *structural, dfc_batch *refresh);
 
+/* Step 4 when every section and item stayed where it was (same sections and items, same
+ * order, same section sizes): no structural operation, and the refresh batch read off the
+ * refresh bits of new_flags and item_flags, which must hold nothing else. The bounds are
+ * the reload and reconfigure requests (duplicates included). Only the new side of the
+ * plan is read. Complexity O(m/8 + s + r) for m items, s sections, r flagged items: the
+ * item flags are skipped eight at a time, where dfc__plan_emit makes three passes over
+ * the items and classifies each. */
+DFC_HIDDEN int dfc__plan_emit_refresh_only(dfc_context *context, const dfc_plan *plan, size_t reload_bound,
+                                           size_t reconfigure_bound, dfc_batch *structural, dfc_batch *refresh);
+
 #endif /* DFC_INTERNAL_H */

@@ -198,6 +198,26 @@ static void dfc__mark_deleted(dfc_plan *p) {
     }
 }
 
+/* The read-only views of both batches the builder wrote. */
+static void dfc__builder_views(const dfc_batch_builder *b, dfc_batch *structural, dfc_batch *refresh) {
+    const dfc_batch structural_view = {
+        .delete_sections = b->delete_sections, .delete_section_count = b->delete_section_count,
+        .insert_sections = b->insert_sections, .insert_section_count = b->insert_section_count,
+        .move_section_from = b->move_section_from, .move_section_to = b->move_section_to,
+        .move_section_count = b->move_section_count,
+        .delete_items = b->delete_items, .delete_item_count = b->delete_item_count,
+        .insert_items = b->insert_items, .insert_item_count = b->insert_item_count,
+        .move_item_from = b->move_item_from, .move_item_to = b->move_item_to, .move_item_count = b->move_item_count,
+    };
+    const dfc_batch refresh_view = {
+        .reload_sections = b->reload_sections, .reload_section_count = b->reload_section_count,
+        .reload_items = b->reload_items, .reload_item_count = b->reload_item_count,
+        .reconfigure_items = b->reconfigure_items, .reconfigure_item_count = b->reconfigure_item_count,
+    };
+    *structural = structural_view;
+    *refresh = refresh_view;
+}
+
 int dfc__plan_emit(dfc_context *context, dfc_plan *p, dfc_batch *structural, dfc_batch *refresh) {
     dfc__mark_deleted(p);
     dfc_batch_builder b = {0};
@@ -205,21 +225,40 @@ int dfc__plan_emit(dfc_context *context, dfc_plan *p, dfc_batch *structural, dfc
     int status = dfc__builder_allocate(context, &b);
     if (status != DFC_OK) return status;
     dfc__plan_write(p, &b);
-    const dfc_batch structural_view = {
-        .delete_sections = b.delete_sections, .delete_section_count = b.delete_section_count,
-        .insert_sections = b.insert_sections, .insert_section_count = b.insert_section_count,
-        .move_section_from = b.move_section_from, .move_section_to = b.move_section_to,
-        .move_section_count = b.move_section_count,
-        .delete_items = b.delete_items, .delete_item_count = b.delete_item_count,
-        .insert_items = b.insert_items, .insert_item_count = b.insert_item_count,
-        .move_item_from = b.move_item_from, .move_item_to = b.move_item_to, .move_item_count = b.move_item_count,
-    };
-    const dfc_batch refresh_view = {
-        .reload_sections = b.reload_sections, .reload_section_count = b.reload_section_count,
-        .reload_items = b.reload_items, .reload_item_count = b.reload_item_count,
-        .reconfigure_items = b.reconfigure_items, .reconfigure_item_count = b.reconfigure_item_count,
-    };
-    *structural = structural_view;
-    *refresh = refresh_view;
+    dfc__builder_views(&b, structural, refresh);
+    return DFC_OK;
+}
+
+int dfc__plan_emit_refresh_only(dfc_context *context, const dfc_plan *p, size_t reload_bound, size_t reconfigure_bound,
+                                dfc_batch *structural, dfc_batch *refresh) {
+    dfc_batch_builder b = {0};
+    for (size_t t = 0; t < p->new_section_count; t++) b.reload_section_count += (p->new_flags[t] & DFC_SECTION_RELOADED) != 0;
+    b.reload_item_count = reload_bound;
+    b.reconfigure_item_count = reconfigure_bound;
+    int status = dfc__builder_allocate(context, &b);
+    if (status != DFC_OK) return status;
+    b.reload_section_count = b.reload_item_count = b.reconfigure_item_count = 0;
+    for (size_t t = 0; t < p->new_section_count; t++)
+        if (p->new_flags[t] & DFC_SECTION_RELOADED) b.reload_sections[b.reload_section_count++] = (uint32_t)t;
+    if (reload_bound + reconfigure_bound > 0) {
+        /* Flagged items are few: skip 8 clear flags at a time, and walk the sections along. */
+        const uint8_t *flags = p->item_flags;
+        const size_t m = p->new_count;
+        uint32_t t = 0;
+        for (size_t j = 0; j < m; j++) {
+            uint64_t word;
+            if (m - j >= 8 && (memcpy(&word, flags + j, sizeof word), word == 0)) {
+                j += 7;
+                continue;
+            }
+            if (flags[j] == 0) continue;
+            while (p->new_starts[t + 1] <= j) t++;
+            if (p->new_flags[t] & DFC_SECTION_RELOADED) continue; /* the section reload refreshes it */
+            const dfc_index_path path = dfc__path(t, (uint32_t)j - p->new_starts[t]);
+            if (flags[j] & DFC_ITEM_RELOAD) b.reload_items[b.reload_item_count++] = path;
+            else b.reconfigure_items[b.reconfigure_item_count++] = path;
+        }
+    }
+    dfc__builder_views(&b, structural, refresh);
     return DFC_OK;
 }

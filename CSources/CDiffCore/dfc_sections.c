@@ -87,6 +87,62 @@ static int dfc__section_lis(dfc_context *context, dfc_plan *p) {
     return DFC_OK;
 }
 
+/* The plan's per-section flags and item LIS verdicts for a diff that is not in place: the
+ * old section of every matched new item, GONE / LOSES_ITEMS / FRESH, then both LIS. */
+static int dfc__plan_items(dfc_context *context, dfc_plan *p) {
+    /* The one pass over the old items: each matched item tells its new position which
+     * old section it comes from (the only scattered writes of the planner). */
+    memset(p->matched_old_section, 0xFF, p->new_count * sizeof(uint32_t));
+    for (size_t s = 0; s < p->old_section_count; s++) {
+        uint8_t flags = (uint8_t)(p->section_old_to_new[s] < 0 ? DFC_SECTION_GONE : 0);
+        for (uint32_t i = p->old_starts[s]; i < p->old_starts[s + 1]; i++) {
+            int32_t j = p->old_to_new[i];
+            if (j >= 0) p->matched_old_section[j] = (uint32_t)s;
+            else flags |= DFC_SECTION_LOSES_ITEMS;
+        }
+        p->old_flags[s] = flags;
+    }
+    for (size_t t = 0; t < p->new_section_count; t++)
+        p->new_flags[t] = (uint8_t)(p->section_new_to_old[t] < 0 ? DFC_SECTION_FRESH : 0);
+    if (p->new_count > 0) memset(p->item_flags, 0, p->new_count);
+    int status = dfc__section_lis(context, p);
+    if (status != DFC_OK) return status;
+    return dfc__item_lis(context, p);
+}
+
+/* Marks the refresh requests (checked in range) on the new items and sections. */
+static void dfc__flag_refresh(dfc_plan *p, const dfc_refresh *refresh) {
+    if (refresh == NULL) return;
+    for (size_t k = 0; k < refresh->reload_item_count; k++) p->item_flags[refresh->reload_items[k]] |= DFC_ITEM_RELOAD;
+    for (size_t k = 0; k < refresh->reconfigure_item_count; k++)
+        p->item_flags[refresh->reconfigure_items[k]] |= DFC_ITEM_RECONFIGURE;
+    for (size_t k = 0; k < refresh->reload_section_count; k++)
+        p->new_flags[refresh->reload_sections[k]] |= DFC_SECTION_RELOADED;
+}
+
+/* Whether two arrays of `count` elements of `size` bytes hold the same bytes; without reading
+ * them when they are one array. */
+static bool dfc__same_array(const void *a, const void *b, size_t count, size_t size) {
+    return a == b || count == 0 || memcmp(a, b, count * size) == 0;
+}
+
+/* Whether, keys being the identifiers, both snapshots list the same sections and items in
+ * the same order with the same section sizes: the whole of an in-place match, found by
+ * comparing arrays (memcmp streams them; the element-wise matcher reloads both lists per
+ * element) and costing nothing when the caller passes one set of arrays for both sides.
+ * Complexity O(n + s), the n term one memcmp of the item keys; stops at the first difference. */
+static bool dfc__same_layout(const dfc_snapshot *a, const dfc_snapshot *b) {
+    return a->sections.count == b->sections.count && a->items.count == b->items.count &&
+           dfc__same_array(a->section_starts, b->section_starts, a->sections.count + 1, sizeof(uint32_t)) &&
+           dfc__same_array(a->sections.keys, b->sections.keys, a->sections.count, sizeof(uint64_t)) &&
+           dfc__same_array(a->items.keys, b->items.keys, a->items.count, sizeof(uint64_t));
+}
+
+/* The identity map over `count` elements, both ways. */
+static void dfc__identity_maps(int32_t *forward, int32_t *backward, size_t count) {
+    for (size_t i = 0; i < count; i++) forward[i] = backward[i] = (int32_t)i;
+}
+
 int dfc_diff_sections(dfc_context *context, const dfc_snapshot *old_snapshot, const dfc_snapshot *new_snapshot,
                       const dfc_refresh *refresh, const dfc_match *section_match, const dfc_match *item_match,
                       unsigned flags, dfc_sections_result *result) {
@@ -127,57 +183,49 @@ int dfc_diff_sections(dfc_context *context, const dfc_snapshot *old_snapshot, co
     DFC_SCRATCH(item_flags, DFC_BUF_ITEM_FLAGS, m, uint8_t);
 #undef DFC_SCRATCH
 
-    /* Step 1 and 2: match sections, then items across the whole snapshot. */
-    size_t prefix, suffix;
-    const dfc_identity section_identity = {{&old_snapshot->sections, &new_snapshot->sections}, *section_match};
-    status = dfc__match_lists(context, &section_identity, validate, 1, p.section_old_to_new, p.section_new_to_old,
-                              &prefix, &suffix);
-    if (status != DFC_OK) return status;
-    const size_t section_prefix = prefix;
-    const dfc_identity item_identity = {{&old_snapshot->items, &new_snapshot->items}, *item_match};
-    status = dfc__match_lists(context, &item_identity, validate, 0, p.old_to_new, p.new_to_old, &prefix, &suffix);
-    if (status != DFC_OK) return status;
-    if (context->duplicate_count > 0) {
-        dfc__context_sort_duplicates(context);
-        return DFC_ERR_DUPLICATE;
-    }
-    /* The one pass over the old items: each matched item tells its new position which
-     * old section it comes from (the only scattered writes of the planner). */
-    memset(p.matched_old_section, 0xFF, m * sizeof(uint32_t));
-    for (size_t s = 0; s < so; s++) {
-        uint8_t flags = (uint8_t)(p.section_old_to_new[s] < 0 ? DFC_SECTION_GONE : 0);
-        for (uint32_t i = p.old_starts[s]; i < p.old_starts[s + 1]; i++) {
-            int32_t j = p.old_to_new[i];
-            if (j >= 0) p.matched_old_section[j] = (uint32_t)s;
-            else flags |= DFC_SECTION_LOSES_ITEMS;
+    bool in_place;
+    if (!validate && section_match->kind == DFC_MATCH_INJECTIVE && item_match->kind == DFC_MATCH_INJECTIVE &&
+        dfc__same_layout(old_snapshot, new_snapshot)) {
+        /* Trusted integer keys, equal arrays: every section and item matches in place. */
+        dfc__identity_maps(p.section_old_to_new, p.section_new_to_old, sn);
+        dfc__identity_maps(p.old_to_new, p.new_to_old, m);
+        in_place = true;
+    } else {
+        /* Step 1 and 2: match sections, then items across the whole snapshot. */
+        size_t prefix, suffix;
+        const dfc_identity section_identity = {{&old_snapshot->sections, &new_snapshot->sections}, *section_match};
+        status = dfc__match_lists(context, &section_identity, validate, 1, p.section_old_to_new, p.section_new_to_old,
+                                  &prefix, &suffix);
+        if (status != DFC_OK) return status;
+        const size_t section_prefix = prefix;
+        const dfc_identity item_identity = {{&old_snapshot->items, &new_snapshot->items}, *item_match};
+        status = dfc__match_lists(context, &item_identity, validate, 0, p.old_to_new, p.new_to_old, &prefix, &suffix);
+        if (status != DFC_OK) return status;
+        if (context->duplicate_count > 0) {
+            dfc__context_sort_duplicates(context);
+            return DFC_ERR_DUPLICATE;
         }
-        p.old_flags[s] = flags;
+        in_place = section_prefix == so && so == sn && prefix == n && n == m &&
+                   memcmp(p.old_starts, p.new_starts, (so + 1) * sizeof(uint32_t)) == 0;
     }
-    for (size_t s = 0; s < sn; s++) p.new_flags[s] = (uint8_t)(p.section_new_to_old[s] < 0 ? DFC_SECTION_FRESH : 0);
-    const bool in_place = section_prefix == so && so == sn && prefix == n && n == m &&
-                          memcmp(p.old_starts, p.new_starts, (so + 1) * sizeof(uint32_t)) == 0;
+    dfc_batch structural, fresh;
     if (in_place) {
         /* Everything matched in place (a reload, a reconfigure, nothing at all): both LIS
-         * would keep every section and item, so mark them kept without sorting anything. */
-        memset(p.item_flags, DFC_ITEM_KEEP, m);
+         * would keep every section and item, and the validity fixpoint would convert
+         * nothing; only the refresh requests make operations. */
+        if (m > 0) memset(p.item_flags, 0, m);
+        if (sn > 0) memset(p.new_flags, 0, sn);
+        dfc__flag_refresh(&p, refresh);
+        status = dfc__plan_emit_refresh_only(context, &p, refresh ? refresh->reload_item_count : 0,
+                                             refresh ? refresh->reconfigure_item_count : 0, &structural, &fresh);
     } else {
-        memset(p.item_flags, 0, m);
-        if ((status = dfc__section_lis(context, &p)) != DFC_OK) return status;
-        if ((status = dfc__item_lis(context, &p)) != DFC_OK) return status;
+        if ((status = dfc__plan_items(context, &p)) != DFC_OK) return status;
+        dfc__flag_refresh(&p, refresh);
+        /* Steps 3 and 4: the batch planner. */
+        dfc__plan_resolve(&p);
+        status = dfc__plan_emit(context, &p, &structural, &fresh);
     }
-    if (refresh != NULL) {
-        for (size_t k = 0; k < refresh->reload_item_count; k++) p.item_flags[refresh->reload_items[k]] |= DFC_ITEM_RELOAD;
-        for (size_t k = 0; k < refresh->reconfigure_item_count; k++)
-            p.item_flags[refresh->reconfigure_items[k]] |= DFC_ITEM_RECONFIGURE;
-        for (size_t k = 0; k < refresh->reload_section_count; k++)
-            p.new_flags[refresh->reload_sections[k]] |= DFC_SECTION_RELOADED;
-    }
-
-    /* Steps 3 and 4: the batch planner. In place, no item has an operation and no section is
-     * touched or moved, so the validity fixpoint has nothing to convert. */
-    if (!in_place) dfc__plan_resolve(&p);
-    dfc_batch structural, fresh;
-    if ((status = dfc__plan_emit(context, &p, &structural, &fresh)) != DFC_OK) return status;
+    if (status != DFC_OK) return status;
 
     result->structural = structural;
     result->refresh = fresh;

@@ -937,6 +937,25 @@ static void test_allocation_failure_every_k(void) {
         }
         CHECK_EQ_INT(state.live, 0);
 
+        /* ... and in place (the refresh-only planner), trusted or checked */
+        state = (failing_allocator){fail_at, 0, 0};
+        ctx = dfc_context_create(&allocator);
+        if (ctx != NULL) {
+            uint64_t sections[] = {1, 2, 3};
+            uint32_t starts[] = {0, 20, 40, 64}, reloads[] = {3, 30, 3};
+            dfc_snapshot snapshot = {{sections, 3, NULL, NULL}, {a, 64, NULL, NULL}, starts};
+            dfc_refresh refresh = {reloads, 3, reloads, 1, NULL, 0};
+            dfc_sections_result sr;
+            const unsigned flags = fail_at % 2 ? DFC_DIFF_ASSUME_UNIQUE : 0;
+            int status2 = dfc_diff_sections(ctx, &snapshot, &snapshot, &refresh, &injective, &injective, flags, &sr);
+            CHECK(status2 == DFC_OK || status2 == DFC_ERR_OUT_OF_MEMORY);
+            state.fail_at = -1;
+            CHECK_EQ_INT(dfc_diff_sections(ctx, &snapshot, &snapshot, &refresh, &injective, &injective, flags, &sr), DFC_OK);
+            CHECK(!sr.has_structural && sr.refresh.reload_item_count == 2 && sr.refresh.reconfigure_item_count == 0);
+            dfc_context_free(ctx);
+        }
+        CHECK_EQ_INT(state.live, 0);
+
         state = (failing_allocator){fail_at, 0, 0};
         dfc_idtable *table = dfc_idtable_create(&allocator);
         if (table != NULL) {
@@ -955,12 +974,19 @@ static void test_allocation_failure_every_k(void) {
 
 /* ---- sectioned diff ------------------------------------------------------------ */
 
+/* diff_sections with both sides' duplicate checking chosen: `flags` 0 or DFC_DIFF_ASSUME_UNIQUE. */
+static int diff_sections_flags(dfc_context *ctx, unsigned flags, const uint64_t *os, size_t so, const uint64_t *oi,
+                               const uint32_t *ostarts, const uint64_t *ns, size_t sn, const uint64_t *ni,
+                               const uint32_t *nstarts, const dfc_refresh *refresh, dfc_sections_result *r) {
+    dfc_snapshot a = {{os, so, NULL, NULL}, {oi, ostarts[so], NULL, NULL}, ostarts};
+    dfc_snapshot b = {{ns, sn, NULL, NULL}, {ni, nstarts[sn], NULL, NULL}, nstarts};
+    return dfc_diff_sections(ctx, &a, &b, refresh, &injective, &injective, flags, r);
+}
+
 static int diff_sections(dfc_context *ctx, const uint64_t *os, size_t so, const uint64_t *oi, const uint32_t *ostarts,
                          const uint64_t *ns, size_t sn, const uint64_t *ni, const uint32_t *nstarts,
                          const dfc_refresh *refresh, dfc_sections_result *r) {
-    dfc_snapshot a = {{os, so, NULL, NULL}, {oi, ostarts[so], NULL, NULL}, ostarts};
-    dfc_snapshot b = {{ns, sn, NULL, NULL}, {ni, nstarts[sn], NULL, NULL}, nstarts};
-    return dfc_diff_sections(ctx, &a, &b, refresh, &injective, &injective, 0, r);
+    return diff_sections_flags(ctx, 0, os, so, oi, ostarts, ns, sn, ni, nstarts, refresh, r);
 }
 
 static void test_sections_known_answers(void) {
@@ -1030,6 +1056,113 @@ static void test_sections_known_answers(void) {
     dfc_context_free(ctx);
 }
 
+/* A refresh batch copied out of the context (the next diff reuses its buffers). */
+typedef struct refresh_copy {
+    size_t reload_sections, reload_items, reconfigure_items;
+    uint32_t sections[8];
+    dfc_index_path reloads[64], reconfigures[64];
+} refresh_copy;
+
+static refresh_copy copy_refresh(const dfc_batch *batch) {
+    refresh_copy c = {batch->reload_section_count, batch->reload_item_count, batch->reconfigure_item_count, {0}, {{0, 0}}, {{0, 0}}};
+    if (c.reload_sections > 8 || c.reload_items > 64 || c.reconfigure_items > 64) return c;
+    if (c.reload_sections) memcpy(c.sections, batch->reload_sections, c.reload_sections * sizeof(uint32_t));
+    if (c.reload_items) memcpy(c.reloads, batch->reload_items, c.reload_items * sizeof(dfc_index_path));
+    if (c.reconfigure_items) memcpy(c.reconfigures, batch->reconfigure_items, c.reconfigure_items * sizeof(dfc_index_path));
+    return c;
+}
+
+static bool same_refresh(const refresh_copy *a, const refresh_copy *b) {
+    return a->reload_sections == b->reload_sections && a->reload_items == b->reload_items &&
+           a->reconfigure_items == b->reconfigure_items &&
+           memcmp(a->sections, b->sections, sizeof a->sections) == 0 &&
+           memcmp(a->reloads, b->reloads, sizeof a->reloads) == 0 &&
+           memcmp(a->reconfigures, b->reconfigures, sizeof a->reconfigures) == 0;
+}
+
+/* Snapshots whose sections and items all stay in place take the refresh-only planner; its
+ * refresh batch must equal the general planner's, reached by giving the new snapshot one
+ * more (empty) section at the end. Near misses (an item across a section boundary with the
+ * same flat order, two items swapped, a section renamed) must not take it. */
+static void test_sections_refresh_in_place(void) {
+    dfc_context *ctx = dfc_context_create(NULL);
+    dfc_sections_result r;
+    rng_state = 1414;
+    enum { MAX_SECTIONS = 6, MAX_ITEMS = 1000 };
+    uint64_t sections[MAX_SECTIONS + 1], section_copy[MAX_SECTIONS + 1], items[MAX_ITEMS], item_copy[MAX_ITEMS];
+    uint64_t changed[MAX_ITEMS];
+    uint32_t starts[MAX_SECTIONS + 2], start_copy[MAX_SECTIONS + 2], moved_starts[MAX_SECTIONS + 2];
+    uint32_t reloads[24], reconfigures[24], section_reloads[4];
+    for (int trial = 0; trial < 600; trial++) {
+        const size_t so = rng_below(MAX_SECTIONS);
+        const size_t per_section = trial % 50 == 0 ? 160 : 24; /* a few long runs of clear flags */
+        starts[0] = 0;
+        for (size_t s = 0; s < so; s++) {
+            sections[s] = 1 + s;
+            starts[s + 1] = starts[s] + (uint32_t)rng_below(per_section);
+        }
+        const size_t n = starts[so];
+        for (size_t i = 0; i < n; i++) items[i] = 5000 + i * 7;
+        dfc_refresh refresh = {reloads, n ? rng_below(24) : 0, reconfigures, n ? rng_below(24) : 0, section_reloads,
+                               so ? rng_below(4) : 0};
+        for (size_t k = 0; k < refresh.reload_item_count; k++) reloads[k] = (uint32_t)rng_below(n);
+        for (size_t k = 0; k < refresh.reconfigure_item_count; k++)
+            reconfigures[k] = rng_below(3) == 0 && refresh.reload_item_count ? reloads[rng_below(refresh.reload_item_count)]
+                                                                             : (uint32_t)rng_below(n);
+        for (size_t k = 0; k < refresh.reload_section_count; k++) section_reloads[k] = (uint32_t)rng_below(so);
+        const dfc_refresh *request = trial % 7 == 0 ? NULL : &refresh;
+        const unsigned flags = trial % 2 ? DFC_DIFF_ASSUME_UNIQUE : 0;
+        /* The new side: the old arrays themselves, or equal copies. */
+        memcpy(section_copy, sections, sizeof sections);
+        memcpy(item_copy, items, n * sizeof(uint64_t));
+        memcpy(start_copy, starts, (so + 1) * sizeof(uint32_t));
+        const bool shared = trial % 4 < 2;
+        const uint64_t *new_sections = shared ? sections : section_copy, *new_items = shared ? items : item_copy;
+        const uint32_t *new_starts = shared ? starts : start_copy;
+
+        CHECK_EQ_INT(diff_sections_flags(ctx, flags, sections, so, items, starts, new_sections, so, new_items, new_starts,
+                                         request, &r),
+                     DFC_OK);
+        CHECK(!r.has_structural);
+        for (size_t i = 0; i < n; i++) CHECK(r.old_item_to_new[i] == (int32_t)i && r.new_item_to_old[i] == (int32_t)i);
+        const refresh_copy fast = copy_refresh(&r.refresh);
+        const int fast_has_refresh = r.has_refresh;
+        sections[so] = 999; /* the general planner: one more section, empty, at the end */
+        starts[so + 1] = starts[so];
+        CHECK_EQ_INT(diff_sections_flags(ctx, flags, sections, so, items, starts, sections, so + 1, items, starts, request, &r), DFC_OK);
+        CHECK(r.has_structural && r.structural.insert_section_count == 1 && r.structural.insert_sections[0] == so);
+        CHECK_EQ_INT(r.structural.delete_item_count + r.structural.insert_item_count + r.structural.move_item_count +
+                         r.structural.move_section_count + r.structural.delete_section_count, 0);
+        const refresh_copy general = copy_refresh(&r.refresh);
+        CHECK(same_refresh(&fast, &general));
+        CHECK_EQ_INT(fast_has_refresh, r.has_refresh);
+
+        /* Near misses: each changes the layout, so the batch must have structural operations. */
+        if (so >= 2 && starts[1] > 0) { /* the last item of section 0 opens section 1: same flat order */
+            memcpy(moved_starts, starts, (so + 1) * sizeof(uint32_t));
+            moved_starts[1]--;
+            CHECK_EQ_INT(diff_sections_flags(ctx, flags, sections, so, items, starts, sections, so, items, moved_starts, request, &r), DFC_OK);
+            CHECK(r.has_structural && r.structural.move_item_count + r.structural.delete_item_count == 1);
+        }
+        if (n >= 2) { /* two neighbours swapped */
+            memcpy(changed, items, n * sizeof(uint64_t));
+            size_t i = rng_below(n - 1);
+            changed[i] = items[i + 1];
+            changed[i + 1] = items[i];
+            CHECK_EQ_INT(diff_sections_flags(ctx, flags, sections, so, items, starts, sections, so, changed, starts, NULL, &r), DFC_OK);
+            CHECK(r.has_structural);
+        }
+        if (so >= 1) { /* a section renamed */
+            uint64_t renamed[MAX_SECTIONS + 1];
+            memcpy(renamed, sections, so * sizeof(uint64_t));
+            renamed[rng_below(so)] = 777;
+            CHECK_EQ_INT(diff_sections_flags(ctx, flags, sections, so, items, starts, renamed, so, items, starts, NULL, &r), DFC_OK);
+            CHECK(r.has_structural && r.structural.delete_section_count == 1 && r.structural.insert_section_count == 1);
+        }
+    }
+    dfc_context_free(ctx);
+}
+
 int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "--list-contract") == 0) return contract_list();
     const harness_test tests[] = {
@@ -1051,6 +1184,7 @@ int main(int argc, char **argv) {
         {"duplicates_found_in_large_lists", test_duplicates_found_in_large_lists},
         {"bad_arguments", test_bad_arguments},
         {"sections_known_answers", test_sections_known_answers},
+        {"sections_refresh_in_place", test_sections_refresh_in_place},
         {"warm_context_allocates_nothing", test_warm_context_allocates_nothing},
         {"allocation_failure_every_k", test_allocation_failure_every_k},
         {"contract", test_contract},

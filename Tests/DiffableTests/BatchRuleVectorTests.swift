@@ -285,7 +285,7 @@ import Testing
         let difference = new.difference(from: old)
         let broken = SnapshotDifference(
             old: old, new: new, batches: [], oldItemToNew: difference.oldItemToNew,
-            newItemToOld: difference.newItemToOld, oldSectionToNew: difference.oldSectionToNew,
+            newItemToOld: difference.newItemToOld, itemsInPlace: difference.itemsInPlace, oldSectionToNew: difference.oldSectionToNew,
             newSectionToOld: difference.newSectionToOld, oldStarts: difference.oldStarts,
             newStarts: difference.newStarts)
         var view = Simulator()

@@ -10,20 +10,24 @@ struct FlatSnapshot {
     var itemSlots: [Int32]
     var starts: [UInt32]
 
-    /// - Parameter slots: whether to record each position's slot (needed to reach the
-    ///   identifiers when keys are hashes; integer keys are the identifiers).
+    /// - Parameters:
+    ///   - slots: whether to record each position's slot (needed to reach the identifiers
+    ///     when keys are hashes; integer keys are the identifiers).
+    ///   - other: the flat form of the snapshot this one is diffed against. Where both list
+    ///     the same section keys, item keys or section sizes, the arrays are `other`'s own
+    ///     (shared, not copied): a reload of 10^6 items then writes no key array, and the
+    ///     core sees one array on both sides.
     /// - Complexity: O(n + s).
-    init<S, I>(_ storage: SnapshotStorage<S, I>, slots: Bool) {
+    init<S, I>(_ storage: SnapshotStorage<S, I>, slots: Bool, sharingWith other: FlatSnapshot? = nil) {
         let order = storage.sectionOrder
         sectionSlots = slots ? Array(order) : []
-        sectionKeys = order.map { storage.sectionKeys[Int($0)] }
-        var starts: [UInt32] = [0]
-        starts.reserveCapacity(order.count + 1)
+        let sectionKeys = order.map { storage.sectionKeys[Int($0)] }
+        self.sectionKeys = other.map { $0.sectionKeys == sectionKeys ? $0.sectionKeys : sectionKeys } ?? sectionKeys
         var slotArray: [Int32] = []
         // Everything is read through borrowed buffers and written in place: no per-section
         // access check or retain, no per-element append (which checks capacity and
         // uniqueness). A 10^6-item snapshot is gathered in a few milliseconds.
-        itemKeys = storage.sectionItems.withUnsafeBufferPointer { sectionItems in
+        (itemKeys, starts) = storage.sectionItems.withUnsafeBufferPointer { sectionItems in
             let total = order.reduce(0) { $0 + sectionItems[Int($1)].count }
             if slots {
                 slotArray = [Int32](filling: total) { buffer, initialized in
@@ -36,21 +40,101 @@ struct FlatSnapshot {
                 }
             }
             return storage.itemKeys.withUnsafeBufferPointer { keys in
-                [UInt64](filling: total) { buffer, initialized in
+                Self.gatherKeys(order: order, sectionItems: sectionItems, keys: keys, total: total, sharingWith: other)
+            }
+        }
+        itemSlots = slotArray
+    }
+
+    /// The item keys in display order and the section starts, `other`'s arrays where they are
+    /// equal. The common part is found by comparing in place; from the first difference on,
+    /// keys are copied (the equal part with one memory copy).
+    /// - Complexity: O(n + s).
+    private static func gatherKeys(
+        order: ContiguousArray<Int32>, sectionItems: UnsafeBufferPointer<ContiguousArray<Int32>>, keys: UnsafeBufferPointer<UInt64>,
+        total: Int, sharingWith other: FlatSnapshot?
+    ) -> (keys: [UInt64], starts: [UInt32]) {
+        // How many leading sections have other's sizes, and how many leading items other's keys.
+        var sameSections = 0, sameItems = 0
+        if let other {
+            other.itemKeys.withUnsafeBufferPointer { otherKeys in
+                other.starts.withUnsafeBufferPointer { otherStarts in
                     for section in order {
+                        var whole = true
                         sectionItems[Int(section)].withUnsafeBufferPointer { sectionSlots in
                             for slot in sectionSlots {
-                                buffer[initialized] = keys[Int(slot)]
-                                initialized += 1
+                                guard sameItems < otherKeys.count, keys[Int(slot)] == otherKeys[sameItems] else {
+                                    whole = false
+                                    return
+                                }
+                                sameItems += 1
                             }
                         }
-                        starts.append(UInt32(initialized))
+                        guard whole, sameSections + 1 < otherStarts.count, Int(otherStarts[sameSections + 1]) == sameItems else { return }
+                        sameSections += 1
                     }
                 }
             }
         }
-        itemSlots = slotArray
-        self.starts = starts
+        if let other, sameItems == total, other.itemKeys.count == total {
+            let sameStarts = sameSections == order.count && other.starts.count == order.count + 1
+            return (other.itemKeys, sameStarts ? other.starts : starts(order, sectionItems))
+        }
+        let gathered = [UInt64](filling: total) { buffer, initialized in
+            if sameItems > 0, let other {
+                other.itemKeys.withUnsafeBufferPointer { otherKeys in
+                    _ = buffer.initialize(fromContentsOf: UnsafeBufferPointer(rebasing: otherKeys[..<sameItems]))
+                }
+            }
+            initialized = sameItems
+            // The section holding the first different key, from that key on; then the rest.
+            var skip = sameItems - (other.map { Int($0.starts[sameSections]) } ?? 0)
+            for section in order.dropFirst(sameSections) {
+                sectionItems[Int(section)].withUnsafeBufferPointer { sectionSlots in
+                    for slot in sectionSlots.dropFirst(skip) {
+                        buffer[initialized] = keys[Int(slot)]
+                        initialized += 1
+                    }
+                }
+                skip = 0
+            }
+        }
+        return (gathered, starts(order, sectionItems))
+    }
+
+    /// Section starts: 0, then the running item count after each section in `order`.
+    /// - Complexity: O(s).
+    private static func starts(_ order: ContiguousArray<Int32>, _ sectionItems: UnsafeBufferPointer<ContiguousArray<Int32>>) -> [UInt32] {
+        var starts: [UInt32] = [0]
+        starts.reserveCapacity(order.count + 1)
+        var total: UInt32 = 0
+        for section in order {
+            total += UInt32(sectionItems[Int(section)].count)
+            starts.append(total)
+        }
+        return starts
+    }
+
+    /// The flat positions of those of `ids` that `storage` (the snapshot this is the flat form
+    /// of) holds, in the order given. The identifier table is probed for every id first, then
+    /// the positions are read in one tight pass from the section starts gathered here: the
+    /// cache misses of consecutive ids overlap instead of queueing behind a per-id walk of
+    /// the section-size tree.
+    /// - Complexity: O(k) expected for k ids.
+    func positions<S, I>(of ids: [I], in storage: SnapshotStorage<S, I>) -> [UInt32] {
+        guard !ids.isEmpty else { return [] }
+        let slots = ids.compactMap { storage.itemSlot($0) }
+        return storage.itemSection.withUnsafeBufferPointer { itemSection in
+            storage.itemIndex.withUnsafeBufferPointer { itemIndex in
+                storage.sectionPosition.withUnsafeBufferPointer { sectionPosition in
+                    starts.withUnsafeBufferPointer { starts in
+                        slots.map { slot in
+                            starts[Int(sectionPosition[Int(itemSection[Int(slot)])])] &+ UInt32(itemIndex[Int(slot)])
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// The C view of this snapshot (identity confirmed by the caller's match), valid inside `body`.

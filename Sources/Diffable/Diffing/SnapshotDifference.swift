@@ -18,8 +18,11 @@ public struct SnapshotDifference<SectionIdentifierType: Hashable, ItemIdentifier
     /// appeared or disappeared), then the refresh batch (when anything is reloaded).
     public let batches: [BatchUpdate]
 
+    /// Flat item positions old → new and new → old (-1: none); both empty when every item
+    /// kept its position (`itemsInPlace`), the maps being the identity.
     let oldItemToNew: [Int32]
     let newItemToOld: [Int32]
+    let itemsInPlace: Bool
     let oldSectionToNew: [Int32]
     let newSectionToOld: [Int32]
     let oldStarts: [UInt32]
@@ -71,7 +74,7 @@ public struct SnapshotDifference<SectionIdentifierType: Hashable, ItemIdentifier
     /// - Complexity: O(log s) for s new sections (binary search over the new section starts).
     public func newIndexPath(forOldIndexPath indexPath: IndexPath) -> IndexPath? {
         guard let flat = Self.flat(indexPath, oldStarts) else { return nil }
-        let mapped = oldItemToNew[flat]
+        let mapped = itemsInPlace ? Int32(flat) : oldItemToNew[flat]
         return mapped < 0 ? nil : Self.path(Int(mapped), newStarts)
     }
 
@@ -79,7 +82,7 @@ public struct SnapshotDifference<SectionIdentifierType: Hashable, ItemIdentifier
     /// - Complexity: O(log s) (binary search over section starts).
     public func oldIndexPath(forNewIndexPath indexPath: IndexPath) -> IndexPath? {
         guard let flat = Self.flat(indexPath, newStarts) else { return nil }
-        let mapped = newItemToOld[flat]
+        let mapped = itemsInPlace ? Int32(flat) : newItemToOld[flat]
         return mapped < 0 ? nil : Self.path(Int(mapped), oldStarts)
     }
 

@@ -1,4 +1,5 @@
 import Diffable
+import DiffableTools
 import Foundation
 
 /// `diffable bench --suite snapshot`: snapshot operations on n items in n/100 sections
@@ -40,6 +41,75 @@ enum SnapshotBench {
             for s in items.indices where items[s].contains(where: gone.contains) { items[s].removeAll { gone.contains($0) } }
             for id in ids { sectionOfItem[id] = nil }
         }
+    }
+
+    /// The largest n the build + diff row runs at: it is about the fixed costs of small snapshots.
+    static let buildAndDiffLimit = 100_000
+
+    /// Seconds per build of both snapshots of a sectioned churn (``SectionedScenario/churn``,
+    /// sections of 100) plus their diff, against building the suite's plain model of both and
+    /// running the plain-Swift two-level diff (``BaselineSectionedDiff``), and against the same
+    /// diff on bare copied arrays of arrays, in the same run. Small n repeat the whole body so
+    /// that each timed run lasts about as long as one at 10^5.
+    /// - Complexity: O(n) per repeat.
+    static func buildAndDiff(keys: BenchKeys, itemCount: Int, runs: Int, seed: UInt64) -> (
+        diffable: Double, plain: Double, arraysOnly: Double, repeats: Int
+    ) {
+        switch keys {  // the churn's new ids go past n: identifiers are made from each id
+        case .int: buildAndDiff(itemCount: itemCount, runs: runs, seed: seed) { $0 }
+        case .random64: buildAndDiff(itemCount: itemCount, runs: runs, seed: seed, BenchKeys.scrambled)
+        case .string: buildAndDiff(itemCount: itemCount, runs: runs, seed: seed, BenchKeys.name)
+        }
+    }
+
+    private static func buildAndDiff<Item: Hashable>(itemCount: Int, runs: Int, seed: UInt64, _ item: (Int) -> Item) -> (
+        diffable: Double, plain: Double, arraysOnly: Double, repeats: Int
+    ) {
+        let layouts = SectionedScenario.churn.layouts(itemCount: itemCount, seed: seed &+ UInt64(itemCount))
+        let old = layouts.old.map { $0.map(item) }, new = layouts.new.map { $0.map(item) }
+        let repeats = max(1, buildAndDiffLimit / max(itemCount, 1))
+        var checksum = 0
+        func snapshot(_ sections: [Int], _ items: [[Item]]) -> DiffableDataSourceSnapshot<Int, Item> {
+            var snapshot = DiffableDataSourceSnapshot<Int, Item>()
+            snapshot.appendSections(sections)
+            for (section, ids) in zip(sections, items) { snapshot.appendItems(ids, toSection: section) }
+            return snapshot
+        }
+        let diffable = Measure.median(runs: runs) {
+            for _ in 0..<repeats {
+                let difference = snapshot(layouts.newSections, new).difference(from: snapshot(layouts.oldSections, old))
+                checksum &+= difference.movedItemCount
+            }
+        }
+        // The naive version: the suite's plain model of both snapshots (arrays of arrays and a
+        // Dictionary item → section, what a snapshot must answer from), then the plain-Swift diff.
+        func model(_ sections: [Int], _ items: [[Item]]) -> PlainModel<Item> {
+            var model = PlainModel<Item>()
+            for (section, ids) in zip(sections, items) {
+                model.appendSection(section)
+                model.append(ids, to: section)
+            }
+            return model
+        }
+        let plain = Measure.median(runs: runs) {
+            for _ in 0..<repeats {
+                let before = model(layouts.oldSections, old), after = model(layouts.newSections, new)
+                let result = BaselineSectionedDiff.diff(
+                    oldSections: before.sectionIDs, old: before.items, newSections: after.sectionIDs, new: after.items)
+                checksum &+= result.moves
+            }
+        }
+        // The barest version: only the arrays of arrays, copied, then the plain-Swift diff.
+        let arraysOnly = Measure.median(runs: runs) {
+            for _ in 0..<repeats {
+                let before = old.map { $0.map { $0 } }, after = new.map { $0.map { $0 } }
+                let result = BaselineSectionedDiff.diff(
+                    oldSections: layouts.oldSections.map { $0 }, old: before, newSections: layouts.newSections.map { $0 }, new: after)
+                checksum &+= result.moves
+            }
+        }
+        if checksum == -1 { print("") }  // keeps the results alive
+        return (diffable / Double(repeats), plain / Double(repeats), arraysOnly / Double(repeats), repeats)
     }
 
     static func measure(keys: BenchKeys, count: Int, runs: Int, seed: UInt64, log: BenchLog) -> [BenchRow] {
@@ -91,6 +161,15 @@ enum SnapshotBench {
         // The model scans sections before the item's: 1,000 probes, scaled to 100,000.
         let plainLookups = Measure.median(runs: 1) { for probe in probes.prefix(1000) { checksum &+= model.indexOfItem(probe)! } } * 100
         row("indexOfItem × 100,000", lookups, plainLookups, runs: runs)
+
+        if itemCount <= buildAndDiffLimit {
+            log.step(label, phase: "build + diff")
+            let (diffable, plain, arraysOnly, repeats) = buildAndDiff(keys: keys, itemCount: itemCount, runs: runs, seed: seed)
+            row("build + diff (churn, ×\(repeats) per run)", diffable, plain, runs: runs)
+            rows[rows.count - 1].notes.append(
+                "\(label) build + diff: \(BenchTable.number(arraysOnly * 1000)) ms for plain Swift on bare arrays of arrays (no item → section index)"
+            )
+        }
 
         guard itemCount > 1 else { return rows }
         log.step(label, phase: "moveItem")

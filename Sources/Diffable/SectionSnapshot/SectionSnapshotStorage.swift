@@ -118,58 +118,17 @@ final class SectionSnapshotStorage<Item: Hashable> {
         }
     }
 
+    /// The arrays that decide the rows (shared, not copied).
+    /// - Complexity: O(1).
+    var rows: OutlineRows<Item> { OutlineRows(ids: ids, keys: keys, sizes: sizes, expanded: expanded) }
+
     /// Calls `body` with each maximal run of consecutive visible positions, in order.
-    /// - Complexity: O(visible items): a collapsed item's subtree is skipped in one step,
-    ///   and the rest of a word of expansion bits in one step when all of them are set.
-    func forEachVisibleRun(_ body: (Range<Int>) -> Void) {
-        sizes.withUnsafeBufferPointer { sizes in
-            expanded.withUnsafeWords { words in
-                var position = 0, runStart = 0
-                let total = sizes.count
-                while position < total {
-                    // Expanded items continue the run; bits past the end are zero, so the
-                    // test never reads past `total`.
-                    let bit = position & 63, width = 64 - bit
-                    let rest = words[position >> 6] >> UInt64(bit)
-                    if rest == (width == 64 ? ~0 : (1 << UInt64(width)) - 1) {
-                        position += width
-                        continue
-                    }
-                    let size = Int(sizes[position])
-                    if size == 1 || rest & 1 != 0 {
-                        position += 1
-                        continue
-                    }
-                    // A collapsed item with children ends the run; its subtree is hidden.
-                    body(runStart..<(position + 1))
-                    position += size
-                    runStart = position
-                }
-                if runStart < total { body(runStart..<total) }
-            }
-        }
-    }
+    /// - Complexity: O(visible items) (see ``OutlineRows/forEachVisibleRun(_:)``).
+    func forEachVisibleRun(_ body: (Range<Int>) -> Void) { rows.forEachVisibleRun(body) }
 
     /// The number of visible items.
     /// - Complexity: O(visible items).
-    var visibleCount: Int {
-        var visible = 0
-        forEachVisibleRun { visible += $0.count }
-        return visible
-    }
-
-    /// Appends the identifiers (and keys) of the visible items to `visibleIDs` (and `visibleKeys`).
-    /// - Complexity: O(visible items).
-    func appendVisible(ids visibleIDs: inout [Item], keys visibleKeys: inout [UInt64]) {
-        ids.withUnsafeBufferPointer { ids in
-            keys.withUnsafeBufferPointer { keys in
-                forEachVisibleRun { run in
-                    visibleIDs.append(contentsOf: UnsafeBufferPointer(rebasing: ids[run]))
-                    visibleKeys.append(contentsOf: UnsafeBufferPointer(rebasing: keys[run]))
-                }
-            }
-        }
-    }
+    var visibleCount: Int { rows.visibleCount }
 
     // MARK: Structural changes
 

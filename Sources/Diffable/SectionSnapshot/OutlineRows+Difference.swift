@@ -116,8 +116,9 @@ extension OutlineRows {
                                         injective: sectionStrategy.isInjective, old: sections, at: sectionSlots, new: sections,
                                         at: sectionSlots
                                     ) { sectionMatch in
-                                        EqualityOracle.withMatch(injective: injective, old: oldIDs, at: oldSlots, new: newIDs, at: newSlots) {
-                                            itemMatch in
+                                        EqualityOracle.withMatch(
+                                            injective: injective, old: oldIDs, at: oldSlots, new: newIDs, at: newSlots
+                                        ) { itemMatch in
                                             context.diffFlatSnapshots(
                                                 old: oldSide, new: newSide, oldFlat: oldFlat, newFlat: newFlat,
                                                 refresh: DiffContext.FlatRefresh(), sectionMatch: &sectionMatch, itemMatch: &itemMatch)

@@ -83,22 +83,6 @@ import Testing
         }
     }
 
-    @Test func structuralChangesTakeTheGeneralPath() {
-        var generator = SeededGenerator(seed: 4_242)
-        var structural = 0
-        for pair in 0..<2_000 {
-            var fresh = 1_000
-            let old = SectionSnapshotDifferenceTests.randomOutline(&generator, first: 0, size: 40)
-            let new = SectionSnapshotDifferenceTests.randomChange(of: old, &generator, fresh: &fresh)
-            let sameTree = old.items == new.items && old.items.allSatisfy { old.parent(of: $0) == new.parent(of: $0) }
-            #expect(Self.takesExpansionPath(new, old) == sameTree, "pair \(pair)")
-            if !sameTree { structural += 1 }
-            let difference = new.difference(from: old)
-            #expect(Self.same(difference, Self.flatDifference(new, old)), "pair \(pair): \(difference)")
-        }
-        #expect(structural > 1_000)
-    }
-
     @Test func stringsAndIdentifiersUnequalToThemselvesAgreeWithTheFlatEngine() throws {
         var generator = SeededGenerator(seed: 5)
         for _ in 0..<300 {

@@ -58,7 +58,7 @@ import Testing
 
     @Test func randomOutlinePairsPassTheStrictSimulator() throws {
         var generator = SeededGenerator(seed: 2_024)
-        var accepted = 0
+        var accepted = 0, structural = 0
         for pair in 0..<2_500 {
             var fresh = 1_000
             let old = Self.randomOutline(&generator, first: 0, size: 30)
@@ -77,9 +77,14 @@ import Testing
             #expect(Self.movesAreMinimal(difference, old: old.visibleItems, new: new.visibleItems), "pair \(pair): \(difference)")
             #expect(new.difference(from: old).batches == difference.batches, "pair \(pair): not deterministic")
             #expect(new.difference(from: new).isEmpty)
+            // The expansion-only walk exactly when the trees are equal; the same result either way.
+            let sameTree = old.items == new.items && old.items.allSatisfy { old.parent(of: $0) == new.parent(of: $0) }
+            #expect(SectionSnapshotDifferencePathTests.takesExpansionPath(new, old) == sameTree, "pair \(pair)")
+            #expect(SectionSnapshotDifferencePathTests.same(difference, SectionSnapshotDifferencePathTests.flatDifference(new, old)))
+            if !sameTree { structural += 1 }
             accepted += 1
         }
-        #expect(accepted == 2_500)
+        #expect(accepted == 2_500 && structural > 1_000)
     }
 
     @Test func expandingInsertsTheNewlyVisibleDescendantsAfterTheParent() {

@@ -31,8 +31,8 @@ extension DiffContext {
                                                 old: oldItemIDs, at: oldItemSlots, new: newItemIDs, at: newItemSlots
                                             ) { itemMatch in
                                                 diffFlatSnapshots(
-                                                    old: old, new: new, oldFlat: oldFlat, newFlat: newFlat,
-                                                    sectionMatch: &sectionMatch, itemMatch: &itemMatch)
+                                                    old: .snapshot(old), new: .snapshot(new), oldFlat: oldFlat, newFlat: newFlat,
+                                                    refresh: FlatRefresh(newStorage, flat: newFlat), sectionMatch: &sectionMatch, itemMatch: &itemMatch)
                                             }
                                         }
                                     }
@@ -45,23 +45,39 @@ extension DiffContext {
         }
     }
 
-    private func diffFlatSnapshots<S, I>(
-        old: DiffableDataSourceSnapshot<S, I>, new: DiffableDataSourceSnapshot<S, I>,
-        oldFlat: FlatSnapshot, newFlat: FlatSnapshot, sectionMatch: inout dfc_match, itemMatch: inout dfc_match
-    ) -> SnapshotDifference<S, I> {
-        let newStorage = new.storage
-        // Refresh requests as flat new positions.
-        let reloadItems = newFlat.positions(of: newStorage.reloadedItems, in: newStorage)
-        let reconfigureItems = newFlat.positions(of: newStorage.reconfiguredItems, in: newStorage)
-        let reloadSections = newStorage.reloadedSections.compactMap { newStorage.sectionSlot($0) }.map {
-            UInt32(newStorage.sectionPosition[Int($0)])
+    /// A snapshot's refresh requests as flat new positions (item) and section positions.
+    struct FlatRefresh {
+        var reloadItems: [UInt32] = []
+        var reconfigureItems: [UInt32] = []
+        var reloadSections: [UInt32] = []
+
+        /// None (a side with no refresh requests).
+        init() {}
+
+        /// `newStorage`'s requests, positioned through its flat form's section starts.
+        /// - Complexity: O(r + s) for r requests.
+        init<S, I>(_ newStorage: SnapshotStorage<S, I>, flat newFlat: FlatSnapshot) {
+            reloadItems = newFlat.positions(of: newStorage.reloadedItems, in: newStorage)
+            reconfigureItems = newFlat.positions(of: newStorage.reconfiguredItems, in: newStorage)
+            reloadSections = newStorage.reloadedSections.compactMap { newStorage.sectionSlot($0) }.map {
+                UInt32(newStorage.sectionPosition[Int($0)])
+            }
         }
+    }
+
+    /// The two-level diff of two flat forms (unique by construction) with their match rules,
+    /// as the difference between the snapshots `old` and `new` (which may be made on request).
+    /// - Complexity: O(n + s) expected plus O(k log k) for the LIS of matched items.
+    func diffFlatSnapshots<S, I>(
+        old: SnapshotDifference<S, I>.Side, new: SnapshotDifference<S, I>.Side, oldFlat: FlatSnapshot, newFlat: FlatSnapshot,
+        refresh: FlatRefresh, sectionMatch: inout dfc_match, itemMatch: inout dfc_match
+    ) -> SnapshotDifference<S, I> {
         var result = dfc_sections_result()
         let status: Int32 = oldFlat.withCSnapshot { oldSnapshot in
             newFlat.withCSnapshot { newSnapshot in
-                reloadItems.withUnsafeBufferPointer { reload in
-                    reconfigureItems.withUnsafeBufferPointer { reconfigure in
-                        reloadSections.withUnsafeBufferPointer { reloadSectionList in
+                refresh.reloadItems.withUnsafeBufferPointer { reload in
+                    refresh.reconfigureItems.withUnsafeBufferPointer { reconfigure in
+                        refresh.reloadSections.withUnsafeBufferPointer { reloadSectionList in
                             var refresh = dfc_refresh(
                                 reload_items: reload.baseAddress, reload_item_count: reload.count,
                                 reconfigure_items: reconfigure.baseAddress, reconfigure_item_count: reconfigure.count,

@@ -10,6 +10,14 @@ struct FlatSnapshot {
     var itemSlots: [Int32]
     var starts: [UInt32]
 
+    /// A flat form given whole (the visible rows of an outline).
+    /// - Complexity: O(1).
+    init(sectionKeys: [UInt64], sectionSlots: [Int32], itemKeys: [UInt64], itemSlots: [Int32], starts: [UInt32]) {
+        (self.sectionKeys, self.sectionSlots, self.itemKeys, self.itemSlots, self.starts) = (
+            sectionKeys, sectionSlots, itemKeys, itemSlots, starts
+        )
+    }
+
     /// - Parameters:
     ///   - slots: whether to record each position's slot (needed to reach the identifiers
     ///     when keys are hashes; integer keys are the identifiers).

@@ -10,9 +10,28 @@ public struct SnapshotDifference<SectionIdentifierType: Hashable, ItemIdentifier
     public typealias Snapshot = DiffableDataSourceSnapshot<SectionIdentifierType, ItemIdentifierType>
 
     /// The snapshots this difference leads between.
-    public let old: Snapshot
+    /// - Complexity: O(1), or O(n) expected on the first read of a side made on request.
+    public var old: Snapshot { oldSide.snapshot }
     /// The target snapshot (with its pending refresh requests).
-    public let new: Snapshot
+    /// - Complexity: O(1), or O(n) expected on the first read of a side made on request.
+    public var new: Snapshot { newSide.snapshot }
+
+    /// One side: a snapshot, or one made on its first read (an outline's visible rows,
+    /// whose identifier table a caller that only reads the batches never needs).
+    enum Side {
+        case snapshot(Snapshot)
+        case onRequest(MadeOnRequest<Snapshot>)
+
+        var snapshot: Snapshot {
+            switch self {
+            case .snapshot(let snapshot): snapshot
+            case .onRequest(let made): made.value
+            }
+        }
+    }
+
+    let oldSide: Side
+    let newSide: Side
 
     /// Zero, one or two batches: the structural batch first (when anything moved,
     /// appeared or disappeared), then the refresh batch (when anything is reloaded).
@@ -27,6 +46,27 @@ public struct SnapshotDifference<SectionIdentifierType: Hashable, ItemIdentifier
     let newSectionToOld: [Int32]
     let oldStarts: [UInt32]
     let newStarts: [UInt32]
+
+    init(
+        old: Side, new: Side, batches: [BatchUpdate], oldItemToNew: [Int32], newItemToOld: [Int32], itemsInPlace: Bool = false,
+        oldSectionToNew: [Int32], newSectionToOld: [Int32], oldStarts: [UInt32], newStarts: [UInt32]
+    ) {
+        (oldSide, newSide, self.batches, self.itemsInPlace) = (old, new, batches, itemsInPlace)
+        (self.oldItemToNew, self.newItemToOld, self.oldSectionToNew, self.newSectionToOld) = (
+            oldItemToNew, newItemToOld, oldSectionToNew, newSectionToOld
+        )
+        (self.oldStarts, self.newStarts) = (oldStarts, newStarts)
+    }
+
+    init(
+        old: Snapshot, new: Snapshot, batches: [BatchUpdate], oldItemToNew: [Int32], newItemToOld: [Int32], itemsInPlace: Bool = false,
+        oldSectionToNew: [Int32], newSectionToOld: [Int32], oldStarts: [UInt32], newStarts: [UInt32]
+    ) {
+        self.init(
+            old: .snapshot(old), new: .snapshot(new), batches: batches, oldItemToNew: oldItemToNew, newItemToOld: newItemToOld,
+            itemsInPlace: itemsInPlace, oldSectionToNew: oldSectionToNew, newSectionToOld: newSectionToOld, oldStarts: oldStarts,
+            newStarts: newStarts)
+    }
 
     /// Whether the snapshots show the same thing (no batch at all).
     /// - Complexity: O(1).

@@ -170,6 +170,22 @@ enum OutlineBench {
         precondition(
             inserted == naiveInserted && inserted == parents.count * workload.fanOut, "the diffs disagree: \(inserted) vs \(naiveInserted)")
         row("visible-rows diff after expanding 1,000 parents", difference, naiveDifference)
+
+        // The same change plus one new root item: the trees differ, so the diff takes the
+        // general path (the visible keys through the flat engine) instead of the
+        // expansion-only walk.
+        log("difference, general path")
+        let extra = id(workload.itemCount)
+        outline.append([extra])
+        naive.append([extra], to: nil)
+        let generalDifference = median(runs: runs) { inserted = outline.difference(from: old).insertedItemCount }
+        let naiveGeneralDifference = median(runs: runs) {
+            naiveInserted = BaselineDiff.diff(old: naiveOld.visibleItems, new: naive.visibleItems).inserts
+        }
+        precondition(
+            inserted == naiveInserted && inserted == parents.count * workload.fanOut + 1,
+            "the diffs disagree: \(inserted) vs \(naiveInserted)")
+        row("same diff, one root item appended too (general path)", generalDifference, naiveGeneralDifference)
         if checksum == 42 { log("") }
         return rows
     }

@@ -32,7 +32,8 @@ extension DiffContext {
                                             ) { itemMatch in
                                                 diffFlatSnapshots(
                                                     old: .snapshot(old), new: .snapshot(new), oldFlat: oldFlat, newFlat: newFlat,
-                                                    refresh: FlatRefresh(newStorage, flat: newFlat), sectionMatch: &sectionMatch, itemMatch: &itemMatch)
+                                                    refresh: FlatRefresh(newStorage, flat: newFlat), sectionMatch: &sectionMatch,
+                                                    itemMatch: &itemMatch)
                                             }
                                         }
                                     }

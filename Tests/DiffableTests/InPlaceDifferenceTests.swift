@@ -98,6 +98,29 @@ import Testing
         }
     }
 
+    /// A snapshot whose slots run in display order lends its own key array to its flat form;
+    /// one whose slots do not (after a move or a delete) gets its keys gathered; both in
+    /// display order either way.
+    @Test func flatFormBorrowsTheKeyArrayOnlyInDisplayOrder() {
+        var g = SeededGenerator(seed: 14_02)
+        for round in 0..<500 {
+            var snapshot = Self.snapshot(Self.layout(&g), { "S\($0)" }, { "i\($0)" })
+            let items = snapshot.itemIdentifiers
+            if round % 3 == 1, items.count > 1 { snapshot.moveItem(items[0], afterItem: items[items.count - 1]) }
+            if round % 3 == 2, !items.isEmpty { snapshot.deleteItems([items[items.count / 2]]) }
+            let storage = snapshot.storage
+            let flat = FlatSnapshot(storage, slots: true)
+            #expect(flat.itemKeys == storage.itemStrategy.keys(snapshot.itemIdentifiers), "round \(round)")
+            let borrowed = storage.itemKeys.withUnsafeBufferPointer { own in
+                flat.itemKeys.withUnsafeBufferPointer { $0.baseAddress == own.baseAddress }
+            }
+            let inOrder = flat.itemSlots == Array(0..<Int32(storage.itemKeys.count))
+            guard !flat.itemKeys.isEmpty else { continue }  // every empty array is one buffer
+            #expect(borrowed == inOrder, "round \(round)")
+            if round % 3 == 1, items.count > 1 { #expect(!borrowed, "round \(round)") }
+        }
+    }
+
     /// Reloads, reconfigures (some of the same items) and section reloads, at random.
     static func requestRefreshes<S: Hashable, I: Hashable>(_ snapshot: inout DiffableDataSourceSnapshot<S, I>, _ g: inout SeededGenerator) {
         let items = snapshot.itemIdentifiers

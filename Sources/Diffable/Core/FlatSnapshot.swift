@@ -47,20 +47,47 @@ struct FlatSnapshot {
                     }
                 }
             }
+            // A snapshot whose slots run in display order (one built by appends, the usual
+            // case) already holds its keys in that order: the flat form borrows the array
+            // (an O(1) conversion sharing the buffer) instead of copying n keys.
+            let borrowed = { () -> [UInt64]? in
+                Self.slotsRunInDisplayOrder(order, sectionItems, count: storage.itemKeys.count) ? Array(storage.itemKeys) : nil
+            }
+            if other == nil, let keys = borrowed() { return (keys, Self.starts(order, sectionItems)) }
             return storage.itemKeys.withUnsafeBufferPointer { keys in
-                Self.gatherKeys(order: order, sectionItems: sectionItems, keys: keys, total: total, sharingWith: other)
+                Self.gatherKeys(order: order, sectionItems: sectionItems, keys: keys, total: total, sharingWith: other, borrowed: borrowed)
             }
         }
         itemSlots = slotArray
     }
 
+    /// Whether the sections' slot lists, in `order`, are exactly 0, 1, …, `count` − 1.
+    /// - Complexity: O(n + s), stopping at the first slot out of order.
+    private static func slotsRunInDisplayOrder(
+        _ order: ContiguousArray<Int32>, _ sectionItems: UnsafeBufferPointer<ContiguousArray<Int32>>, count: Int
+    ) -> Bool {
+        var next: Int32 = 0
+        for section in order {
+            let inOrder = sectionItems[Int(section)].withUnsafeBufferPointer { slots in
+                for slot in slots {
+                    guard slot == next else { return false }
+                    next += 1
+                }
+                return true
+            }
+            guard inOrder else { return false }
+        }
+        return Int(next) == count
+    }
+
     /// The item keys in display order and the section starts, `other`'s arrays where they are
     /// equal. The common part is found by comparing in place; from the first difference on,
-    /// keys are copied (the equal part with one memory copy).
+    /// the snapshot's own key array when `borrowed` gives it, otherwise keys are copied (the
+    /// equal part with one memory copy).
     /// - Complexity: O(n + s).
     private static func gatherKeys(
         order: ContiguousArray<Int32>, sectionItems: UnsafeBufferPointer<ContiguousArray<Int32>>, keys: UnsafeBufferPointer<UInt64>,
-        total: Int, sharingWith other: FlatSnapshot?
+        total: Int, sharingWith other: FlatSnapshot?, borrowed: () -> [UInt64]?
     ) -> (keys: [UInt64], starts: [UInt32]) {
         // How many leading sections have other's sizes, and how many leading items other's keys.
         var sameSections = 0, sameItems = 0
@@ -88,6 +115,7 @@ struct FlatSnapshot {
             let sameStarts = sameSections == order.count && other.starts.count == order.count + 1
             return (other.itemKeys, sameStarts ? other.starts : starts(order, sectionItems))
         }
+        if let keys = borrowed() { return (keys, starts(order, sectionItems)) }
         let gathered = [UInt64](filling: total) { buffer, initialized in
             if sameItems > 0, let other {
                 other.itemKeys.withUnsafeBufferPointer { otherKeys in

@@ -135,7 +135,21 @@ struct OutlineStress {
             }
             return row + fanOut * low
         }
-        DifferenceCheck(difference: difference, old: difference.old, new: difference.new).run(
+        // Positions from the outlines themselves (`new` shows every item at its index; `old`
+        // shows a visible item fanOut rows earlier per collapsed parent before it): reading
+        // `difference.old`/`.new` would build two 10^7-row snapshots just to check 2,000 rows.
+        let oldSide = DifferenceCheck.Side(rows: itemCount - fanOut * collapsed.count) { item in
+            guard old.contains(item), old.isVisible(item) else { return nil }
+            var low = 0, high = collapsed.count  // collapsed parents (ascending) before item
+            while low < high {
+                let middle = (low + high) / 2
+                if collapsed[middle] < item { low = middle + 1 } else { high = middle }
+            }
+            return item - fanOut * low
+        }
+        let newSide = DifferenceCheck.Side(rows: itemCount) { item in new.contains(item) && new.isVisible(item) ? new.index(of: item) : nil
+        }
+        DifferenceCheck(difference: difference, old: oldSide, new: newSide).run(
             into: &scenario, deleted: 0, inserted: collapsed.count * fanOut, generator: &generator, oldItem: oldItem,
             newItem: { $1 })
     }

@@ -77,7 +77,8 @@ enum OutlineBench {
         case .int: return measure(keys, workload, runs, seed, log) { $0 }
         case .random64: return measure(keys, workload, runs, seed, log, BenchKeys.scrambled)
         case .string:
-            let names = (0..<workload.itemCount).map(BenchKeys.name)
+            // One name more than the outline holds: the general-path row appends item itemCount.
+            let names = (0...workload.itemCount).map(BenchKeys.name)
             return measure(keys, workload, runs, seed, log) { names[$0] }
         }
     }

@@ -31,15 +31,6 @@ static inline dfc_slot dfc__idtable_slot(uint32_t fingerprint, uint32_t value) {
 
 static inline uint32_t dfc__slot_fingerprint(dfc_slot slot) { return (uint32_t)(slot >> 32); }
 
-/* dfc__slot_capacity_for's count and shift, as the shift of a fingerprint's top bits: at
- * most 2^32 slots, all a 32-bit fingerprint can address (DFC_MAX_COUNT needs 2^32 at 3/4). */
-static bool dfc__idtable_capacity_for(size_t count, size_t *capacity, unsigned *home_shift) {
-    unsigned shift;
-    if (!dfc__slot_capacity_for(count, capacity, &shift) || shift < 32u) return false;
-    *home_shift = shift - 32u;
-    return true;
-}
-
 dfc_idtable *dfc_idtable_create(const dfc_allocator *allocator) {
     dfc_heap heap;
     dfc__heap_init(&heap, allocator);
@@ -93,7 +84,7 @@ int dfc_idtable_reserve(dfc_idtable *table, size_t count) {
     if (table->slots != NULL && count <= table->capacity / 4 * 3) return DFC_OK;
     size_t capacity, bytes;
     unsigned home_shift;
-    if (!dfc__idtable_capacity_for(count, &capacity, &home_shift) ||
+    if (!dfc__fingerprint_slot_capacity_for(count, &capacity, &home_shift) ||
         !dfc__mul_size(capacity, sizeof(dfc_slot), &bytes))
         return DFC_ERR_TOO_LARGE;
     dfc_slot *slots = dfc__heap_allocate_zeroed(&table->heap, bytes);

@@ -98,6 +98,16 @@ static inline bool dfc__slot_capacity_for(size_t count, size_t *capacity, unsign
     return true;
 }
 
+/* dfc__slot_capacity_for for a table addressed by a 32-bit fingerprint instead of the key: the
+ * home slot is the fingerprint's top bits, so `home_shift` = shift - 32. At most 2^32 slots,
+ * all a fingerprint can address (DFC_MAX_COUNT needs 2^32 at 3/4). */
+static inline bool dfc__fingerprint_slot_capacity_for(size_t count, size_t *capacity, unsigned *home_shift) {
+    unsigned shift;
+    if (!dfc__slot_capacity_for(count, capacity, &shift) || shift < 32u) return false;
+    *home_shift = shift - 32u;
+    return true;
+}
+
 /* ---- context ------------------------------------------------------------- */
 
 enum {

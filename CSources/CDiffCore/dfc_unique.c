@@ -47,8 +47,8 @@ int dfc__list_is_unique(dfc_context *context, const dfc_identity *identity, int 
     /* starts[p] is now where partition p ends (and p + 1 begins). */
 
     size_t capacity;
-    unsigned shift;
-    if (!dfc__slot_capacity_for(largest, &capacity, &shift)) return DFC_ERR_TOO_LARGE;
+    unsigned home_shift;
+    if (!dfc__fingerprint_slot_capacity_for(largest, &capacity, &home_shift)) return DFC_ERR_TOO_LARGE;
     uint64_t *table = dfc__context_scratch(context, DFC_BUF_SLOTS_NEW, capacity, sizeof(uint64_t), &status);
     if (table == NULL) return status;
     size_t begin = 0;
@@ -56,9 +56,9 @@ int dfc__list_is_unique(dfc_context *context, const dfc_identity *identity, int 
         const size_t end = starts[p];
         if (end - begin < 2) continue;
         size_t slots = capacity;
-        (void)dfc__slot_capacity_for(end - begin, &slots, &shift); /* no larger than `capacity` */
+        /* no larger than `capacity`; a slot's home: the fingerprint's top bits */
+        (void)dfc__fingerprint_slot_capacity_for(end - begin, &slots, &home_shift);
         const size_t mask = slots - 1;
-        const unsigned home_shift = shift - 32u; /* a slot's home: the fingerprint's top bits */
         memset(table, 0, slots * sizeof(uint64_t));
         for (size_t e = begin; e < end; e++) {
             const uint32_t fingerprint = (uint32_t)(bucketed[e] >> 32), index = (uint32_t)bucketed[e];

@@ -53,7 +53,6 @@ struct FlatSnapshot {
             let borrowed = { () -> [UInt64]? in
                 Self.slotsRunInDisplayOrder(order, sectionItems, count: storage.itemKeys.count) ? Array(storage.itemKeys) : nil
             }
-            if other == nil, let keys = borrowed() { return (keys, Self.starts(order, sectionItems)) }
             return storage.itemKeys.withUnsafeBufferPointer { keys in
                 Self.gatherKeys(order: order, sectionItems: sectionItems, keys: keys, total: total, sharingWith: other, borrowed: borrowed)
             }

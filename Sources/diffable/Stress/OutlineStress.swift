@@ -125,29 +125,28 @@ struct OutlineStress {
         for parent in collapsed.prefix(10) {
             scenario.expect("level of collapsed parent \(parent)", old.level(of: parent), workload.depth - 2)
         }
+        // How many of `ascending` are below `value` (a binary search). - Complexity: O(log count).
+        func countBelow(_ value: Int, in ascending: [Int]) -> Int {
+            var low = 0, high = ascending.count
+            while low < high {
+                let middle = (low + high) / 2
+                if ascending[middle] < value { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
         // Old row i shows item i + fanOut · (collapsed parents shown before row i).
         let oldRows = collapsed.enumerated().map { $0.element - fanOut * $0.offset }
-        func oldItem(_ section: Int, _ row: Int) -> Int {
-            var low = 0, high = oldRows.count  // parents with old row < row
-            while low < high {
-                let middle = (low + high) / 2
-                if oldRows[middle] < row { low = middle + 1 } else { high = middle }
-            }
-            return row + fanOut * low
-        }
+        func oldItem(_ section: Int, _ row: Int) -> Int { row + fanOut * countBelow(row, in: oldRows) }
         // Positions from the outlines themselves (`new` shows every item at its index; `old`
-        // shows a visible item fanOut rows earlier per collapsed parent before it): reading
-        // `difference.old`/`.new` would build two 10^7-row snapshots just to check 2,000 rows.
+        // shows a visible item fanOut rows earlier per collapsed parent before it, `collapsed`
+        // being ascending): reading `difference.old`/`.new` would build two 10^7-row snapshots
+        // just to check 2,000 rows.
         let oldSide = DifferenceCheck.Side(rows: itemCount - fanOut * collapsed.count) { item in
             guard old.contains(item), old.isVisible(item) else { return nil }
-            var low = 0, high = collapsed.count  // collapsed parents (ascending) before item
-            while low < high {
-                let middle = (low + high) / 2
-                if collapsed[middle] < item { low = middle + 1 } else { high = middle }
-            }
-            return item - fanOut * low
+            return item - fanOut * countBelow(item, in: collapsed)
         }
-        let newSide = DifferenceCheck.Side(rows: itemCount) { item in new.contains(item) && new.isVisible(item) ? new.index(of: item) : nil
+        let newSide = DifferenceCheck.Side(rows: itemCount) { item in
+            new.contains(item) && new.isVisible(item) ? new.index(of: item) : nil
         }
         DifferenceCheck(difference: difference, old: oldSide, new: newSide).run(
             into: &scenario, deleted: 0, inserted: collapsed.count * fanOut, generator: &generator, oldItem: oldItem,

@@ -62,4 +62,49 @@ import Testing
         copy.expand([1])
         #expect(copy.storage !== original.storage && copy.isExpanded(1) && !original.isExpanded(1))
     }
+
+    /// Single-item lookups first try the position after the last one found. After every
+    /// kind of mutation, that guess points at the wrong item (or past the end): each
+    /// query, asked right after a query that leaves such a guess, must still agree with
+    /// the outline's own arrays.
+    @Test(arguments: [UInt64(1), 2, 3, 4])
+    func lookupsAfterAStaleGuessAgreeWithTheItemsArray(seed: UInt64) throws {
+        var outline = try DiffableDataSourceSectionSnapshot(validating: Self.randomEntries(count: 300, seed: seed))
+        var generator = SplitMix64(seed: seed &+ 100)
+        var nextItem = 1_000
+        for step in 0..<200 {
+            let items = outline.items
+            guard let victim = items.randomElement(using: &generator) else { break }
+            switch step % 5 {
+            case 0: outline.delete([victim])
+            case 1: outline.insert([nextItem], before: victim)
+            case 2: outline.insert([nextItem], after: victim)
+            case 3: outline.replace(childrenOf: victim, using: DiffableDataSourceSectionSnapshot())
+            default: outline.append([nextItem], to: victim)
+            }
+            nextItem += 1
+            let now = outline.items
+            // Ask about each item right after its predecessor (guess right), then in a
+            // scrambled order (guess wrong), then about items that are gone.
+            for order in [now, now.shuffled(using: &generator), [victim, nextItem, -1] + now.reversed()] {
+                for item in order {
+                    let position = now.firstIndex(of: item)
+                    #expect(outline.index(of: item) == position, "step \(step): \(item)")
+                    #expect(outline.contains(item) == (position != nil))
+                }
+            }
+        }
+    }
+
+    /// Identifiers whose keys all collide: a guessed position holds the right key for every
+    /// item, so only the identifier comparison tells a right guess from a wrong one.
+    @Test func aGuessIsConfirmedByTheIdentifierWhenKeysCollide() {
+        var outline = DiffableDataSourceSectionSnapshot<Bucketed>()
+        let items = (0..<64).map { Bucketed(value: $0, buckets: 1) }
+        outline.append(items)
+        for item in items + items.reversed() {
+            #expect(outline.index(of: item) == item.value)
+        }
+        #expect(outline.index(of: Bucketed(value: 64, buckets: 1)) == nil)
+    }
 }

@@ -103,4 +103,59 @@ import Testing
         #expect(shared == expected)
         #expect(shared.itemIdentifiers == expected.itemIdentifiers)
     }
+
+    /// An outline of 3 levels with every third parent expanded.
+    static func makeSharedOutline() -> DiffableDataSourceSectionSnapshot<Int> {
+        var outline = DiffableDataSourceSectionSnapshot<Int>()
+        outline.append(Array(0..<20))
+        for root in 0..<20 {
+            let children = Array((100 + root * 10)..<(110 + root * 10))
+            outline.append(children, to: root)
+            for child in children where child % 3 == 0 { outline.append([child * 100, child * 100 + 1], to: child) }
+        }
+        outline.expand(outline.items.filter { $0 % 3 == 0 })
+        outline.delete([5, 104])
+        return outline
+    }
+
+    /// Every by-identifier query of an outline, asked in `order`.
+    static func askOutline(_ outline: DiffableDataSourceSectionSnapshot<Int>, order: [Int]) -> [Int: [Int]] {
+        var answers: [Int: [Int]] = [:]
+        for item in order {
+            let contained = outline.contains(item)
+            answers[item] = [
+                contained ? 1 : 0, outline.index(of: item) ?? -1, contained ? outline.level(of: item) : -1,
+                outline.parent(of: item) ?? -1, outline.isVisible(item) ? 1 : 0, outline.isExpanded(item) ? 1 : 0,
+            ]
+        }
+        return answers
+    }
+
+    /// Single-item lookups remember where they last found an item (a guess for the next,
+    /// checked before use): tasks asking in different orders overwrite each other's guesses
+    /// all the time, and every answer must still be the one a fresh outline gives.
+    @Test func outlineQueriesFromSixteenTasksInDifferentOrdersAgreeWithAFreshCopy() async {
+        let shared = Self.makeSharedOutline()
+        let probes = Self.makeSharedOutline().items + [-1, 5, 104, 10_400, 99_999]
+        let expected = Self.askOutline(Self.makeSharedOutline(), order: probes)
+        let answers = await withTaskGroup(of: [Int: [Int]].self) { group in
+            for task in 0..<16 {
+                group.addTask {
+                    var order = probes
+                    switch task % 4 {
+                    case 0: break
+                    case 1: order.reverse()
+                    case 2: order = stride(from: task % 7, to: probes.count, by: 7).map { probes[$0] } + probes
+                    default: order.shuffle()
+                    }
+                    return Self.askOutline(shared, order: order)
+                }
+            }
+            var all: [[Int: [Int]]] = []
+            for await answer in group { all.append(answer) }
+            return all
+        }
+        #expect(answers.count == 16)
+        for answer in answers { #expect(answer == expected) }
+    }
 }

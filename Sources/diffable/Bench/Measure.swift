@@ -8,6 +8,20 @@ enum Measure {
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     }
 
+    /// Pushes everything out of the CPU caches by writing a buffer larger than any last-level
+    /// cache, so a timed body that makes a few random accesses starts cold whatever its
+    /// untimed setup touched (a tap on a row after the user scrolled finds nothing cached).
+    /// The buffer is mapped for the call only and returned to the system after it.
+    /// - Complexity: O(`evictionBytes`).
+    static func evictCaches() {
+        let lines = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: evictionBytes / 8)
+        defer { lines.deallocate() }
+        for index in stride(from: 0, to: lines.count, by: 8) { lines[index] = UInt64(index) }
+    }
+
+    /// Twice the 32 MiB last-level cache of the machines the README's figures come from.
+    static let evictionBytes = 64 << 20
+
     /// Median of `runs` timed runs, after one untimed warm-up when `warmUp`.
     static func median(runs: Int, warmUp: Bool = true, _ body: () throws -> Void) rethrows -> Double {
         if warmUp { try body() }

@@ -276,10 +276,13 @@ static inline void dfc__scratch_table_prefetch_match(const dfc_scratch_table *ta
 DFC_HIDDEN int dfc__match_lists(dfc_context *context, const dfc_identity *identity, bool validate, int is_section,
                      int32_t *old_to_new, int32_t *new_to_old, size_t *common_prefix, size_t *common_suffix);
 
-/* Sets *unique to whether no two elements of `side` are the same identifier (keys
- * equal and confirmed); reports nothing (dfc_unique.c). Uses the context's two table
- * buffers and its LIS-tails buffer, all free while lists are matched. */
-DFC_HIDDEN int dfc__list_is_unique(dfc_context *context, const dfc_identity *identity, int side, bool *unique);
+/* Sets *unique to whether no two of these are the same identifier (keys equal and
+ * confirmed): every element of `side`, and, when `other_map` is not NULL, the elements j
+ * of the other side in [other_begin, other_end) with other_map[j] == DFC_NOT_FOUND (the
+ * probes). Reports nothing (dfc_unique.c). Uses the context's two table buffers and its
+ * LIS-tails buffer, all free while lists are matched. O(n + probes). */
+DFC_HIDDEN int dfc__list_is_unique(dfc_context *context, const dfc_identity *identity, int side, const int32_t *other_map,
+                                   size_t other_begin, size_t other_end, bool *unique);
 
 /* ---- batch planner (dfc_plan.c) --------------------------------------------- */
 

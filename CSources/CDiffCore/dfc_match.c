@@ -194,55 +194,25 @@ static int dfc__match_trusted(dfc_match_work *w) {
     return DFC_OK;
 }
 
-/* After the trusted matcher ran on an old list without duplicates and took no old
- * element twice: whether the new list has no duplicates either. Two equal matched new
- * elements would be matched to two equal old ones, so a duplicate involves an unmatched
- * new element: equal to another unmatched one, or to a matched one. The table holds the
- * unmatched ones (few, in a typical diff), and every matched element is looked up in it. */
-static int dfc__new_side_is_unique(dfc_match_work *w, bool *unique) {
-    const size_t m = w->identity->lists[DFC_SIDE_NEW]->count;
-    const uint64_t *new_keys = w->identity->lists[DFC_SIDE_NEW]->keys;
-    *unique = true;
-    size_t unmatched = 0;
-    for (size_t j = w->prefix; j < w->new_end; j++) unmatched += w->new_to_old[j] == DFC_NOT_FOUND;
-    if (unmatched == 0) return DFC_OK;
-    dfc_scratch_table table = {0};
-    int status = dfc__scratch_table_init(w->context, DFC_BUF_SLOTS_NEW, unmatched, DFC_SIDE_NEW, &table);
-    if (status != DFC_OK) return status;
-    for (size_t j = w->prefix; j < w->new_end; j++) {
-        if (w->new_to_old[j] != DFC_NOT_FOUND) continue;
-        if (dfc__scratch_table_find(&table, w->identity, DFC_SIDE_NEW, (uint32_t)j) != DFC_NOT_FOUND) {
-            *unique = false;
-            return DFC_OK;
-        }
-        dfc__scratch_table_insert(&table, new_keys[j], (uint32_t)j);
-    }
-    for (size_t j = 0; j < m; j++) {
-        if (j + DFC_LOOKUP_PREFETCH < m) dfc__scratch_table_prefetch(&table, new_keys[j + DFC_LOOKUP_PREFETCH]);
-        if (w->new_to_old[j] != DFC_NOT_FOUND &&
-            dfc__scratch_table_find(&table, w->identity, DFC_SIDE_NEW, (uint32_t)j) != DFC_NOT_FOUND) {
-            *unique = false;
-            return DFC_OK;
-        }
-    }
-    return DFC_OK;
-}
-
-/* Untrusted input. Duplicates are rare, so first find out cheaply whether there are
- * any: the old list is checked whole (dfc_unique.c), the trusted matcher runs, and the
- * new list is checked against what it left (dfc__new_side_is_unique). On unique lists
- * the trusted matching is the exact one; otherwise the middle is matched again by the
- * exhaustive path, which reports every duplicate. */
+/* Untrusted input. Duplicates are rare, so the trusted matcher runs first and then one
+ * check finds out whether its matching is the exact one: whether the old list holds no
+ * two equal elements, and no new element it left unmatched equals an old element or
+ * another unmatched one (dfc_unique.c). That covers every duplicate in the new list: two
+ * equal new elements are either both unmatched, or one is matched to an old element the
+ * other equals, or both are matched — to two old elements (two equal old ones) or to one
+ * (taken twice). Only the unmatched new elements are hashed besides the old list, so a
+ * typical validated diff costs one partitioned pass over the old keys more than a trusted
+ * one. On a duplicate the middle is matched again by the exhaustive path, which reports
+ * every duplicate. */
 static int dfc__match_validated(dfc_match_work *w) {
-    bool unique;
-    int status = dfc__list_is_unique(w->context, w->identity, DFC_SIDE_OLD, &unique);
+    int status = dfc__match_trusted(w);
     if (status != DFC_OK) return status;
-    if (unique) {
-        if ((status = dfc__match_trusted(w)) != DFC_OK) return status;
-        if (!w->taken_twice && (status = dfc__new_side_is_unique(w, &unique)) != DFC_OK) return status;
-        if (!w->taken_twice && unique) return DFC_OK;
-        for (size_t i = w->prefix; i < w->old_end; i++) w->old_to_new[i] = DFC_NOT_FOUND;
-    }
+    bool unique = !w->taken_twice;
+    if (unique && (status = dfc__list_is_unique(w->context, w->identity, DFC_SIDE_OLD, w->new_to_old, w->prefix,
+                                                w->new_end, &unique)) != DFC_OK)
+        return status;
+    if (unique) return DFC_OK;
+    for (size_t i = w->prefix; i < w->old_end; i++) w->old_to_new[i] = DFC_NOT_FOUND;
     return dfc__match_reporting_duplicates(w);
 }
 

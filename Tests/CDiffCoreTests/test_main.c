@@ -725,6 +725,56 @@ static void test_duplicates_reported(void) {
     dfc_context_free(ctx);
 }
 
+/* A validated diff runs the trusted matcher, then one uniqueness check over the old list
+ * and the new elements left unmatched. Every way two equal elements can be matched must
+ * still come out as a duplicate: both matched in the middle (to two equal old elements),
+ * one matched and one inserted, both inserted, the two in the trimmed prefix and suffix,
+ * and a duplicate far from the rest in a long list that the walk follows. */
+static void test_validated_duplicates_in_every_matching_shape(void) {
+    dfc_context *ctx = dfc_context_create(NULL);
+    dfc_flat_result r;
+    size_t count = 0;
+    const dfc_duplicate *d;
+    /* both lists hold 7 twice and the walk pairs them up: old and new both reported */
+    uint64_t a[] = {9, 7, 3, 7, 8}, b[] = {9, 7, 3, 7, 5};
+    CHECK_EQ_INT(diff_keys(ctx, a, 5, b, 5, 0, &r), DFC_ERR_DUPLICATE);
+    d = dfc_context_duplicates(ctx, &count);
+    CHECK_EQ_INT(count, 2);
+    if (count == 2) CHECK(d[0].side == DFC_SIDE_OLD && d[1].side == DFC_SIDE_NEW && d[1].first == 1 && d[1].duplicate == 3);
+    /* old unique; new: 4 matched at 0, and again as an insert at 3 */
+    uint64_t c[] = {4, 5, 6}, e[] = {4, 5, 6, 4, 1};
+    CHECK_EQ_INT(diff_keys(ctx, c, 3, e, 5, 0, &r), DFC_ERR_DUPLICATE);
+    d = dfc_context_duplicates(ctx, &count);
+    CHECK_EQ_INT(count, 1);
+    if (count == 1) CHECK(d[0].side == DFC_SIDE_NEW && d[0].first == 0 && d[0].duplicate == 3);
+    /* old unique; new: 8 inserted twice, nothing else changed */
+    uint64_t f[] = {1, 2, 3}, g[] = {1, 8, 2, 8, 3};
+    CHECK_EQ_INT(diff_keys(ctx, f, 3, g, 5, 0, &r), DFC_ERR_DUPLICATE);
+    d = dfc_context_duplicates(ctx, &count);
+    CHECK_EQ_INT(count, 1);
+    if (count == 1) CHECK(d[0].side == DFC_SIDE_NEW && d[0].first == 1 && d[0].duplicate == 3);
+    /* 10,000 unique elements followed in order, with one new element equal to an old one
+     * far away (matched by the walk elsewhere): one new duplicate */
+    enum { LONG = 10000 };
+    uint64_t *old_keys = malloc(LONG * sizeof(uint64_t)), *new_keys = malloc((LONG + 1) * sizeof(uint64_t));
+    CHECK(old_keys != NULL && new_keys != NULL);
+    if (old_keys != NULL && new_keys != NULL) {
+        for (size_t i = 0; i < LONG; i++) old_keys[i] = new_keys[i] = (uint64_t)i * 2654435761u + 17;
+        new_keys[LONG] = old_keys[1234];
+        CHECK_EQ_INT(diff_keys(ctx, old_keys, LONG, new_keys, LONG + 1, 0, &r), DFC_ERR_DUPLICATE);
+        d = dfc_context_duplicates(ctx, &count);
+        CHECK_EQ_INT(count, 1);
+        if (count == 1) CHECK(d[0].side == DFC_SIDE_NEW && d[0].first == 1234 && d[0].duplicate == LONG);
+        /* the last element made new again: unique lists, diffed */
+        new_keys[LONG] = 1;
+        CHECK_EQ_INT(diff_keys(ctx, old_keys, LONG, new_keys, LONG + 1, 0, &r), DFC_OK);
+        CHECK_EQ_INT(r.insert_count, 1);
+    }
+    free(old_keys);
+    free(new_keys);
+    dfc_context_free(ctx);
+}
+
 /* The duplicates of one list as the core reports them: each later occurrence with the
  * first one, in (duplicate, first) order. O(n^2) but only over the planted ones. */
 static size_t reference_duplicates(const uint64_t *values, size_t count, uint32_t *first, uint32_t *later,
@@ -1181,6 +1231,7 @@ int main(int argc, char **argv) {
         {"forced_collisions", test_forced_collisions},
         {"callback_identity", test_callback_identity},
         {"duplicates_reported", test_duplicates_reported},
+        {"validated_duplicates_in_every_matching_shape", test_validated_duplicates_in_every_matching_shape},
         {"duplicates_found_in_large_lists", test_duplicates_found_in_large_lists},
         {"bad_arguments", test_bad_arguments},
         {"sections_known_answers", test_sections_known_answers},

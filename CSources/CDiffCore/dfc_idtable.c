@@ -172,6 +172,11 @@ int64_t dfc_idtable_find(const dfc_idtable *table, uint64_t key, size_t *cursor)
     return DFC_NOT_FOUND;
 }
 
+void dfc_idtable_prefetch(const dfc_idtable *table, uint64_t key) {
+    if (table == NULL || table->count == 0) return;
+    DFC_PREFETCH(&table->slots[dfc__fingerprint_home(dfc__fingerprint(key), table->home_shift)]);
+}
+
 /* The position of the entry (key -> value): fingerprint and value together name one entry. */
 static bool dfc__idtable_locate(const dfc_idtable *table, uint64_t key, uint32_t value, size_t *found) {
     if (table == NULL || table->count == 0 || value >= UINT32_MAX) return false;

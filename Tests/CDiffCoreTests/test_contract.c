@@ -650,6 +650,24 @@ static long idtable_update_empty(contract_env *e) {
 static long idtable_update_max_value(contract_env *e) {
     return dfc_idtable_update(e->table, 20, 1, UINT32_MAX) + dfc_idtable_update(e->table, 20, UINT32_MAX, 5);
 }
+/* A prefetch is a hint: the table reads the same after it, for keys present and absent. */
+static long idtable_prefetch_valid(contract_env *e) {
+    dfc_idtable_prefetch(e->table, 20);
+    dfc_idtable_prefetch(e->table, 12345);
+    return table_holds_originals(e->table) && dfc_idtable_count(e->table) == 3 ? 1 : WRONG_OUTPUT;
+}
+static long idtable_prefetch_null(contract_env *e) {
+    (void)e;
+    dfc_idtable_prefetch(NULL, 20);
+    return 0;
+}
+static long idtable_prefetch_empty(contract_env *e) {
+    dfc_idtable *empty = dfc_idtable_create(&e->allocator);
+    dfc_idtable_prefetch(empty, 20);
+    long count = (long)dfc_idtable_count(empty);
+    dfc_idtable_free(empty);
+    return count;
+}
 static long idtable_count_valid(contract_env *e) { return (long)dfc_idtable_count(e->table); }
 static long idtable_count_null(contract_env *e) { (void)e; return (long)dfc_idtable_count(NULL); }
 static long idtable_count_empty(contract_env *e) {
@@ -1088,6 +1106,13 @@ static const contract_row rows[] = {
     CANNOT(dfc_idtable_update, CASE_TOO_LARGE, NO_COUNT),
     VALUE(dfc_idtable_update, CASE_OVERFLOW, "old or new value UINT32_MAX: 0", idtable_update_max_value, 0),
     CANNOT(dfc_idtable_update, CASE_ALLOCATION, NO_ALLOCATION),
+
+    VALUE(dfc_idtable_prefetch, CASE_VALID, "entries unchanged", idtable_prefetch_valid, 1),
+    VALUE(dfc_idtable_prefetch, CASE_NULL, "no-op", idtable_prefetch_null, 0),
+    VALUE(dfc_idtable_prefetch, CASE_ZERO, "a table without slots: no-op", idtable_prefetch_empty, 0),
+    CANNOT(dfc_idtable_prefetch, CASE_TOO_LARGE, NO_COUNT),
+    CANNOT(dfc_idtable_prefetch, CASE_OVERFLOW, NO_ARITHMETIC),
+    CANNOT(dfc_idtable_prefetch, CASE_ALLOCATION, NO_ALLOCATION),
 
     VALUE(dfc_idtable_count, CASE_VALID, "3", idtable_count_valid, 3),
     VALUE(dfc_idtable_count, CASE_NULL, "0", idtable_count_null, 0),

@@ -59,6 +59,23 @@ final class IdentifierTable {
         return inserted
     }
 
+    /// Starts loading the table slot where a lookup of `key` begins (a hint; see
+    /// `dfc_idtable_prefetch`): issued some lookups ahead in a batch, the cache misses of
+    /// random keys overlap instead of following one another.
+    /// - Complexity: O(1).
+    @inline(__always)
+    func prefetch(_ key: UInt64) { dfc_idtable_prefetch(raw, key) }
+
+    /// The first candidate slot for `key`, unconfirmed (nil when there is none): for batches
+    /// that confirm all candidates in a later pass.
+    /// - Complexity: O(1) expected.
+    @inline(__always)
+    func firstCandidate(_ key: UInt64) -> Int32? {
+        var cursor = 0
+        let found = dfc_idtable_find(raw, key, &cursor)
+        return found < 0 ? nil : Int32(truncatingIfNeeded: found)
+    }
+
     /// The first candidate slot for `key` (an entry with the key, or rarely one whose key
     /// shares its fingerprint) accepted by `isMatch`, or nil.
     /// - Complexity: O(1) expected (plus one `isMatch` call per candidate).

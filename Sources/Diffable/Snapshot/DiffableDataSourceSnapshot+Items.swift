@@ -174,11 +174,7 @@ extension DiffableDataSourceSnapshot {
     @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == String)
     @_specialize(exported:true,where SectionIdentifierType == String, ItemIdentifierType == String)
     public mutating func deleteItems(_ identifiers: [ItemIdentifierType]) {
-        var slots: [Int32] = []
-        slots.reserveCapacity(identifiers.count)
-        for identifier in identifiers {
-            if let slot = storage.itemSlot(identifier) { slots.append(slot) }
-        }
+        var slots = storage.itemSlots(of: identifiers)
         guard !slots.isEmpty else { return }
         // Sorting drops repeated identifiers for less than a Set costs (no hashing, one allocation).
         slots.sort()

@@ -74,7 +74,7 @@ int dfc_context_reserve(dfc_context *context, size_t old_count, size_t new_count
         {DFC_BUF_SEQUENCE_POSITION, new_count, sizeof(uint32_t)},
         {DFC_BUF_KEEP, new_count, sizeof(uint8_t)},
         {DFC_BUF_LIS_TAILS, new_count, sizeof(uint32_t)},
-        {DFC_BUF_LIS_TAIL_VALUES, new_count, sizeof(uint32_t)},
+        {DFC_BUF_LIS_TAIL_VALUES, dfc__lis_tail_value_count(new_count), sizeof(uint32_t)},
         {DFC_BUF_LIS_PREVIOUS, new_count, sizeof(int32_t)},
     };
     for (size_t i = 0; i < sizeof(plan) / sizeof(plan[0]); i++) {

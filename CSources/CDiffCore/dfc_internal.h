@@ -157,6 +157,14 @@ DFC_HIDDEN int dfc__context_add_duplicate(dfc_context *context, int side, int is
 /* Sorts the duplicate list by (side, is_section, duplicate). */
 DFC_HIDDEN void dfc__context_sort_duplicates(dfc_context *context);
 
+/* The LIS searches tails of up to DFC_LIS_BLOCK^2 entries by counting, in blocks of
+ * DFC_LIS_BLOCK (dfc_lis.c): its tail-values buffer holds `count` values rounded up to
+ * whole blocks, then one block of block maxima. */
+enum { DFC_LIS_BLOCK = 64 };
+static inline size_t dfc__lis_tail_value_count(size_t count) {
+    return (count + DFC_LIS_BLOCK - 1) / DFC_LIS_BLOCK * DFC_LIS_BLOCK + DFC_LIS_BLOCK;
+}
+
 /* LIS over values[0..count) into keep[], using the context's scratch. */
 DFC_HIDDEN int dfc__lis(dfc_context *context, const uint32_t *values, size_t count, uint8_t *keep,
              size_t *length);

@@ -15,9 +15,32 @@ static inline size_t dfc__first_greater_within(const uint32_t *tails, size_t low
     return (size_t)(base - tails);
 }
 
-/* Tails up to this many entries (16 KiB) stay in the L1 cache: a plain search costs
- * less there than the interpolation below. A shuffle's tails are ~2 sqrt(n) long. */
-enum { DFC_LIS_CACHED_TAILS = 4096 };
+/* Tails up to this many entries (16 KiB) stay in the L1 cache: they are searched by
+ * counting (below) rather than by the interpolation further down. A shuffle's tails are
+ * ~2 sqrt(n) long. */
+enum { DFC_LIS_CACHED_TAILS = DFC_LIS_BLOCK * DFC_LIS_BLOCK };
+
+/* How many of the DFC_LIS_BLOCK values at `block` are <= value: a fixed-length loop the
+ * compiler turns into a few vector compares. */
+static inline uint32_t dfc__count_at_most(const uint32_t *block, uint32_t value) {
+    uint32_t count = 0;
+    for (size_t i = 0; i < DFC_LIS_BLOCK; i++) count += block[i] <= value;
+    return count;
+}
+
+/* First k with tail_values[k] > value, for tails of at most DFC_LIS_CACHED_TAILS entries
+ * kept in blocks of DFC_LIS_BLOCK, unused entries UINT32_MAX (above every value), and
+ * `block_last` holding each block's last entry (UINT32_MAX until the block is full). The
+ * tails are strictly increasing, so the answer is the number of entries <= value: full
+ * blocks counted from `block_last`, then entries of the one block the answer lies in.
+ * A binary search is ~12 dependent loads and compares per element; these two counts do
+ * not depend on each other's loads, and on a shuffle's LIS they took the search from
+ * ~60 to ~20 cycles an element (docs/PERFORMANCE.md). */
+static inline size_t dfc__first_greater_counting(const uint32_t *tail_values, const uint32_t *block_last,
+                                                 uint32_t value) {
+    const size_t block = dfc__count_at_most(block_last, value);
+    return block * DFC_LIS_BLOCK + dfc__count_at_most(tail_values + block * DFC_LIS_BLOCK, value);
+}
 
 /* First k in [0, count) with tails[k] > value, given tails strictly increasing and
  * tails[count - 1] > value. Old indices in new order are nearly sorted, so
@@ -25,7 +48,6 @@ enum { DFC_LIS_CACHED_TAILS = 4096 };
  * gallop outwards, which touches O(log distance) entries instead of O(log count)
  * cold ones. The answer is the same as a plain binary search's. */
 static size_t dfc__first_greater(const uint32_t *tails, size_t count, uint32_t value) {
-    if (count <= DFC_LIS_CACHED_TAILS) return dfc__first_greater_within(tails, 0, count - 1, value);
     size_t guess = (size_t)(((uint64_t)value * count) / ((uint64_t)tails[count - 1] + 1));
     if (guess >= count) guess = count - 1;
     size_t low, high; /* the answer lies in [low, high] */
@@ -61,14 +83,22 @@ int dfc__lis(dfc_context *context, const uint32_t *values, size_t count, uint8_t
         return DFC_OK;
     }
     int status = DFC_OK;
+    /* tail_values gets room for a whole last block, and the block maxima after it. */
+    const size_t padded = dfc__lis_tail_value_count(count) - DFC_LIS_BLOCK;
     uint32_t *tails = dfc__context_scratch(context, DFC_BUF_LIS_TAILS, count, sizeof(uint32_t), &status);
     uint32_t *tail_values =
-        tails ? dfc__context_scratch(context, DFC_BUF_LIS_TAIL_VALUES, count, sizeof(uint32_t), &status)
+        tails ? dfc__context_scratch(context, DFC_BUF_LIS_TAIL_VALUES, dfc__lis_tail_value_count(count), sizeof(uint32_t), &status)
               : NULL;
     int32_t *previous =
         tail_values ? dfc__context_scratch(context, DFC_BUF_LIS_PREVIOUS, count, sizeof(int32_t), &status)
                     : NULL;
     if (previous == NULL && count > 0) return status;
+    /* Unused entries read as UINT32_MAX: the part the counting search reads (up to one
+     * block past its limit), and the block maxima. */
+    uint32_t *block_last = tail_values + padded;
+    const size_t counted = padded < DFC_LIS_CACHED_TAILS + DFC_LIS_BLOCK ? padded : DFC_LIS_CACHED_TAILS + DFC_LIS_BLOCK;
+    memset(tail_values, 0xFF, counted * sizeof(uint32_t));
+    memset(block_last, 0xFF, DFC_LIS_BLOCK * sizeof(uint32_t));
     size_t tail_count = 0, last_k = 0;
     for (size_t j = 0; j < count; j++) {
         uint32_t value = values[j];
@@ -82,13 +112,21 @@ int dfc__lis(dfc_context *context, const uint32_t *values, size_t count, uint8_t
              * outliers further right) is found without searching; the search would give
              * the same k, since it is the only place with a smaller left and larger right. */
             k = last_k + 1;
+        } else if (tail_count <= DFC_LIS_CACHED_TAILS) {
+            /* UINT32_MAX marks unused entries, so that one value takes the binary search. */
+            k = value != UINT32_MAX ? dfc__first_greater_counting(tail_values, block_last, value)
+                                    : dfc__first_greater_within(tail_values, 0, tail_count - 1, value);
+            /* Only a value equal to the last tail (input not distinct) counts them all:
+             * it replaces the last tail, as the binary search's bound made it do. */
+            if (k >= tail_count) k = tail_count - 1;
         } else {
             k = dfc__first_greater(tail_values, tail_count, value);
         }
         previous[j] = k > 0 ? (int32_t)tails[k - 1] : -1;
         tails[k] = (uint32_t)j;
-        tail_values[k] = value;
         if (k == tail_count) tail_count++;
+        tail_values[k] = value;
+        if (k % DFC_LIS_BLOCK == DFC_LIS_BLOCK - 1 && k < DFC_LIS_CACHED_TAILS) block_last[k / DFC_LIS_BLOCK] = value;
         last_k = k;
     }
     if (count > 0) memset(keep, 0, count); /* keep may be NULL when count is 0 */

@@ -427,6 +427,25 @@ static void test_lis_tie_breaks(void) {
         free(expected);
         free(actual);
     }
+    /* UINT32_MAX, which the counting search uses to mark unused entries, repeated after
+     * two blocks of tails: still the first greater entry, never past the tails */
+    {
+        enum { RISING = 150 };
+        uint32_t values[RISING + 3];
+        uint8_t kept[RISING + 3];
+        for (size_t j = 0; j < RISING; j++) values[j] = (uint32_t)j * 7;
+        values[RISING] = UINT32_MAX;
+        values[RISING + 1] = UINT32_MAX;
+        values[RISING + 2] = 3;
+        size_t length = 0;
+        CHECK_EQ_INT(dfc_lis(ctx, values, RISING + 3, kept, &length), DFC_OK);
+        CHECK_EQ_INT(length, RISING + 1);
+        CHECK(kept[RISING + 1] == 1 && kept[RISING] == 0 && kept[RISING + 2] == 0);
+        /* and a value equal to a middle tail, in the counting search's range */
+        values[RISING] = 7 * 100;
+        CHECK_EQ_INT(dfc_lis(ctx, values, RISING + 1, kept, &length), DFC_OK);
+        CHECK_EQ_INT(length, RISING);
+    }
     uint8_t keep[1];
     CHECK_EQ_INT(dfc_lis(NULL, (const uint32_t[]){1}, 1, keep, NULL), DFC_ERR_NULL_ARGUMENT);
     CHECK_EQ_INT(dfc_lis(ctx, NULL, 1, keep, NULL), DFC_ERR_NULL_ARGUMENT);

@@ -29,9 +29,18 @@ final class DiffContextPool: @unchecked Sendable {
     /// Runs `body` with a context no other thread uses meanwhile.
     /// - Complexity: O(1) plus `body`.
     func withContext<R>(_ body: (DiffContext) throws -> R) rethrows -> R {
-        let context = idle.withLock { $0.popLast()?.context } ?? DiffContext()
+        let context = idle.withLock { $0.popLast()?.context } ?? makeContext()
         defer { keep(context) }
         return try body(context)
+    }
+
+    /// A new context; one that grows past what the pool keeps hands its results over to the
+    /// difference, since it is freed when its diff ends anyway.
+    /// - Complexity: O(1).
+    private func makeContext() -> DiffContext {
+        let context = DiffContext()
+        context.handOverAbove = retainedByteLimit
+        return context
     }
 
     /// Returns a context to the pool, dropping the least recently used ones beyond the limits.

@@ -5,7 +5,9 @@
 /// at most `retainedByteLimit` bytes together, so a thread diffing 10^6-item snapshots again
 /// and again (a context of ~70 MB) gets its warm context back every time, while one
 /// 10^7-item diff does not pin a gigabyte for the life of the process. A context that
-/// would not fit is freed when its diff ends.
+/// would not fit is freed when its diff ends; since it is not kept, a snapshot diff that
+/// grows it past `retainedByteLimit` hands its item maps and index paths over to the
+/// difference instead of copying them (``DiffContext/handOverAbove``).
 final class DiffContextPool: @unchecked Sendable {
     static let shared = DiffContextPool()
     /// Bytes the idle contexts may hold together.

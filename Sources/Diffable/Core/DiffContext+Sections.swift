@@ -73,6 +73,7 @@ extension DiffContext {
         old: SnapshotDifference<S, I>.Side, new: SnapshotDifference<S, I>.Side, oldFlat: FlatSnapshot, newFlat: FlatSnapshot,
         refresh: FlatRefresh, sectionMatch: inout dfc_match, itemMatch: inout dfc_match
     ) -> SnapshotDifference<S, I> {
+        releaseHandedOverBuffers()
         var result = dfc_sections_result()
         let status: Int32 = oldFlat.withCSnapshot { oldSnapshot in
             newFlat.withCSnapshot { newSnapshot in
@@ -93,20 +94,29 @@ extension DiffContext {
         }
         // Snapshots are valid by construction: a failure here is a bug in Diffable or exhausted memory.
         CoreError.require(status, "snapshot diff")
-        let packed = PackedIndexPaths.copying(result.structural, result.refresh)
+        // A context too large to be kept hands its item maps and paths over (no copy made
+        // while its scratch is allocated); otherwise they are copied and it stays warm.
+        let handOver = handsOverResults ? allocations : nil
+        let packed = PackedIndexPaths.make(result.structural, result.refresh, handingOver: handOver)
         var batches: [BatchUpdate] = []
         if result.has_structural != 0 { batches.append(BatchUpdate(result.structural, paths: packed.paths, ranges: packed.structural)) }
         if result.has_refresh != 0 { batches.append(BatchUpdate(result.refresh, paths: packed.paths, ranges: packed.refresh)) }
         func copy(_ pointer: UnsafePointer<Int32>?, _ count: Int) -> [Int32] {
             count == 0 ? [] : Array(UnsafeBufferPointer(start: pointer, count: count))
         }
+        func itemMap(_ pointer: UnsafePointer<Int32>?, _ count: Int) -> ResultArray<Int32> {
+            if count > 0, let memory = handOver?.takeBlock(at: pointer, bytes: count * MemoryLayout<Int32>.stride) {
+                return ResultArray(memory, count: count)
+            }
+            return ResultArray(copy(pointer, count))
+        }
         // A valid batch without structural operations leaves every item where it was: the
         // item maps are the identity, not worth copying (2 × 4 MB at 10^6 items).
         let itemsInPlace = result.has_structural == 0
         return SnapshotDifference(
             old: old, new: new, batches: batches,
-            oldItemToNew: itemsInPlace ? [] : copy(result.old_item_to_new, oldFlat.itemKeys.count),
-            newItemToOld: itemsInPlace ? [] : copy(result.new_item_to_old, newFlat.itemKeys.count),
+            oldItemToNew: itemsInPlace ? ResultArray([]) : itemMap(result.old_item_to_new, oldFlat.itemKeys.count),
+            newItemToOld: itemsInPlace ? ResultArray([]) : itemMap(result.new_item_to_old, newFlat.itemKeys.count),
             itemsInPlace: itemsInPlace,
             oldSectionToNew: copy(result.old_section_to_new, oldFlat.sectionKeys.count),
             newSectionToOld: copy(result.new_section_to_old, newFlat.sectionKeys.count),
@@ -121,10 +131,12 @@ extension PackedIndexPaths {
         var reload: Range<Int>, reconfigure: Range<Int>
     }
 
-    /// Copies the item paths of both batches of a diff into one packed array (one
-    /// allocation, a memory copy per list) and notes each list's range.
-    /// - Complexity: O(item operations).
-    static func copying(_ structural: dfc_batch, _ refresh: dfc_batch) -> (
+    /// The item paths of both batches of a diff in one packed array, and each list's range:
+    /// the context's own block of paths when `allocations` is given and hands it over (the C
+    /// planner writes every list of both batches into one block, in this order), otherwise
+    /// one allocation and a memory copy per list.
+    /// - Complexity: O(1) handed over, O(item operations) copied.
+    static func make(_ structural: dfc_batch, _ refresh: dfc_batch, handingOver allocations: ContextAllocations?) -> (
         paths: PackedIndexPaths, structural: BatchRanges, refresh: BatchRanges
     ) {
         precondition(MemoryLayout<PackedIndexPath>.stride == MemoryLayout<dfc_index_path>.stride)
@@ -136,6 +148,17 @@ extension PackedIndexPaths {
             ]
         }
         let all = lists(structural) + lists(refresh)
+        func batchRanges(_ ranges: [Range<Int>], _ first: Int) -> BatchRanges {
+            BatchRanges(
+                delete: ranges[first], insert: ranges[first + 1], moveFrom: ranges[first + 2], moveTo: ranges[first + 3],
+                reload: ranges[first + 4], reconfigure: ranges[first + 5])
+        }
+        if let allocations, let taken = handedOver(all, allocations) {
+            let total = taken.ranges.map(\.upperBound).max() ?? 0
+            return (
+                PackedIndexPaths(ResultArray(taken.memory, count: total)), batchRanges(taken.ranges, 0), batchRanges(taken.ranges, 6)
+            )
+        }
         var ranges: [Range<Int>] = []
         let packed = [PackedIndexPath](filling: all.reduce(0) { $0 + $1.1 }) { buffer, initialized in
             var next = 0
@@ -149,12 +172,31 @@ extension PackedIndexPaths {
             }
             initialized = next
         }
-        func batchRanges(_ first: Int) -> BatchRanges {
-            BatchRanges(
-                delete: ranges[first], insert: ranges[first + 1], moveFrom: ranges[first + 2], moveTo: ranges[first + 3],
-                reload: ranges[first + 4], reconfigure: ranges[first + 5])
+        return (PackedIndexPaths(ResultArray(packed)), batchRanges(ranges, 0), batchRanges(ranges, 6))
+    }
+
+    /// The context's block holding every non-empty list, taken from `allocations`, and each
+    /// list's range in it (an empty list: an empty range); nil when the lists are not all in
+    /// one block of the context, or all empty.
+    /// - Complexity: O(1) (12 lists).
+    private static func handedOver(_ lists: [(UnsafePointer<dfc_index_path>?, Int)], _ allocations: ContextAllocations) -> (
+        memory: HandedOverMemory, ranges: [Range<Int>]
+    )? {
+        let used = lists.compactMap { pointer, count in count > 0 ? pointer : nil }
+        guard let base = used.min(), let size = allocations.blockSize(at: base) else { return nil }
+        var ranges: [Range<Int>] = []
+        for (pointer, count) in lists {
+            guard count > 0, let pointer else {
+                ranges.append(0..<0)
+                continue
+            }
+            let start = pointer - base
+            guard (start + count) * MemoryLayout<dfc_index_path>.stride <= size else { return nil }
+            ranges.append(start..<(start + count))
         }
-        return (PackedIndexPaths(packed), batchRanges(0), batchRanges(6))
+        let end = ranges.map(\.upperBound).max() ?? 0
+        guard let memory = allocations.takeBlock(at: base, bytes: end * MemoryLayout<dfc_index_path>.stride) else { return nil }
+        return (memory, ranges)
     }
 }
 

@@ -6,18 +6,42 @@ internal import CDiffCore
 /// from it are valid only inside the closure that receives them.
 package final class DiffContext {
     let raw: OpaquePointer
+    /// The context's memory, through allocator hooks that let it hand result arrays over.
+    let allocations: ContextAllocations
 
-    /// Creates a context with the default allocator. Traps only when the
-    /// system cannot allocate a few hundred bytes.
+    /// When set, a snapshot diff that leaves the context holding more than this many bytes
+    /// hands its item maps and packed index paths over to the difference instead of copying
+    /// them (the owner would not keep so large a context anyway); the context then releases
+    /// all its buffers before its next diff. Nil (the default): results are always copied.
+    var handOverAbove: Int?
+
+    /// Creates a context (malloc/free, huge pages for large blocks, as the core's default
+    /// allocator). Traps only when the system cannot allocate a few hundred bytes.
     /// - Complexity: O(1).
     package init() {
-        guard let context = dfc_context_create(nil) else {
+        allocations = ContextAllocations()
+        var allocator = allocations.allocator()
+        guard let context = dfc_context_create(&allocator) else {
             fatalError("Diffable: out of memory creating a diff context")
         }
         raw = context
     }
 
+    // `allocations` outlives this call: stored properties are released after deinit's body.
     deinit { dfc_context_free(raw) }
+
+    /// Releases every buffer when some were handed over, so that the next diff cannot write
+    /// into memory a difference owns. Called before each diff.
+    /// - Complexity: O(1).
+    func releaseHandedOverBuffers() {
+        guard allocations.hasHandedOver else { return }
+        dfc_context_shrink(raw)
+        assert(!allocations.hasHandedOver, "Diffable: a handed-over block is not among the context's buffers")
+    }
+
+    /// Whether the results of the diff just made should be handed over rather than copied.
+    /// - Complexity: O(1).
+    var handsOverResults: Bool { handOverAbove.map { byteCount > $0 } ?? false }
 
     /// Allocations made by the context so far (a warm context makes none per diff).
     /// - Complexity: O(1).
@@ -114,6 +138,7 @@ package final class DiffContext {
         old: UnsafeBufferPointer<UInt64>, new: UnsafeBufferPointer<UInt64>, identity: Identity = .injective,
         assumeUnique: Bool = false, _ body: (FlatResultView) throws -> R
     ) throws -> R {
+        releaseHandedOverBuffers()
         var oldList = dfc_list(keys: old.baseAddress, count: old.count, bytes: nil, offsets: nil)
         var newList = dfc_list(keys: new.baseAddress, count: new.count, bytes: nil, offsets: nil)
         var result = dfc_flat_result()

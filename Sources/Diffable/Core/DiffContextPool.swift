@@ -5,7 +5,9 @@
 /// at most `retainedByteLimit` bytes together, so a thread diffing 10^6-item snapshots again
 /// and again (a context of ~70 MB) gets its warm context back every time, while one
 /// 10^7-item diff does not pin a gigabyte for the life of the process. A context that
-/// would not fit is freed when its diff ends.
+/// would not fit is freed when its diff ends; since it is not kept, a snapshot diff that
+/// grows it past `retainedByteLimit` hands its item maps and index paths over to the
+/// difference instead of copying them (``DiffContext/handOverAbove``).
 final class DiffContextPool: @unchecked Sendable {
     static let shared = DiffContextPool()
     /// Bytes the idle contexts may hold together.
@@ -29,9 +31,18 @@ final class DiffContextPool: @unchecked Sendable {
     /// Runs `body` with a context no other thread uses meanwhile.
     /// - Complexity: O(1) plus `body`.
     func withContext<R>(_ body: (DiffContext) throws -> R) rethrows -> R {
-        let context = idle.withLock { $0.popLast()?.context } ?? DiffContext()
+        let context = idle.withLock { $0.popLast()?.context } ?? makeContext()
         defer { keep(context) }
         return try body(context)
+    }
+
+    /// A new context; one that grows past what the pool keeps hands its results over to the
+    /// difference, since it is freed when its diff ends anyway.
+    /// - Complexity: O(1).
+    private func makeContext() -> DiffContext {
+        let context = DiffContext()
+        context.handOverAbove = retainedByteLimit
+        return context
     }
 
     /// Returns a context to the pool, dropping the least recently used ones beyond the limits.

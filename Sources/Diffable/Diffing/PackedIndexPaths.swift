@@ -18,7 +18,8 @@ struct PackedIndexPath: Hashable, Sendable {
 /// Immutable except for the cache of materialized lists, which a lock guards: batches
 /// are `Sendable` and may be read from several threads at once.
 final class PackedIndexPaths: @unchecked Sendable {
-    let paths: [PackedIndexPath]
+    /// The paths: a Swift array, or the block the diff context wrote them into.
+    let paths: ResultArray<PackedIndexPath>
     /// Lists already made, by the start of their range (moves by the start of their sources).
     private struct Materialized {
         var paths: [Int: [IndexPath]] = [:]
@@ -27,7 +28,10 @@ final class PackedIndexPaths: @unchecked Sendable {
     private let materialized = Locked(Materialized())
 
     /// - Complexity: O(1).
-    init(_ paths: [PackedIndexPath]) { self.paths = paths }
+    init(_ paths: ResultArray<PackedIndexPath>) { self.paths = paths }
+
+    /// - Complexity: O(1).
+    convenience init(_ paths: [PackedIndexPath]) { self.init(ResultArray(paths)) }
 
     /// Whether any list was made into `IndexPath`s yet (counting one must not).
     /// - Complexity: O(1).

@@ -38,9 +38,10 @@ public struct SnapshotDifference<SectionIdentifierType: Hashable, ItemIdentifier
     public let batches: [BatchUpdate]
 
     /// Flat item positions old → new and new → old (-1: none); both empty when every item
-    /// kept its position (`itemsInPlace`), the maps being the identity.
-    let oldItemToNew: [Int32]
-    let newItemToOld: [Int32]
+    /// kept its position (`itemsInPlace`), the maps being the identity. A large diff's maps
+    /// are the blocks its context wrote them into (see ``ContextAllocations``).
+    let itemsOldToNew: ResultArray<Int32>
+    let itemsNewToOld: ResultArray<Int32>
     let itemsInPlace: Bool
     let oldSectionToNew: [Int32]
     let newSectionToOld: [Int32]
@@ -51,8 +52,18 @@ public struct SnapshotDifference<SectionIdentifierType: Hashable, ItemIdentifier
         old: Side, new: Side, batches: [BatchUpdate], oldItemToNew: [Int32], newItemToOld: [Int32], itemsInPlace: Bool = false,
         oldSectionToNew: [Int32], newSectionToOld: [Int32], oldStarts: [UInt32], newStarts: [UInt32]
     ) {
+        self.init(
+            old: old, new: new, batches: batches, oldItemToNew: ResultArray(oldItemToNew), newItemToOld: ResultArray(newItemToOld),
+            itemsInPlace: itemsInPlace, oldSectionToNew: oldSectionToNew, newSectionToOld: newSectionToOld, oldStarts: oldStarts,
+            newStarts: newStarts)
+    }
+
+    init(
+        old: Side, new: Side, batches: [BatchUpdate], oldItemToNew: ResultArray<Int32>, newItemToOld: ResultArray<Int32>,
+        itemsInPlace: Bool = false, oldSectionToNew: [Int32], newSectionToOld: [Int32], oldStarts: [UInt32], newStarts: [UInt32]
+    ) {
         (oldSide, newSide, self.batches, self.itemsInPlace) = (old, new, batches, itemsInPlace)
-        (self.oldItemToNew, self.newItemToOld, self.oldSectionToNew, self.newSectionToOld) = (
+        (itemsOldToNew, itemsNewToOld, self.oldSectionToNew, self.newSectionToOld) = (
             oldItemToNew, newItemToOld, oldSectionToNew, newSectionToOld
         )
         (self.oldStarts, self.newStarts) = (oldStarts, newStarts)
@@ -67,6 +78,12 @@ public struct SnapshotDifference<SectionIdentifierType: Hashable, ItemIdentifier
             itemsInPlace: itemsInPlace, oldSectionToNew: oldSectionToNew, newSectionToOld: newSectionToOld, oldStarts: oldStarts,
             newStarts: newStarts)
     }
+
+    /// The item maps as arrays (copies, for tests and tools; see `itemsOldToNew`).
+    /// - Complexity: O(n).
+    var oldItemToNew: [Int32] { Array(itemsOldToNew) }
+    /// - Complexity: O(n).
+    var newItemToOld: [Int32] { Array(itemsNewToOld) }
 
     /// Whether the snapshots show the same thing (no batch at all).
     /// - Complexity: O(1).
@@ -114,7 +131,7 @@ public struct SnapshotDifference<SectionIdentifierType: Hashable, ItemIdentifier
     /// - Complexity: O(log s) for s new sections (binary search over the new section starts).
     public func newIndexPath(forOldIndexPath indexPath: IndexPath) -> IndexPath? {
         guard let flat = Self.flat(indexPath, oldStarts) else { return nil }
-        let mapped = itemsInPlace ? Int32(flat) : oldItemToNew[flat]
+        let mapped = itemsInPlace ? Int32(flat) : itemsOldToNew[flat]
         return mapped < 0 ? nil : Self.path(Int(mapped), newStarts)
     }
 
@@ -122,7 +139,7 @@ public struct SnapshotDifference<SectionIdentifierType: Hashable, ItemIdentifier
     /// - Complexity: O(log s) (binary search over section starts).
     public func oldIndexPath(forNewIndexPath indexPath: IndexPath) -> IndexPath? {
         guard let flat = Self.flat(indexPath, newStarts) else { return nil }
-        let mapped = itemsInPlace ? Int32(flat) : newItemToOld[flat]
+        let mapped = itemsInPlace ? Int32(flat) : itemsNewToOld[flat]
         return mapped < 0 ? nil : Self.path(Int(mapped), oldStarts)
     }
 

@@ -57,6 +57,7 @@ final class StressRun {
     /// - Complexity: that of `body`.
     func scenario(_ shape: String, _ name: String, _ body: (inout StressScenario) -> Void) {
         FileHandle.standardError.write(Data("stress: \(shape): \(name)…\n".utf8))
+        MemoryProbe.returnFreedMemory()
         var scenario = StressScenario()
         let sampler = PeakSampler()
         let start = DispatchTime.now().uptimeNanoseconds

@@ -1,0 +1,132 @@
+internal import CDiffCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The memory of one ``DiffContext``: its allocator hooks, what it holds, and the result arrays
+/// it handed over to a difference.
+///
+/// A diff's outputs (item maps, packed index paths) live in the context's buffers. A context
+/// too large to be kept for another diff hands those buffers to the difference instead of
+/// having them copied while its scratch tables are still allocated: at 10^7 moves the copies
+/// were 240 MB on top of the whole workspace. The context then must not release nor reuse
+/// them: ``release(_:)`` skips a handed-over block, and the context releases all its buffers
+/// before its next diff (``DiffContext/releaseHandedOverBuffers()``).
+///
+/// Used from the thread that uses the context (C calls it back there), like the context.
+final class ContextAllocations {
+    /// Blocks the context holds, with their sizes in bytes.
+    private var live: [UnsafeMutableRawPointer: Int] = [:]
+    /// Blocks handed over, which the context still names among its buffers.
+    private var handedOver: Set<UnsafeMutableRawPointer> = []
+
+    /// Whether a block was handed over since the context last released its buffers.
+    /// - Complexity: O(1).
+    var hasHandedOver: Bool { !handedOver.isEmpty }
+
+    /// Blocks of at least this size go on 2 MiB-aligned memory advised for huge pages, as the
+    /// core's default allocator does: identifier tables are probed at random.
+    private static let hugePage = 2 << 20
+
+    /// A block of `size` bytes, or nil. - Complexity: O(1) expected besides the allocator.
+    func allocate(_ size: Int) -> UnsafeMutableRawPointer? {
+        var block: UnsafeMutableRawPointer?
+        #if os(Linux)
+            if size >= 4 * Self.hugePage, size <= Int.max - Self.hugePage {
+                let rounded = (size + Self.hugePage - 1) / Self.hugePage * Self.hugePage
+                if posix_memalign(&block, Self.hugePage, rounded) != 0 { block = nil }
+                if let block { _ = madvise(block, rounded, Int32(MADV_HUGEPAGE)) }
+            }
+        #endif
+        if block == nil { block = malloc(size) }
+        if let block { live[block] = size }
+        return block
+    }
+
+    /// Frees `pointer` unless it was handed over (then only forgets it).
+    /// - Complexity: O(1) expected besides the allocator.
+    func release(_ pointer: UnsafeMutableRawPointer?) {
+        guard let pointer else { return }
+        if handedOver.remove(pointer) != nil { return }
+        live[pointer] = nil
+        free(pointer)
+    }
+
+    /// Takes the block that starts at `pointer` when it holds at least `bytes` bytes: it is
+    /// the caller's from now on (freed when the returned owner goes). Nil when `pointer` does
+    /// not start a block of the context (the caller then copies).
+    /// - Complexity: O(1) expected.
+    func takeBlock(at pointer: UnsafeRawPointer?, bytes: Int) -> HandedOverMemory? {
+        guard let pointer else { return nil }
+        let block = UnsafeMutableRawPointer(mutating: pointer)
+        guard let size = live[block], size >= bytes else { return nil }
+        live[block] = nil
+        handedOver.insert(block)
+        return HandedOverMemory(block)
+    }
+
+    /// The size of the block that starts at `pointer`, or nil. - Complexity: O(1) expected.
+    func blockSize(at pointer: UnsafeRawPointer) -> Int? { live[UnsafeMutableRawPointer(mutating: pointer)] }
+
+    /// The hooks the C context calls, reaching `self` through their user data (the context
+    /// keeps `self` alive). - Complexity: O(1).
+    func allocator() -> dfc_allocator {
+        dfc_allocator(
+            allocate: { userData, size in
+                Unmanaged<ContextAllocations>.fromOpaque(userData!).takeUnretainedValue().allocate(size)
+            },
+            release: { userData, pointer in
+                Unmanaged<ContextAllocations>.fromOpaque(userData!).takeUnretainedValue().release(pointer)
+            },
+            user_data: Unmanaged.passUnretained(self).toOpaque())
+    }
+}
+
+/// One block a diff context handed over, freed with the last reference to it.
+final class HandedOverMemory: @unchecked Sendable {
+    let base: UnsafeMutableRawPointer
+
+    /// - Complexity: O(1).
+    init(_ base: UnsafeMutableRawPointer) { self.base = base }
+
+    deinit { free(base) }
+}
+
+/// A read-only array of a diff's results: a Swift array, or `count` elements of a block a
+/// diff context handed over (never copied).
+struct ResultArray<Element>: RandomAccessCollection, @unchecked Sendable {
+    private let array: [Element]
+    private let memory: UnsafePointer<Element>?
+    private let owner: HandedOverMemory?
+    let endIndex: Int
+
+    /// - Complexity: O(1).
+    init(_ array: [Element]) {
+        (self.array, memory, owner, endIndex) = (array, nil, nil, array.count)
+    }
+
+    /// The first `count` elements of `memory` (which must hold them, initialized).
+    /// - Complexity: O(1).
+    init(_ memory: HandedOverMemory, count: Int) {
+        array = []
+        self.memory = UnsafePointer(memory.base.assumingMemoryBound(to: Element.self))
+        owner = memory
+        endIndex = count
+    }
+
+    var startIndex: Int { 0 }
+
+    /// - Complexity: O(1).
+    subscript(position: Int) -> Element {
+        if let memory {
+            precondition(position >= 0 && position < endIndex, "ResultArray index out of range")
+            return memory[position]
+        }
+        return array[position]
+    }
+}

@@ -107,4 +107,36 @@ import Testing
         }
         #expect(outline.index(of: Bucketed(value: 64, buckets: 1)) == nil)
     }
+
+    /// A copy shares the identifier table until one side changes its structure: expanding
+    /// and collapsing never copy it, and each kind of structural change gives the changed
+    /// side a table of its own while the other keeps answering from the shared one.
+    @Test func copiesShareTheTableUntilOneOfThemChangesItsStructure() {
+        let original = OutlineWorkload(fanOut: 4, depth: 3).build()
+        let items = original.items
+        func table(_ outline: DiffableDataSourceSectionSnapshot<Int>) -> ObjectIdentifier { ObjectIdentifier(outline.storage.table) }
+        var copy = original
+        copy.expand(items)
+        copy.collapse([items[0]])
+        #expect(table(copy) == table(original))
+        let changes: [(String, (inout DiffableDataSourceSectionSnapshot<Int>) -> Void)] = [
+            ("append", { $0.append([9_000], to: items[1]) }),
+            ("delete", { $0.delete([items[0]]) }),
+            ("insert before", { $0.insert([9_001], before: items[2]) }),
+            ("replace children", { $0.replace(childrenOf: items[0], using: DiffableDataSourceSectionSnapshot()) }),
+            ("delete all", { $0.deleteAll() }),
+        ]
+        for (name, change) in changes {
+            var changed = copy
+            change(&changed)
+            #expect(table(changed) != table(original), "\(name)")
+            #expect(table(copy) == table(original), "\(name)")
+            for (position, item) in items.enumerated() {
+                #expect(original.index(of: item) == position, "\(name): \(item)")
+                #expect(copy.index(of: item) == position, "\(name): \(item)")
+                #expect(changed.index(of: item) == changed.items.firstIndex(of: item), "\(name): \(item)")
+            }
+            #expect(original.index(of: 9_000) == nil && original.index(of: 9_001) == nil, "\(name)")
+        }
+    }
 }

@@ -51,7 +51,10 @@ final class StressRun {
     let limitBytes: Int
 
     /// - Complexity: O(1).
-    init(limitBytes: Int) { self.limitBytes = limitBytes }
+    init(limitBytes: Int) {
+        self.limitBytes = limitBytes
+        MemoryProbe.pinMallocThresholds()
+    }
 
     /// Runs one scenario and records its row; progress goes to stderr.
     /// - Complexity: that of `body`.

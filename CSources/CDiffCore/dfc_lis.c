@@ -18,7 +18,7 @@ static inline size_t dfc__first_greater_within(const uint32_t *tails, size_t low
 /* Tails up to this many entries (16 KiB) stay in the L1 cache: they are searched by
  * counting (below) rather than by the interpolation further down. A shuffle's tails are
  * ~2 sqrt(n) long. */
-enum { DFC_LIS_CACHED_TAILS = DFC_LIS_BLOCK * DFC_LIS_BLOCK };
+enum { DFC_LIS_CACHED_TAILS = DFC_LIS_BLOCK * DFC_LIS_BLOCK, DFC_LIS_PREFETCH = 64 };
 
 /* How many of the DFC_LIS_BLOCK values at `block` are <= value: a fixed-length loop the
  * compiler turns into a few vector compares. */
@@ -101,6 +101,19 @@ int dfc__lis(dfc_context *context, const uint32_t *values, size_t count, uint8_t
     memset(block_last, 0xFF, DFC_LIS_BLOCK * sizeof(uint32_t));
     size_t tail_count = 0, last_k = 0;
     for (size_t j = 0; j < count; j++) {
+        /* Past the cached size (a nearly sorted list of millions), each search starts at
+         * the interpolated place in tails far too long for the cache: fetch that place for
+         * an element some steps ahead, so the search finds it loaded (10^7 churn: see
+         * docs/PERFORMANCE.md). Most elements append and skip the search, so this looks
+         * only at those that will search. */
+        if (tail_count > DFC_LIS_CACHED_TAILS && j + DFC_LIS_PREFETCH < count) {
+            const uint32_t ahead = values[j + DFC_LIS_PREFETCH], last = tail_values[tail_count - 1];
+            if (ahead < last) {
+                const size_t guess = (size_t)(((uint64_t)ahead * tail_count) / ((uint64_t)last + 1));
+                DFC_PREFETCH(&tail_values[guess]);
+                DFC_PREFETCH(&tails[guess]);
+            }
+        }
         uint32_t value = values[j];
         size_t k;
         if (tail_count == 0 || tail_values[tail_count - 1] < value) {

@@ -157,12 +157,12 @@ DFC_HIDDEN int dfc__context_add_duplicate(dfc_context *context, int side, int is
 /* Sorts the duplicate list by (side, is_section, duplicate). */
 DFC_HIDDEN void dfc__context_sort_duplicates(dfc_context *context);
 
-/* The LIS searches tails of up to DFC_LIS_BLOCK^2 entries by counting, in blocks of
- * DFC_LIS_BLOCK (dfc_lis.c): its tail-values buffer holds `count` values rounded up to
- * whole blocks, then one block of block maxima. */
-enum { DFC_LIS_BLOCK = 64 };
+/* The LIS searches tails of up to DFC_LIS_BLOCK * DFC_LIS_ROW entries by counting, in
+ * blocks of DFC_LIS_BLOCK (dfc_lis.c): its tail-values buffer holds `count` values rounded
+ * up to whole blocks, then a row of DFC_LIS_ROW block maxima. */
+enum { DFC_LIS_BLOCK = 64, DFC_LIS_ROW = 128 };
 static inline size_t dfc__lis_tail_value_count(size_t count) {
-    return (count + DFC_LIS_BLOCK - 1) / DFC_LIS_BLOCK * DFC_LIS_BLOCK + DFC_LIS_BLOCK;
+    return (count + DFC_LIS_BLOCK - 1) / DFC_LIS_BLOCK * DFC_LIS_BLOCK + DFC_LIS_ROW;
 }
 
 /* LIS over values[0..count) into keep[], using the context's scratch. */

@@ -18,13 +18,13 @@ static inline size_t dfc__first_greater_within(const uint32_t *tails, size_t low
 /* Tails up to this many entries (16 KiB) stay in the L1 cache: they are searched by
  * counting (below) rather than by the interpolation further down. A shuffle's tails are
  * ~2 sqrt(n) long. */
-enum { DFC_LIS_CACHED_TAILS = DFC_LIS_BLOCK * DFC_LIS_BLOCK, DFC_LIS_PREFETCH = 64 };
+enum { DFC_LIS_CACHED_TAILS = DFC_LIS_BLOCK * DFC_LIS_ROW, DFC_LIS_PREFETCH = 64 };
 
-/* How many of the DFC_LIS_BLOCK values at `block` are <= value: a fixed-length loop the
- * compiler turns into a few vector compares. */
-static inline uint32_t dfc__count_at_most(const uint32_t *block, uint32_t value) {
+/* How many of the `length` values at `values` are <= value: with a constant length, a
+ * loop the compiler turns into a few vector compares. */
+static inline uint32_t dfc__count_at_most(const uint32_t *values, size_t length, uint32_t value) {
     uint32_t count = 0;
-    for (size_t i = 0; i < DFC_LIS_BLOCK; i++) count += block[i] <= value;
+    for (size_t i = 0; i < length; i++) count += values[i] <= value;
     return count;
 }
 
@@ -37,9 +37,13 @@ static inline uint32_t dfc__count_at_most(const uint32_t *block, uint32_t value)
  * not depend on each other's loads, and on a shuffle's LIS they took the search from
  * ~60 to ~20 cycles an element (docs/PERFORMANCE.md). */
 static inline size_t dfc__first_greater_counting(const uint32_t *tail_values, const uint32_t *block_last,
-                                                 uint32_t value) {
-    const size_t block = dfc__count_at_most(block_last, value);
-    return block * DFC_LIS_BLOCK + dfc__count_at_most(tail_values + block * DFC_LIS_BLOCK, value);
+                                                 size_t tail_count, uint32_t value) {
+    /* Only the first half of the row is in use up to 64 full blocks (a 10^6 shuffle's ~2,000
+     * tails): counting it alone keeps that case as fast as a row of 64 was. */
+    const size_t block = tail_count <= DFC_LIS_BLOCK * (DFC_LIS_ROW / 2)
+                             ? dfc__count_at_most(block_last, DFC_LIS_ROW / 2, value)
+                             : dfc__count_at_most(block_last, DFC_LIS_ROW, value);
+    return block * DFC_LIS_BLOCK + dfc__count_at_most(tail_values + block * DFC_LIS_BLOCK, DFC_LIS_BLOCK, value);
 }
 
 /* First k in [0, count) with tails[k] > value, given tails strictly increasing and
@@ -84,7 +88,7 @@ int dfc__lis(dfc_context *context, const uint32_t *values, size_t count, uint8_t
     }
     int status = DFC_OK;
     /* tail_values gets room for a whole last block, and the block maxima after it. */
-    const size_t padded = dfc__lis_tail_value_count(count) - DFC_LIS_BLOCK;
+    const size_t padded = dfc__lis_tail_value_count(count) - DFC_LIS_ROW;
     uint32_t *tails = dfc__context_scratch(context, DFC_BUF_LIS_TAILS, count, sizeof(uint32_t), &status);
     uint32_t *tail_values =
         tails ? dfc__context_scratch(context, DFC_BUF_LIS_TAIL_VALUES, dfc__lis_tail_value_count(count), sizeof(uint32_t), &status)
@@ -98,7 +102,7 @@ int dfc__lis(dfc_context *context, const uint32_t *values, size_t count, uint8_t
     uint32_t *block_last = tail_values + padded;
     const size_t counted = padded < DFC_LIS_CACHED_TAILS + DFC_LIS_BLOCK ? padded : DFC_LIS_CACHED_TAILS + DFC_LIS_BLOCK;
     memset(tail_values, 0xFF, counted * sizeof(uint32_t));
-    memset(block_last, 0xFF, DFC_LIS_BLOCK * sizeof(uint32_t));
+    memset(block_last, 0xFF, DFC_LIS_ROW * sizeof(uint32_t));
     size_t tail_count = 0, last_k = 0;
     for (size_t j = 0; j < count; j++) {
         /* Past the cached size (a nearly sorted list of millions), each search starts at
@@ -127,7 +131,7 @@ int dfc__lis(dfc_context *context, const uint32_t *values, size_t count, uint8_t
             k = last_k + 1;
         } else if (tail_count <= DFC_LIS_CACHED_TAILS) {
             /* UINT32_MAX marks unused entries, so that one value takes the binary search. */
-            k = value != UINT32_MAX ? dfc__first_greater_counting(tail_values, block_last, value)
+            k = value != UINT32_MAX ? dfc__first_greater_counting(tail_values, block_last, tail_count, value)
                                     : dfc__first_greater_within(tail_values, 0, tail_count - 1, value);
             /* Only a value equal to the last tail (input not distinct) counts them all:
              * it replaces the last tail, as the binary search's bound made it do. */

@@ -427,6 +427,28 @@ static void test_lis_tie_breaks(void) {
         free(expected);
         free(actual);
     }
+    /* nearly sorted lists long enough for the tails to pass the counting search's 8,192
+     * entries, so the interpolating search runs too: exactly the spec's positions */
+    for (int round = 0; round < 4; round++) {
+        size_t count = 20000 + (size_t)round * 7000;
+        uint32_t *values = malloc(count * sizeof(uint32_t));
+        uint8_t *expected = malloc(count), *actual = malloc(count);
+        for (size_t j = 0; j < count; j++) values[j] = (uint32_t)j * 3;
+        for (size_t k = 0; k < count / (20 + (size_t)round * 10); k++) {
+            size_t i = rng_below(count), j = rng_below(count);
+            uint32_t t = values[i];
+            values[i] = values[j];
+            values[j] = t;
+        }
+        spec_lis(values, count, expected);
+        size_t length = 0;
+        CHECK_EQ_INT(dfc_lis(ctx, values, count, actual, &length), DFC_OK);
+        CHECK(length > 8192);
+        CHECK(memcmp(expected, actual, count) == 0);
+        free(values);
+        free(expected);
+        free(actual);
+    }
     /* UINT32_MAX, which the counting search uses to mark unused entries, repeated after
      * two blocks of tails: still the first greater entry, never past the tails */
     {

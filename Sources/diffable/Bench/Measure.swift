@@ -22,6 +22,17 @@ enum Measure {
     /// Twice the 32 MiB last-level cache of the machines the README's figures come from.
     static let evictionBytes = 64 << 20
 
+    /// Median seconds of `runs` timed calls of `body`, each after an untimed `setup` (no
+    /// warm-up: the setup puts each run in the state to time).
+    static func median(runs: Int, setup: () -> Void, body: () -> Void) -> Double {
+        var samples: [Double] = []
+        for _ in 0..<max(1, runs) {
+            setup()
+            samples.append(seconds(body))
+        }
+        return samples.sorted()[samples.count / 2]
+    }
+
     /// Median of `runs` timed runs, after one untimed warm-up when `warmUp`.
     static func median(runs: Int, warmUp: Bool = true, _ body: () throws -> Void) rethrows -> Double {
         if warmUp { try body() }

@@ -63,12 +63,7 @@ enum OutlineBench {
 
     /// Median of `runs` timed calls of `body`, each after an untimed `setup`.
     static func median(runs: Int, setup: () -> Void = {}, body: () -> Void) -> Double {
-        var samples: [Double] = []
-        for _ in 0..<max(1, runs) {
-            setup()
-            samples.append(Measure.seconds(body))
-        }
-        return samples.sorted()[samples.count / 2] * 1000
+        Measure.median(runs: runs, setup: setup, body: body) * 1000
     }
 
     static func measure(keys: BenchKeys, count: Int, runs: Int, seed: UInt64, log: BenchLog) -> [BenchRow] {

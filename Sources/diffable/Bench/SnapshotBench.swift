@@ -185,17 +185,16 @@ enum SnapshotBench {
         // Each run deletes from a fresh copy (made untimed; its sections' item lists are still
         // shared with the original, so the copy-on-write of the ones touched is timed, as in an app).
         let doomed = stride(from: 0, to: itemCount, by: 20).map(item)
-        var deleteSamples: [Double] = [], plainDeleteSamples: [Double] = []
-        for _ in 0..<max(1, runs) {
-            var deleting = snapshot
-            deleting.reloadItems([item(1)])
-            deleteSamples.append(Measure.seconds { deleting.deleteItems(doomed) })
-            var deletingModel = model
-            plainDeleteSamples.append(Measure.seconds { deletingModel.deleteItems(doomed) })
-        }
-        row(
-            "deleteItems 5%", deleteSamples.sorted()[deleteSamples.count / 2], plainDeleteSamples.sorted()[plainDeleteSamples.count / 2],
-            runs: max(1, runs))
+        var deleting = snapshot, deletingModel = model
+        let delete = Measure.median(
+            runs: runs,
+            setup: {
+                deleting = snapshot
+                deleting.reloadItems([item(1)])
+            },
+            body: { deleting.deleteItems(doomed) })
+        let plainDelete = Measure.median(runs: runs, setup: { deletingModel = model }, body: { deletingModel.deleteItems(doomed) })
+        row("deleteItems 5%", delete, plainDelete, runs: max(1, runs))
         if checksum == 42 { log.note("") }
         return rows
     }

@@ -70,11 +70,7 @@ final class IdentifierTable {
     /// that confirm all candidates in a later pass.
     /// - Complexity: O(1) expected.
     @inline(__always)
-    func firstCandidate(_ key: UInt64) -> Int32? {
-        var cursor = 0
-        let found = dfc_idtable_find(raw, key, &cursor)
-        return found < 0 ? nil : Int32(truncatingIfNeeded: found)
-    }
+    func firstCandidate(_ key: UInt64) -> Int32? { find(key) { _ in true } }
 
     /// The first candidate slot for `key` (an entry with the key, or rarely one whose key
     /// shares its fingerprint) accepted by `isMatch`, or nil.

@@ -57,6 +57,13 @@ final class SectionSnapshotStorage<Item: Hashable> {
         if !isKnownUniquelyReferenced(&table) { table = table.copy() }
     }
 
+    /// Empties the table: in place when it is this storage's own, else by starting a new one
+    /// (copying a shared table only to clear it would be wasted).
+    /// - Complexity: O(capacity) when owned, else O(1).
+    private func makeTableEmpty() {
+        if isKnownUniquelyReferenced(&table) { table.removeAll() } else { table = IdentifierTable() }
+    }
+
     /// - Complexity: O(1) (the arrays and the table are shared until written).
     func copy() -> SectionSnapshotStorage { SectionSnapshotStorage(copying: self) }
 
@@ -272,8 +279,8 @@ final class SectionSnapshotStorage<Item: Hashable> {
     /// - Complexity: O(removed items + depth · roots.count) plus O(items after the first
     ///   removed one) unless they are all at the end.
     func removeSubtrees(rootedAt roots: [Int]) {
-        makeTableUnique()
         guard let first = roots.first else { return }
+        makeTableUnique()
         if roots.count == 1 {
             replaceSubtrees(first..<(first + Int(sizes[first])), parent: Int(parents[first]), with: .leaves([], keys: []))
             return
@@ -349,7 +356,7 @@ final class SectionSnapshotStorage<Item: Hashable> {
         parents.removeAll()
         sizes.removeAll()
         expanded = ExpansionBits()
-        if isKnownUniquelyReferenced(&table) { table.removeAll() } else { table = IdentifierTable() }
+        makeTableEmpty()
     }
 
     // MARK: The table
@@ -373,7 +380,7 @@ final class SectionSnapshotStorage<Item: Hashable> {
             // A probe before each insert (the insert then finds the slot cached) costs less
             // than the batch's conflict buffer for the one or few items of a typical append.
             for (index, key) in newKeys.enumerated() {
-                if table.find(key, where: { _ in true }) != nil {
+                if table.firstCandidate(key) != nil {
                     for undone in 0..<index { table.remove(key: newKeys[undone], slot: Int32(first + undone)) }
                     return false
                 }
@@ -406,7 +413,7 @@ final class SectionSnapshotStorage<Item: Hashable> {
     /// Rebuilds the table from the key array.
     /// - Complexity: O(n) expected.
     func rebuildTable() {
-        if isKnownUniquelyReferenced(&table) { table.removeAll() } else { table = IdentifierTable() }
+        makeTableEmpty()
         // Mutations trap on bad input as Apple's do; running out of memory is said as plainly.
         do { try table.reserve(count) } catch { fatalError("section snapshot: \(error) (identifier table for \(count) items)") }
         addTableEntries(0..<count)

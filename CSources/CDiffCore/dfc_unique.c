@@ -29,6 +29,14 @@ static inline bool dfc__entries_equal(const dfc_identity *identity, int side, ui
            dfc__confirm(identity, side_a, index_a, side_b, index_b);
 }
 
+/* Writes `entry` with the key's fingerprint (the 32 spread bits below its partition's) at
+ * its partition's next place. */
+static inline void dfc__scatter(uint64_t *bucketed, uint32_t *starts, unsigned bits, uint64_t key, uint32_t entry) {
+    const uint64_t spread = dfc__spread(key);
+    const uint32_t fingerprint = (uint32_t)(spread >> (32u - bits));
+    bucketed[starts[dfc__partition(spread, bits)]++] = ((uint64_t)fingerprint << 32) | (uint64_t)entry;
+}
+
 int dfc__list_is_unique(dfc_context *context, const dfc_identity *identity, int side, const int32_t *other_map,
                         size_t other_begin, size_t other_end, bool *unique) {
     const size_t n = identity->lists[side]->count;
@@ -60,19 +68,10 @@ int dfc__list_is_unique(dfc_context *context, const dfc_identity *identity, int 
         if (starts[p + 1] > largest) largest = starts[p + 1];
         starts[p + 1] += starts[p];
     }
-    for (size_t i = 0; i < n; i++) {
-        const uint64_t spread = dfc__spread(keys[i]);
-        const uint32_t fingerprint = (uint32_t)(spread >> (32u - bits));
-        bucketed[starts[dfc__partition(spread, bits)]++] = ((uint64_t)fingerprint << 32) | (uint64_t)i;
-    }
-    if (probes > 0) {
-        for (size_t j = other_begin; j < other_end; j++) {
-            if (other_map[j] != DFC_NOT_FOUND) continue;
-            const uint64_t spread = dfc__spread(other_keys[j]);
-            const uint32_t fingerprint = (uint32_t)(spread >> (32u - bits));
-            bucketed[starts[dfc__partition(spread, bits)]++] = ((uint64_t)fingerprint << 32) | (uint64_t)(j | DFC_PROBE_BIT);
-        }
-    }
+    for (size_t i = 0; i < n; i++) dfc__scatter(bucketed, starts, bits, keys[i], (uint32_t)i);
+    if (probes > 0)
+        for (size_t j = other_begin; j < other_end; j++)
+            if (other_map[j] == DFC_NOT_FOUND) dfc__scatter(bucketed, starts, bits, other_keys[j], (uint32_t)j | DFC_PROBE_BIT);
     /* starts[p] is now where partition p ends (and p + 1 begins). */
 
     size_t capacity;

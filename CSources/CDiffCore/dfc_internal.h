@@ -285,12 +285,12 @@ DFC_HIDDEN int dfc__match_lists(dfc_context *context, const dfc_identity *identi
                      int32_t *old_to_new, int32_t *new_to_old, size_t *common_prefix, size_t *common_suffix);
 
 /* Sets *unique to whether no two of these are the same identifier (keys equal and
- * confirmed): every element of `side`, and, when `other_map` is not NULL, the elements j
- * of the other side in [other_begin, other_end) with other_map[j] == DFC_NOT_FOUND (the
- * probes). Reports nothing (dfc_unique.c). Uses the context's two table buffers and its
- * LIS-tails buffer, all free while lists are matched. O(n + probes). */
-DFC_HIDDEN int dfc__list_is_unique(dfc_context *context, const dfc_identity *identity, int side, const int32_t *other_map,
-                                   size_t other_begin, size_t other_end, bool *unique);
+ * confirmed): every element of `side`, and the `probe_count` elements of the other side
+ * at the positions `probes` lists (may be NULL when probe_count is 0). Reports nothing
+ * (dfc_unique.c). Uses the context's two table buffers and its LIS-tails buffer, all
+ * free while lists are matched. O(n + probe_count). */
+DFC_HIDDEN int dfc__list_is_unique(dfc_context *context, const dfc_identity *identity, int side, const uint32_t *probes,
+                                   size_t probe_count, bool *unique);
 
 /* ---- batch planner (dfc_plan.c) --------------------------------------------- */
 

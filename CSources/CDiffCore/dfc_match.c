@@ -37,6 +37,9 @@ typedef struct dfc_match_work {
     size_t prefix, old_end, new_end;
     int32_t *old_to_new, *new_to_old;
     bool taken_twice; /* set by the trusted matcher: two new elements found one old element */
+    /* Set by the trusted matcher: the new elements it left unmatched, in the sequence-position buffer. */
+    const uint32_t *unmatched_new;
+    size_t unmatched_new_count;
 } dfc_match_work;
 
 /* Checks every element of `side` for duplicates with a table of its own. */
@@ -166,6 +169,8 @@ static int dfc__match_trusted(dfc_match_work *w) {
             misses_in_a_row = misses_in_a_row >= STUCK ? 0 : misses_in_a_row + 1;
         }
     }
+    w->unmatched_new = pending;
+    w->unmatched_new_count = pending_count;
     if (pending_count == 0) return DFC_OK;
     size_t unmatched_old = 0;
     for (size_t i = w->prefix; i < w->old_end; i++) unmatched_old += w->old_to_new[i] == DFC_NOT_FOUND;
@@ -191,6 +196,11 @@ static int dfc__match_trusted(dfc_match_work *w) {
             w->new_to_old[pending[k]] = (int32_t)i;
         }
     }
+    /* Keep the ones still unmatched (the inserts), in place: validation probes only those. */
+    size_t unmatched_new = 0;
+    for (size_t k = 0; k < pending_count; k++)
+        if (w->new_to_old[pending[k]] == DFC_NOT_FOUND) pending[unmatched_new++] = pending[k];
+    w->unmatched_new_count = unmatched_new;
     return DFC_OK;
 }
 
@@ -208,8 +218,8 @@ static int dfc__match_validated(dfc_match_work *w) {
     int status = dfc__match_trusted(w);
     if (status != DFC_OK) return status;
     bool unique = !w->taken_twice;
-    if (unique && (status = dfc__list_is_unique(w->context, w->identity, DFC_SIDE_OLD, w->new_to_old, w->prefix,
-                                                w->new_end, &unique)) != DFC_OK)
+    if (unique && (status = dfc__list_is_unique(w->context, w->identity, DFC_SIDE_OLD, w->unmatched_new,
+                                                w->unmatched_new_count, &unique)) != DFC_OK)
         return status;
     if (unique) return DFC_OK;
     for (size_t i = w->prefix; i < w->old_end; i++) w->old_to_new[i] = DFC_NOT_FOUND;
@@ -235,7 +245,7 @@ int dfc__match_lists(dfc_context *context, const dfc_identity *identity, bool va
         old_to_new[old_end + k] = (int32_t)(new_end + k);
         new_to_old[new_end + k] = (int32_t)(old_end + k);
     }
-    dfc_match_work work = {context, identity, is_section, prefix, old_end, new_end, old_to_new, new_to_old, false};
+    dfc_match_work work = {context, identity, is_section, prefix, old_end, new_end, old_to_new, new_to_old, false, NULL, 0};
     int status = validate ? dfc__match_validated(&work) : dfc__match_trusted(&work);
     *common_prefix = prefix;
     *common_suffix = suffix;

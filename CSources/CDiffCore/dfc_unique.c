@@ -37,16 +37,13 @@ static inline void dfc__scatter(uint64_t *bucketed, uint32_t *starts, unsigned b
     bucketed[starts[dfc__partition(spread, bits)]++] = ((uint64_t)fingerprint << 32) | (uint64_t)entry;
 }
 
-int dfc__list_is_unique(dfc_context *context, const dfc_identity *identity, int side, const int32_t *other_map,
-                        size_t other_begin, size_t other_end, bool *unique) {
+int dfc__list_is_unique(dfc_context *context, const dfc_identity *identity, int side, const uint32_t *probes,
+                        size_t probe_count, bool *unique) {
     const size_t n = identity->lists[side]->count;
     const uint64_t *keys = identity->lists[side]->keys;
     const uint64_t *other_keys = identity->lists[1 - side]->keys;
     *unique = true;
-    size_t probes = 0;
-    if (other_map != NULL)
-        for (size_t j = other_begin; j < other_end; j++) probes += other_map[j] == DFC_NOT_FOUND;
-    const size_t total = n + probes;
+    const size_t total = n + probe_count;
     if (total < 2) return DFC_OK;
     unsigned bits = 0;
     while (bits < DFC_MAX_PARTITION_BITS && (total >> bits) > DFC_PARTITION_TARGET) bits++;
@@ -54,24 +51,26 @@ int dfc__list_is_unique(dfc_context *context, const dfc_identity *identity, int 
     int status = DFC_OK;
     uint32_t *starts = dfc__context_scratch(context, DFC_BUF_LIS_TAILS, partitions + 1, sizeof(uint32_t), &status);
     if (starts == NULL) return status;
-    uint64_t *bucketed = dfc__context_scratch(context, DFC_BUF_SLOTS, total, sizeof(uint64_t), &status);
+    /* The probes' keys are read once, at scattered places, into the tail past the partitions. */
+    uint64_t *bucketed = dfc__context_scratch(context, DFC_BUF_SLOTS, total + probe_count, sizeof(uint64_t), &status);
     if (bucketed == NULL) return status;
+    uint64_t *probe_keys = bucketed + total;
 
     /* Count, then scatter each element as (the 32 spread bits below its partition's, entry). */
     memset(starts, 0, (partitions + 1) * sizeof(uint32_t));
     for (size_t i = 0; i < n; i++) starts[dfc__partition(dfc__spread(keys[i]), bits) + 1]++;
-    if (probes > 0)
-        for (size_t j = other_begin; j < other_end; j++)
-            if (other_map[j] == DFC_NOT_FOUND) starts[dfc__partition(dfc__spread(other_keys[j]), bits) + 1]++;
+    for (size_t k = 0; k < probe_count; k++) {
+        probe_keys[k] = other_keys[probes[k]];
+        starts[dfc__partition(dfc__spread(probe_keys[k]), bits) + 1]++;
+    }
     size_t largest = 0;
     for (size_t p = 0; p < partitions; p++) {
         if (starts[p + 1] > largest) largest = starts[p + 1];
         starts[p + 1] += starts[p];
     }
     for (size_t i = 0; i < n; i++) dfc__scatter(bucketed, starts, bits, keys[i], (uint32_t)i);
-    if (probes > 0)
-        for (size_t j = other_begin; j < other_end; j++)
-            if (other_map[j] == DFC_NOT_FOUND) dfc__scatter(bucketed, starts, bits, other_keys[j], (uint32_t)j | DFC_PROBE_BIT);
+    for (size_t k = 0; k < probe_count; k++)
+        dfc__scatter(bucketed, starts, bits, probe_keys[k], probes[k] | DFC_PROBE_BIT);
     /* starts[p] is now where partition p ends (and p + 1 begins). */
 
     size_t capacity;

@@ -158,11 +158,12 @@ DFC_HIDDEN int dfc__context_add_duplicate(dfc_context *context, int side, int is
 DFC_HIDDEN void dfc__context_sort_duplicates(dfc_context *context);
 
 /* The LIS searches tails of up to DFC_LIS_BLOCK * DFC_LIS_ROW entries by counting, in
- * blocks of DFC_LIS_BLOCK (dfc_lis.c): its tail-values buffer holds `count` values rounded
- * up to whole blocks, then a row of DFC_LIS_ROW block maxima. */
-enum { DFC_LIS_BLOCK = 64, DFC_LIS_ROW = 128 };
+ * blocks of DFC_LIS_BLOCK, and longer tails from a guess that every DFC_LIS_STRIDE-th
+ * tail refines (dfc_lis.c): its tail-values buffer holds `count` values rounded up to
+ * whole blocks, then a row of DFC_LIS_ROW block maxima, then one value per stride. */
+enum { DFC_LIS_BLOCK = 64, DFC_LIS_ROW = 128, DFC_LIS_STRIDE = 1024 };
 static inline size_t dfc__lis_tail_value_count(size_t count) {
-    return (count + DFC_LIS_BLOCK - 1) / DFC_LIS_BLOCK * DFC_LIS_BLOCK + DFC_LIS_ROW;
+    return (count + DFC_LIS_BLOCK - 1) / DFC_LIS_BLOCK * DFC_LIS_BLOCK + DFC_LIS_ROW + count / DFC_LIS_STRIDE + 1;
 }
 
 /* LIS over values[0..count) into keep[], using the context's scratch. */

@@ -46,13 +46,43 @@ static inline size_t dfc__first_greater_counting(const uint32_t *tail_values, co
     return block * DFC_LIS_BLOCK + dfc__count_at_most(tail_values + block * DFC_LIS_BLOCK, DFC_LIS_BLOCK, value);
 }
 
+/* Where in tails of `count` entries (count > DFC_LIS_STRIDE) the first one above `value`
+ * is likely to be, given value < tails[count - 1] and `strided[s]` = tails[s * STRIDE]. Old
+ * indices in new order are nearly sorted, so tails grow almost linearly with their place,
+ * but not from first to last: one moved element appended at the end bends that line, and
+ * over a 10^7 churn it missed by ~500,000 places. A binary search of the strided values
+ * (37 KB at 10^7, cached) finds the STRIDE entries around the answer, and a line through
+ * their ends then misses by ~250. */
+static inline size_t dfc__lis_guess(const uint32_t *tails, const uint32_t *strided, size_t count, uint32_t value) {
+    const size_t strides = (count - 1) / DFC_LIS_STRIDE + 1;
+    const uint32_t last = tails[count - 1];
+    if (value < strided[0]) return 0;
+    /* the last stride starting at or below value (strided[0] <= value, so it exists): from a
+     * line through the first and last strides, then step to it */
+    const uint32_t first_value = strided[0], last_value = strided[strides - 1];
+    size_t s = value >= last_value ? strides - 1
+                                   : (size_t)(((uint64_t)(value - first_value) * (strides - 1)) /
+                                              ((uint64_t)(last_value - first_value) + 1));
+    if (strided[s] > value) {
+        size_t step = 1;
+        while (step <= s && strided[s - step] > value) s -= step, step *= 2;
+        s = dfc__first_greater_within(strided, step <= s ? s - step : 0, s, value) - 1;
+    } else {
+        size_t step = 1;
+        while (s + step < strides && strided[s + step] <= value) s += step, step *= 2;
+        s = dfc__first_greater_within(strided, s, s + step < strides ? s + step : strides, value) - 1;
+    }
+    const size_t low = s * DFC_LIS_STRIDE, high = s + 1 < strides ? low + DFC_LIS_STRIDE : count - 1;
+    const uint32_t low_value = strided[s], high_value = s + 1 < strides ? strided[s + 1] : last;
+    if (high_value <= low_value) return low;
+    return low + (size_t)(((uint64_t)(value - low_value) * (high - low)) / ((uint64_t)(high_value - low_value) + 1));
+}
+
 /* First k in [0, count) with tails[k] > value, given tails strictly increasing and
- * tails[count - 1] > value. Old indices in new order are nearly sorted, so
- * tails[k] grows almost linearly with k: start at the interpolated place and
- * gallop outwards, which touches O(log distance) entries instead of O(log count)
- * cold ones. The answer is the same as a plain binary search's. */
-static size_t dfc__first_greater(const uint32_t *tails, size_t count, uint32_t value) {
-    size_t guess = (size_t)(((uint64_t)value * count) / ((uint64_t)tails[count - 1] + 1));
+ * tails[count - 1] > value: start at `guess` and gallop outwards, which touches
+ * O(log distance) entries instead of O(log count) cold ones. The answer is the same as a
+ * plain binary search's, whatever the guess. */
+static size_t dfc__first_greater(const uint32_t *tails, size_t count, uint32_t value, size_t guess) {
     if (guess >= count) guess = count - 1;
     size_t low, high; /* the answer lies in [low, high] */
     if (tails[guess] > value) {
@@ -87,8 +117,8 @@ int dfc__lis(dfc_context *context, const uint32_t *values, size_t count, uint8_t
         return DFC_OK;
     }
     int status = DFC_OK;
-    /* tail_values gets room for a whole last block, and the block maxima after it. */
-    const size_t padded = dfc__lis_tail_value_count(count) - DFC_LIS_ROW;
+    /* tail_values gets room for a whole last block, then the block maxima and the strided values. */
+    const size_t padded = (count + DFC_LIS_BLOCK - 1) / DFC_LIS_BLOCK * DFC_LIS_BLOCK;
     uint32_t *tails = dfc__context_scratch(context, DFC_BUF_LIS_TAILS, count, sizeof(uint32_t), &status);
     uint32_t *tail_values =
         tails ? dfc__context_scratch(context, DFC_BUF_LIS_TAIL_VALUES, dfc__lis_tail_value_count(count), sizeof(uint32_t), &status)
@@ -99,7 +129,7 @@ int dfc__lis(dfc_context *context, const uint32_t *values, size_t count, uint8_t
     if (previous == NULL && count > 0) return status;
     /* Unused entries read as UINT32_MAX: the part the counting search reads (up to one
      * block past its limit), and the block maxima. */
-    uint32_t *block_last = tail_values + padded;
+    uint32_t *block_last = tail_values + padded, *strided = block_last + DFC_LIS_ROW;
     const size_t counted = padded < DFC_LIS_CACHED_TAILS + DFC_LIS_BLOCK ? padded : DFC_LIS_CACHED_TAILS + DFC_LIS_BLOCK;
     memset(tail_values, 0xFF, counted * sizeof(uint32_t));
     memset(block_last, 0xFF, DFC_LIS_ROW * sizeof(uint32_t));
@@ -111,9 +141,9 @@ int dfc__lis(dfc_context *context, const uint32_t *values, size_t count, uint8_t
          * docs/PERFORMANCE.md). Most elements append and skip the search, so this looks
          * only at those that will search. */
         if (tail_count > DFC_LIS_CACHED_TAILS && j + DFC_LIS_PREFETCH < count) {
-            const uint32_t ahead = values[j + DFC_LIS_PREFETCH], last = tail_values[tail_count - 1];
-            if (ahead < last) {
-                const size_t guess = (size_t)(((uint64_t)ahead * tail_count) / ((uint64_t)last + 1));
+            const uint32_t ahead = values[j + DFC_LIS_PREFETCH];
+            if (ahead < tail_values[tail_count - 1]) {
+                const size_t guess = dfc__lis_guess(tail_values, strided, tail_count, ahead);
                 DFC_PREFETCH(&tail_values[guess]);
                 DFC_PREFETCH(&tails[guess]);
             }
@@ -137,13 +167,14 @@ int dfc__lis(dfc_context *context, const uint32_t *values, size_t count, uint8_t
              * it replaces the last tail, as the binary search's bound made it do. */
             if (k >= tail_count) k = tail_count - 1;
         } else {
-            k = dfc__first_greater(tail_values, tail_count, value);
+            k = dfc__first_greater(tail_values, tail_count, value, dfc__lis_guess(tail_values, strided, tail_count, value));
         }
         previous[j] = k > 0 ? (int32_t)tails[k - 1] : -1;
         tails[k] = (uint32_t)j;
         if (k == tail_count) tail_count++;
         tail_values[k] = value;
         if (k % DFC_LIS_BLOCK == DFC_LIS_BLOCK - 1 && k < DFC_LIS_CACHED_TAILS) block_last[k / DFC_LIS_BLOCK] = value;
+        if (k % DFC_LIS_STRIDE == 0) strided[k / DFC_LIS_STRIDE] = value;
         last_k = k;
     }
     if (count > 0) memset(keep, 0, count); /* keep may be NULL when count is 0 */

@@ -428,9 +428,11 @@ static void test_lis_tie_breaks(void) {
         free(actual);
     }
     /* nearly sorted lists long enough for the tails to pass the counting search's 8,192
-     * entries, so the interpolating search runs too: exactly the spec's positions */
-    for (int round = 0; round < 4; round++) {
-        size_t count = 20000 + (size_t)round * 7000;
+     * entries, so the search from the strided guess runs too: exactly the spec's positions.
+     * Rounds 4-5 are longer (hundreds of strides) and begin with their largest values, so
+     * the last tail is an outlier far above the line the others follow. */
+    for (int round = 0; round < 6; round++) {
+        size_t count = round < 4 ? 20000 + (size_t)round * 7000 : 300000;
         uint32_t *values = malloc(count * sizeof(uint32_t));
         uint8_t *expected = malloc(count), *actual = malloc(count);
         for (size_t j = 0; j < count; j++) values[j] = (uint32_t)j * 3;
@@ -440,6 +442,12 @@ static void test_lis_tie_breaks(void) {
             values[i] = values[j];
             values[j] = t;
         }
+        if (round >= 4)
+            for (size_t k = 0; k < 3; k++) {
+                uint32_t t = values[k];
+                values[k] = values[count - 1 - k];
+                values[count - 1 - k] = t;
+            }
         spec_lis(values, count, expected);
         size_t length = 0;
         CHECK_EQ_INT(dfc_lis(ctx, values, count, actual, &length), DFC_OK);

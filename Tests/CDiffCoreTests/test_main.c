@@ -294,6 +294,51 @@ static void test_idtable_large(void) {
     dfc_idtable_free(table);
 }
 
+/* Slot counts are 2^k or 3 × 2^(k-1) at a load of at most 3/4, and the probe sequence wraps
+ * at the end of a table of either kind: keys whose fingerprints lie in the top sixteenth (home
+ * slots at the end) fill the last slots and continue at the first; every one is found, and
+ * removing every other one (backward shifts across the wrap) keeps the rest findable. */
+static void test_idtable_capacities_and_wrap(void) {
+    const uint64_t golden = UINT64_C(0x9E3779B97F4A7C15);
+    uint64_t inverse = golden;
+    for (int step = 0; step < 6; step++) inverse *= 2 - golden * inverse;
+    dfc_idtable *empty = dfc_idtable_create(NULL);
+    const size_t header = dfc_idtable_sizeof(empty); /* no slots yet */
+    dfc_idtable_free(empty);
+    const struct { size_t count, slots; } sizes[] = {
+        {1, 16}, {12, 16}, {13, 24}, {18, 24}, {19, 32}, {24, 32}, {25, 48}, {36, 48}, {37, 64},
+        {786432, 1048576}, {786433, 1572864}, {1000000, 1572864}, {1179648, 1572864}, {1179649, 2097152},
+    };
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+        dfc_idtable *table = dfc_idtable_create(NULL);
+        CHECK_EQ_INT(dfc_idtable_reserve(table, sizes[i].count), DFC_OK);
+        CHECK_EQ_INT(dfc_idtable_sizeof(table), header + sizes[i].slots * 8);
+        dfc_idtable_free(table);
+    }
+    for (size_t count = 10; count <= 40; count++) {
+        dfc_idtable *table = dfc_idtable_create(NULL);
+        uint64_t keys[40];
+        for (size_t k = 0; k < count; k++) {
+            /* fingerprint 0xF0000000 + k * 0x00100000: in the table's last sixteenth */
+            const uint64_t spread = ((UINT64_C(0xF0000000) + (uint64_t)k * UINT64_C(0x00100000)) << 32) | 7;
+            keys[k] = spread * inverse;
+            CHECK((keys[k] * golden) >> 60 == 0xF);
+            CHECK_EQ_INT(dfc_idtable_insert(table, keys[k], (uint32_t)k), DFC_OK);
+        }
+        for (size_t k = 0; k < count; k++) {
+            size_t cursor = 0;
+            CHECK_EQ_INT(dfc_idtable_find(table, keys[k], &cursor), (int64_t)k);
+        }
+        for (size_t k = 0; k < count; k += 2) CHECK_EQ_INT(dfc_idtable_remove(table, keys[k], (uint32_t)k), 1);
+        for (size_t k = 0; k < count; k++) {
+            size_t cursor = 0;
+            CHECK_EQ_INT(dfc_idtable_find(table, keys[k], &cursor), k % 2 ? (int64_t)k : DFC_NOT_FOUND);
+        }
+        CHECK_EQ_INT(dfc_idtable_count(table), count / 2);
+        dfc_idtable_free(table);
+    }
+}
+
 /* Keys whose fingerprints are equal: the table keeps 32 bits of each key's Fibonacci
  * product, so key + m * inverse(C) shares a fingerprint with key for small m. Every one of
  * them must come back as a candidate, and remove/update must touch exactly the named entry. */
@@ -1270,6 +1315,7 @@ int main(int argc, char **argv) {
         {"hash_bytes_arguments", test_hash_bytes_arguments},
         {"idtable_against_model", test_idtable_against_model},
         {"idtable_large", test_idtable_large},
+        {"idtable_capacities_and_wrap", test_idtable_capacities_and_wrap},
         {"idtable_fingerprint_collisions", test_idtable_fingerprint_collisions},
         {"idtable_batch_and_copy", test_idtable_batch_and_copy},
         {"lis_tie_breaks", test_lis_tie_breaks},

@@ -49,12 +49,16 @@ int dfc__list_is_unique(dfc_context *context, const dfc_identity *identity, int 
     while (bits < DFC_MAX_PARTITION_BITS && (total >> bits) > DFC_PARTITION_TARGET) bits++;
     const size_t partitions = (size_t)1 << bits;
     int status = DFC_OK;
-    uint32_t *starts = dfc__context_scratch(context, DFC_BUF_LIS_TAILS, partitions + 1, sizeof(uint32_t), &status);
-    if (starts == NULL) return status;
-    /* The probes' keys are read once, at scattered places, into the tail past the partitions. */
-    uint64_t *bucketed = dfc__context_scratch(context, DFC_BUF_SLOTS, total + probe_count, sizeof(uint64_t), &status);
+    /* The partitions' starts, then the probes' keys, read once from their scattered places: the
+     * LIS-tails buffer (room for the new list's count of 4-byte values) holds both whenever
+     * fewer than about half the new elements are probes. */
+    const size_t start_words = (partitions + 2) / 2;
+    uint64_t *words = dfc__context_scratch(context, DFC_BUF_LIS_TAILS, start_words + probe_count, sizeof(uint64_t), &status);
+    if (words == NULL) return status;
+    uint32_t *starts = (uint32_t *)words;
+    uint64_t *probe_keys = words + start_words;
+    uint64_t *bucketed = dfc__context_scratch(context, DFC_BUF_SLOTS, total, sizeof(uint64_t), &status);
     if (bucketed == NULL) return status;
-    uint64_t *probe_keys = bucketed + total;
 
     /* Count, then scatter each element as (the 32 spread bits below its partition's, entry). */
     memset(starts, 0, (partitions + 1) * sizeof(uint32_t));

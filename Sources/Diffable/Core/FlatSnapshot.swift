@@ -49,11 +49,12 @@ struct FlatSnapshot {
             }
             // A snapshot whose slots run in display order (one built by appends, the usual
             // case) already holds its keys in that order: the flat form borrows the array
-            // (an O(1) conversion sharing the buffer) instead of copying n keys.
+            // (an O(1) conversion sharing the buffer, the identifiers' own for 64-bit
+            // integers) instead of copying n keys.
             let borrowed = { () -> [UInt64]? in
-                Self.slotsRunInDisplayOrder(order, sectionItems, count: storage.itemKeys.count) ? Array(storage.itemKeys) : nil
+                Self.slotsRunInDisplayOrder(order, sectionItems, count: storage.itemCount) ? storage.itemKeyArray : nil
             }
-            return storage.itemKeys.withUnsafeBufferPointer { keys in
+            return storage.withItemKeys { keys in
                 Self.gatherKeys(order: order, sectionItems: sectionItems, keys: keys, total: total, sharingWith: other, borrowed: borrowed)
             }
         }

@@ -23,9 +23,16 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     let itemStrategy = KeyStrategy.of(I.self)
     let sectionStrategy = KeyStrategy.of(S.self)
 
+    /// Whether each item identifier is its own key: a 64-bit integer, whose key is its bit
+    /// pattern. `itemKeys` then stays empty (8 B less per item) and keys are read from
+    /// `itemIDs` (see ``withItemKeys(_:)``).
+    let itemsAreOwnKeys = SnapshotStorage.isOwnKey(KeyStrategy.of(I.self))
+
     // Items, by slot.
     @exclusivity(unchecked) var itemIDs: ContiguousArray<I> = []
-    @exclusivity(unchecked) var itemKeys: ContiguousArray<UInt64> = []
+    /// Each item's key, by slot; empty when ``itemsAreOwnKeys``. Read only through
+    /// ``withItemKeys(_:)``, ``itemKey(at:)`` or ``itemKeyArray``, which serve both cases.
+    @exclusivity(unchecked) private var itemKeys: ContiguousArray<UInt64> = []
     @exclusivity(unchecked) var itemSection: ContiguousArray<Int32> = []
     @exclusivity(unchecked) var itemIndex: ContiguousArray<Int32> = []
     let itemTable: IdentifierTable
@@ -98,6 +105,38 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
 
     @inline(__always)
     func itemKey(_ id: I) -> UInt64 { itemStrategy.key(id) }
+
+    /// Whether identifiers keyed by `strategy` are their own keys: 8 bytes whose bit pattern is the key.
+    private static func isOwnKey(_ strategy: KeyStrategy) -> Bool {
+        switch strategy {
+        case .int64, .uint64: MemoryLayout<I>.stride == 8
+        default: false
+        }
+    }
+
+    /// The stored item keys by slot, valid inside `body`: `itemKeys`, or for identifiers that
+    /// are their own keys, `itemIDs`' buffer read as `UInt64` (the same bits, no copy).
+    /// - Complexity: O(1) plus `body`.
+    @inline(__always)
+    func withItemKeys<R, E: Error>(_ body: (UnsafeBufferPointer<UInt64>) throws(E) -> R) throws(E) -> R {
+        guard itemsAreOwnKeys else { return try itemKeys.withUnsafeBufferPointer(body) }
+        return try itemIDs.withUnsafeBufferPointer { ids throws(E) in try ids.withMemoryRebound(to: UInt64.self, body) }
+    }
+
+    /// The stored key of the item at `slot`.
+    /// - Complexity: O(1).
+    @inline(__always)
+    func itemKey(at slot: Int32) -> UInt64 { withItemKeys { $0[Int(slot)] } }
+
+    /// The capacity of the separate key array: 0 when ``itemsAreOwnKeys`` (no buffer at all).
+    var storedItemKeyCapacity: Int { itemKeys.capacity }
+
+    /// The item keys by slot as an array sharing the storage's buffer (`itemIDs`' for
+    /// identifiers that are their own keys), not a copy.
+    /// - Complexity: O(1).
+    var itemKeyArray: [UInt64] {
+        itemsAreOwnKeys ? unsafeBitCast(Array(itemIDs), to: [UInt64].self) : Array(itemKeys)
+    }
 
     @inline(__always)
     func sectionKey(_ id: S) -> UInt64 { sectionStrategy.key(id) }
@@ -258,7 +297,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
         if itemIDs.capacity < total {
             let target = Swift.max(total, itemIDs.capacity * 2)
             itemIDs.reserveCapacity(target)
-            itemKeys.reserveCapacity(target)
+            if !itemsAreOwnKeys { itemKeys.reserveCapacity(target) }
             itemSection.reserveCapacity(target)
             itemIndex.reserveCapacity(target)
         }
@@ -270,7 +309,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     func addUnattachedItem(_ id: I, key: UInt64) -> Int32 {
         let slot = Int32(itemIDs.count)
         itemIDs.append(id)
-        itemKeys.append(key)
+        if !itemsAreOwnKeys { itemKeys.append(key) }
         itemSection.append(-1)
         itemIndex.append(-1)
         itemTable.insert(key: key, slot: slot)
@@ -282,7 +321,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     /// - Complexity: O(k) amortized.
     func appendUnattachedItems(_ ids: some Collection<I>, keys: some Collection<UInt64>) {
         itemIDs.append(contentsOf: ids)
-        itemKeys.append(contentsOf: keys)
+        if !itemsAreOwnKeys { itemKeys.append(contentsOf: keys) }
         itemSection.append(contentsOf: repeatElement(-1, count: ids.count))
         itemIndex.append(contentsOf: repeatElement(-1, count: ids.count))
     }
@@ -290,12 +329,17 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     /// Undoes ``addUnattachedItem(_:key:)`` for every slot from `first` on.
     /// - Complexity: O(number of slots discarded).
     func discardUnattachedItems(from first: Int32) {
-        for slot in first..<Int32(itemIDs.count) { itemTable.remove(key: itemKeys[Int(slot)], slot: slot) }
-        let keep = Int(first)
-        itemIDs.removeSubrange(keep...)
-        itemKeys.removeSubrange(keep...)
-        itemSection.removeSubrange(keep...)
-        itemIndex.removeSubrange(keep...)
+        for slot in first..<Int32(itemIDs.count) { itemTable.remove(key: itemKey(at: slot), slot: slot) }
+        truncateItemArrays(to: Int(first))
+    }
+
+    /// Drops the item slots from `count` on from every item array (capacity stays).
+    /// - Complexity: O(number of slots dropped).
+    private func truncateItemArrays(to count: Int) {
+        itemIDs.removeSubrange(count...)
+        if !itemsAreOwnKeys { itemKeys.removeSubrange(count...) }
+        itemSection.removeSubrange(count...)
+        itemIndex.removeSubrange(count...)
     }
 
     /// Puts detached or unattached item slots into a section at `index`, in order.
@@ -367,9 +411,11 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     private func removeItemSlotsFromArrays(_ slots: [Int32]) {
         guard !slots.isEmpty else { return }
         let ahead = Self.prefetchDistance
-        for index in slots.indices {
-            if index + ahead < slots.count { itemTable.prefetch(itemKeys[Int(slots[index + ahead])]) }
-            itemTable.remove(key: itemKeys[Int(slots[index])], slot: slots[index])
+        withItemKeys { keys in
+            for index in slots.indices {
+                if index + ahead < slots.count { itemTable.prefetch(keys[Int(slots[index + ahead])]) }
+                itemTable.remove(key: keys[Int(slots[index])], slot: slots[index])
+            }
         }
         let removed = slots.sorted()
         let count = itemIDs.count, remaining = count - removed.count
@@ -384,32 +430,37 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
             refills.append((Int(hole), source))
             source -= 1
         }
-        itemIDs.withUnsafeMutableBufferPointer { ids in
+        // The table first, while the keys are read in place (sources are never holes, so
+        // their keys are the same before and after the moves).
+        withItemKeys { keys in
+            for (refill, (hole, source)) in refills.enumerated() {
+                if refill + ahead < refills.count { itemTable.prefetch(keys[refills[refill + ahead].source]) }
+                itemTable.update(key: keys[source], from: Int32(source), to: Int32(hole))
+            }
+        }
+        if !itemsAreOwnKeys {
             itemKeys.withUnsafeMutableBufferPointer { keys in
-                itemSection.withUnsafeMutableBufferPointer { sections in
-                    itemIndex.withUnsafeMutableBufferPointer { indices in
-                        for (refill, (hole, source)) in refills.enumerated() {
-                            if refill + ahead < refills.count { itemTable.prefetch(keys[refills[refill + ahead].source]) }
-                            ids[hole] = ids[source]
-                            keys[hole] = keys[source]
-                            sections[hole] = sections[source]
-                            indices[hole] = indices[source]
-                            itemTable.update(key: keys[hole], from: Int32(source), to: Int32(hole))
-                            let section = Int(sections[hole]), position = Int(indices[hole])
-                            if section >= 0 && position >= 0 && position < sectionItems[section].count
-                                && sectionItems[section][position] == Int32(source)
-                            {
-                                sectionItems[section][position] = Int32(hole)
-                            }
+                for (hole, source) in refills { keys[hole] = keys[source] }
+            }
+        }
+        itemIDs.withUnsafeMutableBufferPointer { ids in
+            itemSection.withUnsafeMutableBufferPointer { sections in
+                itemIndex.withUnsafeMutableBufferPointer { indices in
+                    for (hole, source) in refills {
+                        ids[hole] = ids[source]
+                        sections[hole] = sections[source]
+                        indices[hole] = indices[source]
+                        let section = Int(sections[hole]), position = Int(indices[hole])
+                        if section >= 0 && position >= 0 && position < sectionItems[section].count
+                            && sectionItems[section][position] == Int32(source)
+                        {
+                            sectionItems[section][position] = Int32(hole)
                         }
                     }
                 }
             }
         }
-        itemIDs.removeSubrange(remaining...)
-        itemKeys.removeSubrange(remaining...)
-        itemSection.removeSubrange(remaining...)
-        itemIndex.removeSubrange(remaining...)
+        truncateItemArrays(to: remaining)
     }
 
     /// Forgets pending refreshes of items that no longer exist.
@@ -462,7 +513,8 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
         /// - Complexity: O(n + s) when n + s ≤ ``invariantCheckLimit``, otherwise O(1).
         func checkInvariants() {
             guard itemIDs.count + sectionOrder.count <= Self.invariantCheckLimit else { return }
-            precondition(itemIDs.count == itemKeys.count && itemKeys.count == itemSection.count && itemSection.count == itemIndex.count)
+            precondition(itemKeys.count == (itemsAreOwnKeys ? 0 : itemIDs.count), "\(itemKeys.count) stored keys for \(itemIDs.count) items")
+            precondition(itemIDs.count == itemSection.count && itemSection.count == itemIndex.count)
             precondition(itemTable.count == itemIDs.count, "item table count \(itemTable.count) != \(itemIDs.count)")
             var seen = 0
             for (position, section) in sectionOrder.enumerated() {
@@ -470,10 +522,11 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
                 precondition(sectionIDs[Int(section)] != nil)
                 for (index, slot) in sectionItems[Int(section)].enumerated() {
                     precondition(itemSection[Int(slot)] == section && itemIndex[Int(slot)] == Int32(index))
-                    precondition(itemTable.find(itemKeys[Int(slot)]) { $0 == slot } != nil, "item slot \(slot) not in the table")
+                    precondition(itemTable.find(itemKey(at: slot)) { $0 == slot } != nil, "item slot \(slot) not in the table")
                     // Found again by its own lookup, unless unequal to itself (Double.nan) or keyed by a
                     // user's hashValue (a broken Hashable is reported by hashMismatches(), not trapped on).
                     let id = itemIDs[Int(slot)]
+                    precondition(itemStrategy == .hashValue || itemKey(at: slot) == itemKey(id), "item slot \(slot) stores a stale key")
                     precondition(itemStrategy == .hashValue || id != id || itemSlot(id) == slot)
                     seen += 1
                 }

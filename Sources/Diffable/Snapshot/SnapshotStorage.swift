@@ -296,10 +296,15 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
         do { try itemTable.reserve(total) } catch { throw .outOfMemory }
         if itemIDs.capacity < total {
             let target = Swift.max(total, itemIDs.capacity * 2)
-            itemIDs.reserveCapacity(target)
-            if !itemsAreOwnKeys { itemKeys.reserveCapacity(target) }
+            // The 4-byte arrays first: glibc maps a large block only above a threshold it raises
+            // to the largest mapped block freed so far, so growing the 8-byte array last keeps
+            // that threshold below the next growth's 4-byte arrays. Those are then mapped, and
+            // unmapped when freed, instead of leaving their old buffers resident in the heap
+            // (10^6 Int items in 10^4 sections: 48.1 → 45.3 B/item resident).
             itemSection.reserveCapacity(target)
             itemIndex.reserveCapacity(target)
+            itemIDs.reserveCapacity(target)
+            if !itemsAreOwnKeys { itemKeys.reserveCapacity(target) }
         }
     }
 

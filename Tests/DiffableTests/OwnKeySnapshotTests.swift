@@ -37,8 +37,10 @@ import Testing
 
     static func codes(_ g: inout SeededGenerator, count: Int) -> [Code] {
         (0..<count).map { _ in
-            (Int.random(in: 0..<13, using: &g), Int.random(in: 0..<1000, using: &g), Int.random(in: 0..<1000, using: &g),
-             Int.random(in: 0..<1000, using: &g))
+            (
+                Int.random(in: 0..<13, using: &g), Int.random(in: 0..<1000, using: &g), Int.random(in: 0..<1000, using: &g),
+                Int.random(in: 0..<1000, using: &g)
+            )
         }
     }
 
@@ -92,7 +94,11 @@ import Testing
                     snapshot.moveItem(items[a % items.count], afterItem: items[b % items.count])
                 }
             case 10 where !items.isEmpty:
-                if c % 2 == 0 { snapshot.reloadItems([items[a % items.count]]) } else { snapshot.reconfigureItems([items[a % items.count]]) }
+                if c % 2 == 0 {
+                    snapshot.reloadItems([items[a % items.count]])
+                } else {
+                    snapshot.reconfigureItems([items[a % items.count]])
+                }
             case 11 where !sections.isEmpty:  // a new identifier given twice: rejected, the added slots discarded
                 let new = fresh(1 + a % 3)
                 #expect(throws: SnapshotError.self) { try snapshot.tryAppendItems(new + [new[0]], toSection: sections[b % sections.count]) }
@@ -137,7 +143,8 @@ import Testing
             let int64s = Self.trace(
                 codes, ownKeys: true, { Int64(bitPattern: UInt64(bitPattern: Int64($0)) &* Self.spread) },
                 { Int(Int64(bitPattern: UInt64(bitPattern: $0) &* Self.unspread)) })
-            let uint64s = Self.trace(codes, ownKeys: true, { UInt64.max &- UInt64(bitPattern: Int64($0)) }, { Int(bitPattern: UInt(UInt64.max &- $0)) })
+            let uint64s = Self.trace(
+                codes, ownKeys: true, { UInt64.max &- UInt64(bitPattern: Int64($0)) }, { Int(bitPattern: UInt(UInt64.max &- $0)) })
             let uints = Self.trace(
                 codes, ownKeys: true, { UInt(UInt64(bitPattern: Int64($0)) &* Self.spread) },
                 { Int(bitPattern: UInt(UInt64($0) &* Self.unspread)) })

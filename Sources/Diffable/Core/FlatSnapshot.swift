@@ -160,13 +160,12 @@ struct FlatSnapshot {
     func positions<S, I>(of ids: [I], in storage: SnapshotStorage<S, I>) -> [UInt32] {
         guard !ids.isEmpty else { return [] }
         let slots = ids.compactMap { storage.itemSlot($0) }
-        return storage.itemSection.withUnsafeBufferPointer { itemSection in
-            storage.itemIndex.withUnsafeBufferPointer { itemIndex in
-                storage.sectionPosition.withUnsafeBufferPointer { sectionPosition in
-                    starts.withUnsafeBufferPointer { starts in
-                        slots.map { slot in
-                            starts[Int(sectionPosition[Int(itemSection[Int(slot)])])] &+ UInt32(itemIndex[Int(slot)])
-                        }
+        return storage.itemPlace.withUnsafeBufferPointer { itemPlace in
+            storage.sectionPosition.withUnsafeBufferPointer { sectionPosition in
+                starts.withUnsafeBufferPointer { starts in
+                    slots.map { slot in
+                        let place = itemPlace[Int(slot)]
+                        return starts[Int(sectionPosition[Int(place.section)])] &+ UInt32(place.index)
                     }
                 }
             }

@@ -33,8 +33,10 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     /// Each item's key, by slot; empty when ``itemsAreOwnKeys``. Read only through
     /// ``withItemKeys(_:)``, ``itemKey(at:)`` or ``itemKeyArray``, which serve both cases.
     @exclusivity(unchecked) private var itemKeys: ContiguousArray<UInt64> = []
-    @exclusivity(unchecked) var itemSection: ContiguousArray<Int32> = []
-    @exclusivity(unchecked) var itemIndex: ContiguousArray<Int32> = []
+    /// Each item's section slot and index in it, side by side: read together (a position is
+    /// both), and 8 bytes like the identifiers, so that every item array grows through the
+    /// same sizes (see ``reserveItems(_:)``).
+    @exclusivity(unchecked) var itemPlace: ContiguousArray<ItemPlace> = []
     let itemTable: IdentifierTable
 
     // Sections, by slot (a free slot has a nil identifier and position -1).
@@ -76,8 +78,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
         }
         itemIDs = own(other.itemIDs)
         itemKeys = own(other.itemKeys)
-        itemSection = own(other.itemSection)
-        itemIndex = own(other.itemIndex)
+        itemPlace = own(other.itemPlace)
         itemTable = other.itemTable.copy()
         sectionIDs = other.sectionIDs
         sectionKeys = other.sectionKeys
@@ -214,8 +215,8 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     /// - Complexity: O(log s).
     @inline(__always)
     func flatIndex(ofItemSlot slot: Int32) -> Int {
-        let section = Int(sectionPosition[Int(itemSection[Int(slot)])])
-        return sectionOffsets.prefixSum(section) + Int(itemIndex[Int(slot)])
+        let place = itemPlace[Int(slot)]
+        return sectionOffsets.prefixSum(Int(sectionPosition[Int(place.section)])) + Int(place.index)
     }
 
     // MARK: Sections
@@ -295,16 +296,17 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
         let total = itemIDs.count + count
         do { try itemTable.reserve(total) } catch { throw .outOfMemory }
         if itemIDs.capacity < total {
+            // Every item array holds 8 bytes per slot, so a new buffer is larger than any large
+            // block freed before it: the arrays' old buffers are half its size, the identifier
+            // table's old one (8 bytes a slot, grown once 3/4 full) under 2/3. glibc maps a block
+            // only above a threshold it raises to the largest mapped block freed, so these stay
+            // mapped and go back to the system when freed. 4-byte arrays fell under it into the
+            // heap, where each growth left the old buffer resident (8.5 B more per item, 10^6
+            // Int items appended 100 at a time).
             let target = Swift.max(total, itemIDs.capacity * 2)
-            // The 4-byte arrays first: glibc maps a large block only above a threshold it raises
-            // to the largest mapped block freed so far, so growing the 8-byte array last keeps
-            // that threshold below the next growth's 4-byte arrays. Those are then mapped, and
-            // unmapped when freed, instead of leaving their old buffers resident in the heap
-            // (10^6 Int items in 10^4 sections: 48.1 → 45.3 B/item resident).
-            itemSection.reserveCapacity(target)
-            itemIndex.reserveCapacity(target)
             itemIDs.reserveCapacity(target)
             if !itemsAreOwnKeys { itemKeys.reserveCapacity(target) }
+            itemPlace.reserveCapacity(target)
         }
     }
 
@@ -315,8 +317,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
         let slot = Int32(itemIDs.count)
         itemIDs.append(id)
         if !itemsAreOwnKeys { itemKeys.append(key) }
-        itemSection.append(-1)
-        itemIndex.append(-1)
+        itemPlace.append(.unattached)
         itemTable.insert(key: key, slot: slot)
         return slot
     }
@@ -327,8 +328,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     func appendUnattachedItems(_ ids: some Collection<I>, keys: some Collection<UInt64>) {
         itemIDs.append(contentsOf: ids)
         if !itemsAreOwnKeys { itemKeys.append(contentsOf: keys) }
-        itemSection.append(contentsOf: repeatElement(-1, count: ids.count))
-        itemIndex.append(contentsOf: repeatElement(-1, count: ids.count))
+        itemPlace.append(contentsOf: repeatElement(.unattached, count: ids.count))
     }
 
     /// Undoes ``addUnattachedItem(_:key:)`` for every slot from `first` on.
@@ -343,14 +343,13 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     private func truncateItemArrays(to count: Int) {
         itemIDs.removeSubrange(count...)
         if !itemsAreOwnKeys { itemKeys.removeSubrange(count...) }
-        itemSection.removeSubrange(count...)
-        itemIndex.removeSubrange(count...)
+        itemPlace.removeSubrange(count...)
     }
 
     /// Puts detached or unattached item slots into a section at `index`, in order.
     /// - Complexity: O(k + size of the section + log s).
     func attachItems(_ slots: [Int32], toSection section: Int32, at index: Int) {
-        for slot in slots { itemSection[Int(slot)] = section }
+        for slot in slots { itemPlace[Int(slot)].section = section }
         if index == sectionItems[Int(section)].count {
             sectionItems[Int(section)].append(contentsOf: slots)
         } else {
@@ -365,9 +364,9 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     /// - Complexity: O(k + sizes of the sections involved).
     func detachItems(_ slots: [Int32]) {
         if slots.count == 1 {
-            let slot = slots[0], section = itemSection[Int(slot)], index = Int(itemIndex[Int(slot)])
+            let slot = slots[0], section = itemPlace[Int(slot)].section, index = Int(itemPlace[Int(slot)].index)
             sectionItems[Int(section)].remove(at: index)
-            itemIndex[Int(slot)] = -1
+            itemPlace[Int(slot)].index = -1
             renumberItems(inSection: section, from: index)
             refreshSectionOffset(ofSlot: section)
             return
@@ -379,17 +378,17 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
             sectionMarks.append(contentsOf: repeatElement(0, count: sectionIDs.count - sectionMarks.count))
         }
         for slot in slots {
-            let section = itemSection[Int(slot)]
+            let section = itemPlace[Int(slot)].section
             if sectionMarks[Int(section)] != markEpoch {
                 sectionMarks[Int(section)] = markEpoch
                 touched.append(section)
             }
-            itemIndex[Int(slot)] = -1
+            itemPlace[Int(slot)].index = -1
         }
         for section in touched {
-            // A borrowed view: a copy of `itemIndex` alive across the renumbering would force a full copy.
-            itemIndex.withUnsafeBufferPointer { index in
-                sectionItems[Int(section)].removeAll { index[Int($0)] < 0 }
+            // A borrowed view: a copy of `itemPlace` alive across the renumbering would force a full copy.
+            itemPlace.withUnsafeBufferPointer { place in
+                sectionItems[Int(section)].removeAll { place[Int($0)].index < 0 }
             }
             renumberItems(inSection: section, from: 0)
         }
@@ -405,7 +404,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
 
     private func renumberItems(inSection section: Int32, from index: Int) {
         let slots = sectionItems[Int(section)]
-        for position in index..<slots.count { itemIndex[Int(slots[position])] = Int32(position) }
+        for position in index..<slots.count { itemPlace[Int(slots[position])].index = Int32(position) }
     }
 
     /// Frees item slots (distinct; already out of their sections' lists, or in sections being
@@ -449,18 +448,15 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
             }
         }
         itemIDs.withUnsafeMutableBufferPointer { ids in
-            itemSection.withUnsafeMutableBufferPointer { sections in
-                itemIndex.withUnsafeMutableBufferPointer { indices in
-                    for (hole, source) in refills {
-                        ids[hole] = ids[source]
-                        sections[hole] = sections[source]
-                        indices[hole] = indices[source]
-                        let section = Int(sections[hole]), position = Int(indices[hole])
-                        if section >= 0 && position >= 0 && position < sectionItems[section].count
-                            && sectionItems[section][position] == Int32(source)
-                        {
-                            sectionItems[section][position] = Int32(hole)
-                        }
+            itemPlace.withUnsafeMutableBufferPointer { places in
+                for (hole, source) in refills {
+                    ids[hole] = ids[source]
+                    places[hole] = places[source]
+                    let section = Int(places[hole].section), position = Int(places[hole].index)
+                    if section >= 0 && position >= 0 && position < sectionItems[section].count
+                        && sectionItems[section][position] == Int32(source)
+                    {
+                        sectionItems[section][position] = Int32(hole)
                     }
                 }
             }
@@ -489,8 +485,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     func removeAll() {
         itemIDs.removeAll()
         itemKeys.removeAll()
-        itemSection.removeAll()
-        itemIndex.removeAll()
+        itemPlace.removeAll()
         itemTable.removeAll()
         sectionIDs.removeAll()
         sectionKeys.removeAll()
@@ -518,15 +513,16 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
         /// - Complexity: O(n + s) when n + s ≤ ``invariantCheckLimit``, otherwise O(1).
         func checkInvariants() {
             guard itemIDs.count + sectionOrder.count <= Self.invariantCheckLimit else { return }
-            precondition(itemKeys.count == (itemsAreOwnKeys ? 0 : itemIDs.count), "\(itemKeys.count) stored keys for \(itemIDs.count) items")
-            precondition(itemIDs.count == itemSection.count && itemSection.count == itemIndex.count)
+            precondition(
+                itemKeys.count == (itemsAreOwnKeys ? 0 : itemIDs.count), "\(itemKeys.count) stored keys for \(itemIDs.count) items")
+            precondition(itemIDs.count == itemPlace.count)
             precondition(itemTable.count == itemIDs.count, "item table count \(itemTable.count) != \(itemIDs.count)")
             var seen = 0
             for (position, section) in sectionOrder.enumerated() {
                 precondition(sectionPosition[Int(section)] == Int32(position))
                 precondition(sectionIDs[Int(section)] != nil)
                 for (index, slot) in sectionItems[Int(section)].enumerated() {
-                    precondition(itemSection[Int(slot)] == section && itemIndex[Int(slot)] == Int32(index))
+                    precondition(itemPlace[Int(slot)] == ItemPlace(section: section, index: Int32(index)))
                     precondition(itemTable.find(itemKey(at: slot)) { $0 == slot } != nil, "item slot \(slot) not in the table")
                     // Found again by its own lookup, unless unequal to itself (Double.nan) or keyed by a
                     // user's hashValue (a broken Hashable is reported by hashMismatches(), not trapped on).
@@ -552,3 +548,12 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
 
 @available(*, unavailable)
 extension SnapshotStorage: Sendable {}
+
+/// Where an item slot is: the slot of its section and its index in that section's list
+/// (−1 while it is detached or not yet attached).
+struct ItemPlace: Equatable {
+    var section: Int32
+    var index: Int32
+
+    static var unattached: ItemPlace { ItemPlace(section: -1, index: -1) }
+}

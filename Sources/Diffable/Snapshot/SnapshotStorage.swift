@@ -443,7 +443,8 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
             source -= 1
         }
         // One pass: each refill moves the slot, updates its table entry and fixes its
-        // section's list, so that their cache misses overlap (a pass each was 15% slower).
+        // section's list, so that their cache misses overlap (the table in a pass of its own
+        // measured ~4% slower deleting 5% of 10^6 items).
         itemIDs.withUnsafeMutableBufferPointer { ids in
             itemKeys.withUnsafeMutableBufferPointer { storedKeys in
                 itemPlace.withUnsafeMutableBufferPointer { places in

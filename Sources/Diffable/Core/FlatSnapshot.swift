@@ -49,11 +49,12 @@ struct FlatSnapshot {
             }
             // A snapshot whose slots run in display order (one built by appends, the usual
             // case) already holds its keys in that order: the flat form borrows the array
-            // (an O(1) conversion sharing the buffer) instead of copying n keys.
+            // (an O(1) conversion sharing the buffer, the identifiers' own for 64-bit
+            // integers) instead of copying n keys.
             let borrowed = { () -> [UInt64]? in
-                Self.slotsRunInDisplayOrder(order, sectionItems, count: storage.itemKeys.count) ? Array(storage.itemKeys) : nil
+                Self.slotsRunInDisplayOrder(order, sectionItems, count: storage.itemCount) ? storage.itemKeyArray : nil
             }
-            return storage.itemKeys.withUnsafeBufferPointer { keys in
+            return storage.withItemKeys { keys in
                 Self.gatherKeys(order: order, sectionItems: sectionItems, keys: keys, total: total, sharingWith: other, borrowed: borrowed)
             }
         }
@@ -159,13 +160,12 @@ struct FlatSnapshot {
     func positions<S, I>(of ids: [I], in storage: SnapshotStorage<S, I>) -> [UInt32] {
         guard !ids.isEmpty else { return [] }
         let slots = ids.compactMap { storage.itemSlot($0) }
-        return storage.itemSection.withUnsafeBufferPointer { itemSection in
-            storage.itemIndex.withUnsafeBufferPointer { itemIndex in
-                storage.sectionPosition.withUnsafeBufferPointer { sectionPosition in
-                    starts.withUnsafeBufferPointer { starts in
-                        slots.map { slot in
-                            starts[Int(sectionPosition[Int(itemSection[Int(slot)])])] &+ UInt32(itemIndex[Int(slot)])
-                        }
+        return storage.itemPlace.withUnsafeBufferPointer { itemPlace in
+            storage.sectionPosition.withUnsafeBufferPointer { sectionPosition in
+                starts.withUnsafeBufferPointer { starts in
+                    slots.map { slot in
+                        let place = itemPlace[Int(slot)]
+                        return starts[Int(sectionPosition[Int(place.section)])] &+ UInt32(place.index)
                     }
                 }
             }

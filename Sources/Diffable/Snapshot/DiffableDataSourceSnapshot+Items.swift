@@ -76,8 +76,8 @@ extension DiffableDataSourceSnapshot {
         makeUnique()
         try place(identifiers, operation: operation) { storage in
             // Evaluated after existing items were detached, so the anchor's index is current.
-            let index = Int(storage.itemIndex[Int(anchorSlot)]) + (after ? 1 : 0)
-            return (storage.itemSection[Int(anchorSlot)], index)
+            let index = Int(storage.itemPlace[Int(anchorSlot)].index) + (after ? 1 : 0)
+            return (storage.itemPlace[Int(anchorSlot)].section, index)
         }
     }
 
@@ -229,8 +229,8 @@ extension DiffableDataSourceSnapshot {
         makeUnique()
         let slot = storage.itemSlot(identifier)!, anchorSlot = storage.itemSlot(anchor)!
         storage.detachItems([slot])
-        let index = Int(storage.itemIndex[Int(anchorSlot)]) + (after ? 1 : 0)
-        storage.attachItems([slot], toSection: storage.itemSection[Int(anchorSlot)], at: index)
+        let index = Int(storage.itemPlace[Int(anchorSlot)].index) + (after ? 1 : 0)
+        storage.attachItems([slot], toSection: storage.itemPlace[Int(anchorSlot)].section, at: index)
         checkInvariants()
     }
 

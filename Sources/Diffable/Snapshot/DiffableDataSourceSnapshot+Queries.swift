@@ -42,7 +42,7 @@ extension DiffableDataSourceSnapshot {
     /// - Complexity: O(1) expected hash-and-compare operations.
     public func sectionIdentifier(containingItem identifier: ItemIdentifierType) -> SectionIdentifierType? {
         guard let slot = storage.itemSlot(identifier) else { return nil }
-        return storage.sectionIDs[Int(storage.itemSection[Int(slot)])]
+        return storage.sectionIDs[Int(storage.itemPlace[Int(slot)].section)]
     }
 
     /// The flat index of `identifier` across all sections (as in ``itemIdentifiers``), or nil.
@@ -71,7 +71,7 @@ extension DiffableDataSourceSnapshot {
     /// - Complexity: O(1) expected hash-and-compare operations.
     public func indexPath(ofItem identifier: ItemIdentifierType) -> (section: Int, item: Int)? {
         guard let slot = storage.itemSlot(identifier) else { return nil }
-        return (Int(storage.sectionPosition[Int(storage.itemSection[Int(slot)])]), Int(storage.itemIndex[Int(slot)]))
+        return (Int(storage.sectionPosition[Int(storage.itemPlace[Int(slot)].section)]), Int(storage.itemPlace[Int(slot)].index))
     }
 
     func requireSection(_ identifier: SectionIdentifierType, in operation: String) -> Int32 {

@@ -37,7 +37,8 @@ extension SnapshotStorage {
 
     /// `[section, item]` of an item slot.
     func itemPosition(_ slot: Int32) -> [Int] {
-        [Int(sectionPosition[Int(itemSection[Int(slot)])]), Int(itemIndex[Int(slot)])]
+        let place = itemPlace[Int(slot)]
+        return [Int(sectionPosition[Int(place.section)]), Int(place.index)]
     }
 
     /// The slots of stored items equal to `identifier` (error paths only: a lookup missed it, so

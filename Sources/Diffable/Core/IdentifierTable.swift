@@ -59,6 +59,31 @@ final class IdentifierTable {
         return inserted
     }
 
+    /// ``insertBatch(_:firstSlot:conflicts:)`` over borrowed keys and conflict flags (no
+    /// array of either is made): for appends that keep their keys in the owner's array.
+    /// - Returns: the number of keys inserted.
+    /// - Complexity: O(k) expected.
+    @inline(__always)
+    func insertBatch(_ keys: UnsafeBufferPointer<UInt64>, firstSlot: Int32, conflicts: UnsafeMutablePointer<UInt8>) -> Int {
+        var inserted = 0
+        let status = dfc_idtable_insert_batch(raw, keys.baseAddress, keys.count, UInt32(firstSlot), conflicts, &inserted)
+        CoreError.require(status, "identifier table batch insert")
+        return inserted
+    }
+
+    /// Inserts `key` → `slot` unless the table already holds a candidate for `key` (an entry
+    /// with the key, or one that shares its fingerprint): one probe where a check with
+    /// ``firstCandidate(_:)`` and then ``insert(key:slot:)`` take two.
+    /// - Returns: whether it inserted.
+    /// - Complexity: O(1) expected, amortized.
+    @inline(__always)
+    func insertUnlessCandidate(key: UInt64, slot: Int32) -> Bool {
+        var key = key, conflict: UInt8 = 0, inserted = 0
+        let status = dfc_idtable_insert_batch(raw, &key, 1, UInt32(bitPattern: slot), &conflict, &inserted)
+        CoreError.require(status, "identifier table insert")
+        return inserted == 1
+    }
+
     /// Starts loading the table slot where a lookup of `key` begins (a hint; see
     /// `dfc_idtable_prefetch`): issued some lookups ahead in a batch, the cache misses of
     /// random keys overlap instead of following one another.

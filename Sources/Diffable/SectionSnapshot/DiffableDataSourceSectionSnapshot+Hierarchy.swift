@@ -14,16 +14,38 @@ extension DiffableDataSourceSectionSnapshot {
     @_specialize(exported:true,where ItemIdentifierType == Int)
     @_specialize(exported:true,where ItemIdentifierType == String)
     public mutating func append(_ items: [ItemIdentifierType], to parent: ItemIdentifierType? = nil) {
-        trapping { try $0.tryAppend(items, to: parent) }
+        if appendAtEnd(items, to: parent) { return }
+        trapping { try $0.appendAnywhere(items, to: parent) }
     }
 
     /// ``append(_:to:)-([ItemIdentifierType],_)`` that throws instead of trapping; on error nothing changes.
     /// - Complexity: as ``append(_:to:)-([ItemIdentifierType],_)``.
     public mutating func tryAppend(_ items: [ItemIdentifierType], to parent: ItemIdentifierType? = nil) throws(SectionSnapshotError) {
+        if appendAtEnd(items, to: parent) { return }
+        try appendAnywhere(items, to: parent)
+    }
+
+    /// The general path of ``tryAppend(_:to:)-([ItemIdentifierType],_)``: any parent, every check.
+    private mutating func appendAnywhere(_ items: [ItemIdentifierType], to parent: ItemIdentifierType?) throws(SectionSnapshotError) {
         try add(.leaves(items, keys: storage.strategy.keys(items)), operation: "append(_:to:)", anchor: parent) { storage in
             guard let parent else { return (storage.count, -1) }
             return storage.position(of: parent).map { ($0 + Int(storage.sizes[$0]), $0) }
         }
+    }
+
+    /// The append of an outline loaded in order: new leaves at the very end (roots, or the
+    /// children of an item on the last branch), all of them new. True when done; false when it
+    /// changed nothing, and the general path decides (another place, a missing parent, an
+    /// identifier present or repeated, or merely a hash collision).
+    /// - Complexity: O(k + depth) amortized.
+    @inline(__always)
+    private mutating func appendAtEnd(_ items: [ItemIdentifierType], to parent: ItemIdentifierType?) -> Bool {
+        if items.isEmpty { return false }
+        // Shared storage is copied first, as the general path would for an append that succeeds.
+        makeUnique()
+        guard storage.appendNewLeavesAtEnd(items, to: parent) else { return false }
+        checkInvariants()
+        return true
     }
 
     /// Inserts childless, collapsed items just before `item`, as its siblings.

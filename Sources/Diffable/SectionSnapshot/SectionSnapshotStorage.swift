@@ -64,6 +64,14 @@ final class SectionSnapshotStorage<Item: Hashable> {
         if isKnownUniquelyReferenced(&table) { table.removeAll() } else { table = IdentifierTable() }
     }
 
+    /// Runs `body` with the table borrowed, not retained: a retain is an atomic operation,
+    /// which on x86-64 waits for every store before it to complete (an append's stores to
+    /// memory not yet cached, say). Only for calls on the table that cannot replace it.
+    @inline(__always)
+    func withTable<R>(_ body: (IdentifierTable) -> R) -> R {
+        Unmanaged.passUnretained(table)._withUnsafeGuaranteedRef(body)
+    }
+
     /// - Complexity: O(1) (the arrays and the table are shared until written).
     func copy() -> SectionSnapshotStorage { SectionSnapshotStorage(copying: self) }
 
@@ -85,7 +93,7 @@ final class SectionSnapshotStorage<Item: Hashable> {
             hint.remember(guess)
             return guess
         }
-        guard let found = table.slot(of: item, key: key, identifierAt: { ids[Int($0)] }) else { return nil }
+        guard let found = withTable({ $0.slot(of: item, key: key, identifierAt: { ids[Int($0)] }) }) else { return nil }
         hint.remember(Int(found))
         return Int(found)
     }
@@ -137,7 +145,7 @@ final class SectionSnapshotStorage<Item: Hashable> {
     /// The table lookup with the identifiers borrowed (no access per candidate).
     @inline(__always)
     private func lookUp(_ item: Item, key: UInt64, in ids: UnsafeBufferPointer<Item>) -> Int? {
-        table.slot(of: item, key: key) { ids[Int($0)] }.map { Int($0) }
+        withTable { $0.slot(of: item, key: key) { ids[Int($0)] } }.map { Int($0) }
     }
 
     /// Whether every ancestor of the item at `position` is expanded.
@@ -273,6 +281,100 @@ final class SectionSnapshotStorage<Item: Hashable> {
             }
         }
         if !inTable { addTableEntries(start..<(start + added)) }
+    }
+
+    /// Appends `items` as new childless, collapsed leaves at the very end of the outline: the
+    /// last children of `parent` (roots when nil), which must then be on the outline's last
+    /// branch. The usual append of an outline loaded in order, in one pass that makes no
+    /// array: the keys are computed into a stack buffer (or, for 64-bit integers, are the
+    /// identifiers' own bytes), and the table takes them without a separate check.
+    /// Returns false and changes nothing when `parent` is missing or elsewhere, when the table
+    /// already holds a candidate for one of the keys, or two of them share a fingerprint (an
+    /// identifier present or repeated, or merely a hash collision): the caller's general path
+    /// then decides.
+    /// - Complexity: O(k + depth) amortized.
+    func appendNewLeavesAtEnd(_ items: [Item], to parent: Item?) -> Bool {
+        // Borrowed buffers throughout: appending an array argument retains and releases it,
+        // atomic operations that were a fifth of building an outline in a profile.
+        items.withUnsafeBufferPointer { items in
+            switch strategy {
+            case .int64, .uint64:
+                return items.withMemoryRebound(to: UInt64.self) { appendNewLeavesAtEnd(items, keys: $0, to: parent) }
+            default:
+                return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: items.count) { keys in
+                    for index in items.indices { keys.initializeElement(at: index, to: key(items[index])) }
+                    return appendNewLeavesAtEnd(items, keys: UnsafeBufferPointer(keys), to: parent)
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    private func appendNewLeavesAtEnd(_ newIDs: UnsafeBufferPointer<Item>, keys newKeys: UnsafeBufferPointer<UInt64>, to parentID: Item?)
+        -> Bool
+    {
+        // Start loading the table slots the keys go to (random places in a large table) first,
+        // so those cache misses overlap the parent's lookup and the appends below.
+        withTable { table in
+            for key in newKeys { table.prefetch(key) }
+        }
+        var parent = -1
+        if let parentID {
+            guard let found = position(of: parentID), found + Int(sizes[found]) == count else { return false }
+            parent = found
+        }
+        makeTableUnique()
+        let start = count, added = newIDs.count
+        let level: Int32 = parent < 0 ? 0 : levels[parent] + 1
+        ids.append(contentsOf: newIDs)
+        keys.append(contentsOf: newKeys)
+        if added == 1 {
+            levels.append(level)
+            parents.append(Int32(parent))
+            sizes.append(1)
+        } else {
+            levels.append(contentsOf: repeatElement(level, count: added))
+            parents.append(contentsOf: repeatElement(Int32(parent), count: added))
+            sizes.append(contentsOf: repeatElement(1, count: added))
+        }
+        expanded.appendZeros(added)
+        guard addNewTableEntries(newKeys, first: start) else {
+            ids.removeLast(added)
+            keys.removeLast(added)
+            levels.removeLast(added)
+            parents.removeLast(added)
+            sizes.removeLast(added)
+            expanded.removeLast(added)
+            return false
+        }
+        if parent >= 0 {
+            let shift = Int32(added)
+            var ancestor = parent
+            while ancestor >= 0 {
+                sizes[ancestor] += shift
+                ancestor = Int(parents[ancestor])
+            }
+        }
+        return true
+    }
+
+    /// Adds `newKeys[i]` → `first + i` for every key when none of them has a candidate in the
+    /// table yet nor a fingerprint repeated among them; otherwise changes nothing and returns false.
+    /// - Complexity: O(newKeys.count) expected.
+    @inline(__always)
+    private func addNewTableEntries(_ newKeys: UnsafeBufferPointer<UInt64>, first: Int) -> Bool {
+        if newKeys.count == 1 { return withTable { $0.insertUnlessCandidate(key: newKeys[0], slot: Int32(first)) } }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: newKeys.count) { conflicts in
+            let inserted = withTable { $0.insertBatch(newKeys, firstSlot: Int32(first), conflicts: conflicts.baseAddress!) }
+            if inserted == newKeys.count { return true }
+            // Entries took consecutive slots, skipping the conflicting keys.
+            var value = Int32(first)
+            for (key, conflict) in zip(newKeys, conflicts) where conflict == 0 {
+                table.remove(key: key, slot: value)
+                value += 1
+            }
+            return false
+        }
     }
 
     /// Removes the subtrees rooted at `roots` (ascending positions, none inside another).

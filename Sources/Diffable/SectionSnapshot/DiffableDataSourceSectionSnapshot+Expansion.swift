@@ -3,27 +3,55 @@ extension DiffableDataSourceSectionSnapshot {
     /// children arrive later). Items not in the snapshot are ignored.
     /// - Complexity: O(k) expected; O(1) per item when `items` follows outline order
     ///   (each is checked at the place after the previous one before any hashing).
-    @_specialize(exported:true,where ItemIdentifierType == Int)
-    @_specialize(exported:true,where ItemIdentifierType == String)
+    @inlinable
     public mutating func expand(_ items: [ItemIdentifierType]) { setExpanded(items, true) }
 
     /// Collapses items; their descendants keep their own state. Items not in the
     /// snapshot are ignored.
     /// - Complexity: as ``expand(_:)``.
-    @_specialize(exported:true,where ItemIdentifierType == Int)
-    @_specialize(exported:true,where ItemIdentifierType == String)
+    @inlinable
     public mutating func collapse(_ items: [ItemIdentifierType]) { setExpanded(items, false) }
 
-    private mutating func setExpanded(_ items: [ItemIdentifierType], _ value: Bool) {
+    /// Inlined into the caller with `expand` and `collapse`, and handing on the identifiers'
+    /// buffer rather than the array, so that the one-element array of a tap on a disclosure row
+    /// never leaves the caller: the compiler keeps it on the stack, and no release follows the
+    /// call (an atomic instruction, which waits for the lookup's cache misses). `Int` and
+    /// `String` identifiers go straight to concrete functions: a generic call from inlined code
+    /// takes the unspecialized entry, not the exported specializations.
+    @inlinable
+    mutating func setExpanded(_ items: [ItemIdentifierType], _ value: Bool) {
+        if ItemIdentifierType.self == Int.self {
+            items.withUnsafeBufferPointer { items in
+                withUnsafeMutablePointer(to: &self) {
+                    $0.withMemoryRebound(to: DiffableDataSourceSectionSnapshot<Int>.self, capacity: 1) {
+                        $0.pointee.setExpanded(ints: UnsafeRawBufferPointer(items).assumingMemoryBound(to: Int.self), value)
+                    }
+                }
+            }
+        } else if ItemIdentifierType.self == String.self {
+            items.withUnsafeBufferPointer { items in
+                withUnsafeMutablePointer(to: &self) {
+                    $0.withMemoryRebound(to: DiffableDataSourceSectionSnapshot<String>.self, capacity: 1) {
+                        $0.pointee.setExpanded(strings: UnsafeRawBufferPointer(items).assumingMemoryBound(to: String.self), value)
+                    }
+                }
+            }
+        } else {
+            items.withUnsafeBufferPointer { setExpanded(any: $0, value) }
+        }
+    }
+
+    @usableFromInline
+    mutating func setExpanded(any items: UnsafeBufferPointer<ItemIdentifierType>, _ value: Bool) {
         if items.count == 1 {
-            // One item (a tap on a disclosure row): no key or position arrays.
+            // One item: one table lookup, then the bit.
             guard let position = storage.position(of: items[0]), storage.expanded[position] != value else { return }
             makeUnique()
             storage.expanded[position] = value
             return
         }
         // Find first (reads only), so a call that changes nothing never copies shared storage.
-        let changes = storage.positions(of: items, keys: storage.strategy.keys(items), expandedOtherThan: value)
+        let changes = storage.withKeys(of: items) { storage.positions(of: items, keys: $0, expandedOtherThan: value) }
         guard !changes.isEmpty else { return }
         makeUnique()
         storage.expanded.set(changes, to: value)
@@ -71,4 +99,16 @@ extension DiffableDataSourceSectionSnapshot {
             }
         }
     }
+}
+
+extension DiffableDataSourceSectionSnapshot where ItemIdentifierType == Int {
+    /// ``setExpanded(_:_:)`` for `Int` identifiers: concrete, so inlined callers reach it directly.
+    @usableFromInline
+    mutating func setExpanded(ints items: UnsafeBufferPointer<Int>, _ value: Bool) { setExpanded(any: items, value) }
+}
+
+extension DiffableDataSourceSectionSnapshot where ItemIdentifierType == String {
+    /// ``setExpanded(_:_:)`` for `String` identifiers.
+    @usableFromInline
+    mutating func setExpanded(strings items: UnsafeBufferPointer<String>, _ value: Bool) { setExpanded(any: items, value) }
 }

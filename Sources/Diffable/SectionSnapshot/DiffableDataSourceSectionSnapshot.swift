@@ -31,10 +31,12 @@
 /// ``difference(from:)`` diffs the visible rows of two outlines into the same
 /// ``SnapshotDifference`` the flat snapshot produces, with one section.
 ///
-/// The hot members (append, expand, collapse, the lookups, `difference(from:)`) carry
-/// exported pre-specializations for `Int` and `String` identifiers: called from another
-/// module, generic code otherwise pays a metadata lookup and witness calls per call
-/// (docs/PERFORMANCE.md, "Pre-specialized entry points").
+/// The hot members (append, the lookups, `difference(from:)`) carry exported
+/// pre-specializations for `Int` and `String` identifiers: called from another module,
+/// generic code otherwise pays a metadata lookup and witness calls per call
+/// (docs/PERFORMANCE.md, "Pre-specialized entry points"). `expand` and `collapse` are
+/// inlined into their callers instead, which pass concrete `Int` and `String` entry points
+/// the identifiers' buffer: a caller's one-item array literal then stays on its stack.
 ///
 /// In the complexity notes, *n* is the number of items in the outline, *k* the
 /// number of identifiers passed in (or the items of the snapshot passed in), and

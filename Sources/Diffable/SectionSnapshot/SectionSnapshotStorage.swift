@@ -101,12 +101,29 @@ final class SectionSnapshotStorage<Item: Hashable> {
     /// - Complexity: O(1) expected.
     func position(of item: Item) -> Int? { position(of: item, key: key(item)) }
 
+    /// Runs `body` with the keys of `items`: for 64-bit integers the identifiers' own bytes,
+    /// otherwise computed into a temporary buffer (no array made).
+    /// - Complexity: O(k) (plus string and byte lengths).
+    func withKeys<R>(of items: UnsafeBufferPointer<Item>, _ body: (UnsafeBufferPointer<UInt64>) -> R) -> R {
+        switch strategy {
+        case .int64, .uint64:
+            return items.withMemoryRebound(to: UInt64.self, body)
+        default:
+            return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: items.count) { keys in
+                for index in items.indices { keys.initializeElement(at: index, to: key(items[index])) }
+                return body(UnsafeBufferPointer(keys))
+            }
+        }
+    }
+
     /// The positions of `items` (whose keys are `itemKeys`) that are in the outline and whose
     /// expansion differs from `value`. Each item is first looked for where a list in outline
     /// order would have it after the previous one found (its first child or next sibling),
     /// by key, and only then through the table.
     /// - Complexity: O(k) expected; O(1) per item that follows outline order.
-    func positions(of items: [Item], keys itemKeys: [UInt64], expandedOtherThan value: Bool) -> [Int32] {
+    func positions(
+        of items: UnsafeBufferPointer<Item>, keys itemKeys: UnsafeBufferPointer<UInt64>, expandedOtherThan value: Bool
+    ) -> [Int32] {
         var changes: [Int32] = []
         let injective = strategy.isInjective
         ids.withUnsafeBufferPointer { ids in
@@ -297,15 +314,7 @@ final class SectionSnapshotStorage<Item: Hashable> {
         // Borrowed buffers throughout: appending an array argument retains and releases it,
         // atomic operations that were a fifth of building an outline in a profile.
         items.withUnsafeBufferPointer { items in
-            switch strategy {
-            case .int64, .uint64:
-                return items.withMemoryRebound(to: UInt64.self) { appendNewLeavesAtEnd(items, keys: $0, to: parent) }
-            default:
-                return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: items.count) { keys in
-                    for index in items.indices { keys.initializeElement(at: index, to: key(items[index])) }
-                    return appendNewLeavesAtEnd(items, keys: UnsafeBufferPointer(keys), to: parent)
-                }
-            }
+            withKeys(of: items) { appendNewLeavesAtEnd(items, keys: $0, to: parent) }
         }
     }
 

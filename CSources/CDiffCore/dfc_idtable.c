@@ -1,8 +1,5 @@
 /* Open-addressing identifier table: 64-bit keys to 32-bit values, linear probing over
- * 8-byte slots that hold a fingerprint of the key, not the key. The slot count is a power
- * of two or 1.5 times one: a table lives as long as its snapshot, and with powers of two
- * alone 10^6 entries (just past 3/4 of 2^20) would take 2^21 slots, 16.8 bytes an entry;
- * 1.5 × 2^20 slots take 12.6. */
+ * 8-byte slots that hold a fingerprint of the key, not the key. */
 #include "dfc_internal.h"
 
 /* One 8-byte slot: the key's 32-bit fingerprint in the high half, value + 1 in the low half
@@ -14,41 +11,18 @@ typedef uint64_t dfc_slot;
 struct dfc_idtable {
     dfc_heap heap;
     dfc_slot *slots;
-    size_t capacity; /* 2^k or 3 × 2^(k-1), at least 16; 0 before the first insert */
+    size_t capacity;      /* power of two, or 0 before the first insert */
+    unsigned home_shift;  /* 32 - log2(capacity): a fingerprint's top bits pick its home slot */
     size_t count;
 };
 
-/* The high half of the key's spread: scaled to the slot count it is the home slot, so a
+/* The high half of the key's spread: its top log2(capacity) bits are the home slot, so a
  * slot alone says where it belongs when the table grows or backward-shift deletion moves it;
- * all of its bits tell keys apart. */
+ * the lower bits tell keys apart. */
 static inline uint32_t dfc__fingerprint(uint64_t key) { return (uint32_t)(dfc__spread(key) >> 32); }
 
-/* fingerprint × capacity / 2^32: the fingerprint's place in [0, capacity), for any capacity
- * (for a power of two, the fingerprint's top bits). */
-static inline size_t dfc__fingerprint_home(uint32_t fingerprint, size_t capacity) {
-    return (size_t)(((uint64_t)fingerprint * (uint64_t)capacity) >> 32);
-}
-
-/* The slot after `position`, wrapping at the end. */
-static inline size_t dfc__next_slot(size_t position, size_t capacity) {
-    return position + 1 == capacity ? 0 : position + 1;
-}
-
-/* The smallest slot count 2^k or 3 × 2^(k-1) (at least 16) holding `count` entries at a load
- * of at most 3/4; false when none fits the 32-bit scaling of the home slot. */
-static bool dfc__idtable_capacity_for(size_t count, size_t *capacity) {
-    size_t power = 16;
-    for (;;) {
-        if (count <= power / 4 * 3) break;
-        if (count <= power / 4 * 3 / 2 * 3) {
-            power = power / 2 * 3;
-            break;
-        }
-        if (power > ((size_t)1 << 31)) return false;
-        power *= 2;
-    }
-    *capacity = power;
-    return true;
+static inline size_t dfc__fingerprint_home(uint32_t fingerprint, unsigned home_shift) {
+    return (size_t)(fingerprint >> home_shift);
 }
 
 static inline dfc_slot dfc__idtable_slot(uint32_t fingerprint, uint32_t value) {
@@ -79,6 +53,7 @@ dfc_idtable *dfc_idtable_copy(const dfc_idtable *table, const dfc_allocator *all
     }
     memcpy(copy->slots, table->slots, bytes);
     copy->capacity = table->capacity;
+    copy->home_shift = table->home_shift;
     copy->count = table->count;
     return copy;
 }
@@ -97,9 +72,9 @@ void dfc_idtable_clear(dfc_idtable *table) {
 }
 
 /* The first empty slot of `slot`'s probe sequence. */
-static void dfc__idtable_place(dfc_slot *slots, size_t capacity, dfc_slot slot) {
-    size_t position = dfc__fingerprint_home(dfc__slot_fingerprint(slot), capacity);
-    while (slots[position] != 0) position = dfc__next_slot(position, capacity);
+static void dfc__idtable_place(dfc_slot *slots, size_t mask, unsigned home_shift, dfc_slot slot) {
+    size_t position = dfc__fingerprint_home(dfc__slot_fingerprint(slot), home_shift);
+    while (slots[position] != 0) position = (position + 1) & mask;
     slots[position] = slot;
 }
 
@@ -108,16 +83,19 @@ int dfc_idtable_reserve(dfc_idtable *table, size_t count) {
     if (count > DFC_MAX_COUNT) return DFC_ERR_TOO_LARGE;
     if (table->slots != NULL && count <= table->capacity / 4 * 3) return DFC_OK;
     size_t capacity, bytes;
-    if (!dfc__idtable_capacity_for(count, &capacity) || !dfc__mul_size(capacity, sizeof(dfc_slot), &bytes))
+    unsigned home_shift;
+    if (!dfc__fingerprint_slot_capacity_for(count, &capacity, &home_shift) ||
+        !dfc__mul_size(capacity, sizeof(dfc_slot), &bytes))
         return DFC_ERR_TOO_LARGE;
     dfc_slot *slots = dfc__heap_allocate_zeroed(&table->heap, bytes);
     if (slots == NULL) return DFC_ERR_OUT_OF_MEMORY;
     for (size_t i = 0; i < table->capacity; i++) {
-        if (table->slots[i] != 0) dfc__idtable_place(slots, capacity, table->slots[i]);
+        if (table->slots[i] != 0) dfc__idtable_place(slots, capacity - 1, home_shift, table->slots[i]);
     }
     dfc__heap_release(&table->heap, table->slots);
     table->slots = slots;
     table->capacity = capacity;
+    table->home_shift = home_shift;
     return DFC_OK;
 }
 
@@ -130,7 +108,8 @@ int dfc_idtable_insert(dfc_idtable *table, uint64_t key, uint32_t value) {
         int status = dfc_idtable_reserve(table, target);
         if (status != DFC_OK) return status;
     }
-    dfc__idtable_place(table->slots, table->capacity, dfc__idtable_slot(dfc__fingerprint(key), value));
+    dfc__idtable_place(table->slots, table->capacity - 1, table->home_shift,
+                       dfc__idtable_slot(dfc__fingerprint(key), value));
     table->count++;
     return DFC_OK;
 }
@@ -148,21 +127,22 @@ int dfc_idtable_insert_batch(dfc_idtable *table, const uint64_t *keys, size_t co
     int status = dfc_idtable_reserve(table, table->count + count);
     if (status != DFC_OK) return status;
     enum { PREFETCH = 16 };
-    const size_t capacity = table->capacity;
+    const size_t mask = table->capacity - 1;
+    const unsigned home_shift = table->home_shift;
     dfc_slot *slots = table->slots;
     uint32_t next = first_value;
     for (size_t i = 0; i < count; i++) {
         if (i + PREFETCH < count)
-            DFC_PREFETCH(&slots[dfc__fingerprint_home(dfc__fingerprint(keys[i + PREFETCH]), capacity)]);
+            DFC_PREFETCH(&slots[dfc__fingerprint_home(dfc__fingerprint(keys[i + PREFETCH]), home_shift)]);
         uint32_t fingerprint = dfc__fingerprint(keys[i]);
-        size_t position = dfc__fingerprint_home(fingerprint, capacity);
+        size_t position = dfc__fingerprint_home(fingerprint, home_shift);
         bool taken = false;
         while (slots[position] != 0) {
             if (dfc__slot_fingerprint(slots[position]) == fingerprint) {
                 taken = true;
                 break;
             }
-            position = dfc__next_slot(position, capacity);
+            position = (position + 1) & mask;
         }
         conflicts[i] = taken ? 1 : 0;
         if (taken) continue;
@@ -176,13 +156,12 @@ int dfc_idtable_insert_batch(dfc_idtable *table, const uint64_t *keys, size_t co
 
 int64_t dfc_idtable_find(const dfc_idtable *table, uint64_t key, size_t *cursor) {
     if (table == NULL || cursor == NULL || table->count == 0) return DFC_NOT_FOUND;
-    const size_t capacity = table->capacity;
+    const size_t mask = table->capacity - 1;
     const uint32_t fingerprint = dfc__fingerprint(key);
-    const size_t home = dfc__fingerprint_home(fingerprint, capacity);
+    const size_t home = dfc__fingerprint_home(fingerprint, table->home_shift);
     /* cursor counts the slots already probed from home, so a later call resumes there. */
-    for (size_t step = *cursor; step < capacity; step++) {
-        const size_t position = home + step < capacity ? home + step : home + step - capacity;
-        dfc_slot slot = table->slots[position];
+    for (size_t step = *cursor; step < table->capacity; step++) {
+        dfc_slot slot = table->slots[(home + step) & mask];
         if (slot == 0) break;
         if (dfc__slot_fingerprint(slot) == fingerprint) {
             *cursor = step + 1;
@@ -195,17 +174,17 @@ int64_t dfc_idtable_find(const dfc_idtable *table, uint64_t key, size_t *cursor)
 
 void dfc_idtable_prefetch(const dfc_idtable *table, uint64_t key) {
     if (table == NULL || table->count == 0) return;
-    DFC_PREFETCH(&table->slots[dfc__fingerprint_home(dfc__fingerprint(key), table->capacity)]);
+    DFC_PREFETCH(&table->slots[dfc__fingerprint_home(dfc__fingerprint(key), table->home_shift)]);
 }
 
 /* The position of the entry (key -> value): fingerprint and value together name one entry. */
 static bool dfc__idtable_locate(const dfc_idtable *table, uint64_t key, uint32_t value, size_t *found) {
     if (table == NULL || table->count == 0 || value >= UINT32_MAX) return false;
-    const size_t capacity = table->capacity;
+    const size_t mask = table->capacity - 1;
     const uint32_t fingerprint = dfc__fingerprint(key);
     const dfc_slot wanted = dfc__idtable_slot(fingerprint, value);
-    for (size_t position = dfc__fingerprint_home(fingerprint, capacity); table->slots[position] != 0;
-         position = dfc__next_slot(position, capacity)) {
+    for (size_t position = dfc__fingerprint_home(fingerprint, table->home_shift); table->slots[position] != 0;
+         position = (position + 1) & mask) {
         if (table->slots[position] == wanted) {
             *found = position;
             return true;
@@ -218,13 +197,13 @@ int dfc_idtable_remove(dfc_idtable *table, uint64_t key, uint32_t value) {
     size_t hole;
     if (!dfc__idtable_locate(table, key, value, &hole)) return 0;
     /* Backward-shift deletion keeps every probe chain unbroken without tombstones. */
-    const size_t capacity = table->capacity;
+    const size_t mask = table->capacity - 1;
     size_t position = hole;
     for (;;) {
-        position = dfc__next_slot(position, capacity);
+        position = (position + 1) & mask;
         dfc_slot next = table->slots[position];
         if (next == 0) break;
-        size_t home = dfc__fingerprint_home(dfc__slot_fingerprint(next), capacity);
+        size_t home = dfc__fingerprint_home(dfc__slot_fingerprint(next), table->home_shift);
         /* Move `next` into the hole unless its home lies cyclically in (hole, position]. */
         bool stays = hole <= position ? (home > hole && home <= position)
                                       : (home > hole || home <= position);

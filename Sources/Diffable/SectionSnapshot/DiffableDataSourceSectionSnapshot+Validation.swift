@@ -132,7 +132,7 @@ extension DiffableDataSourceSectionSnapshot {
         var positionOfEntry = [Int32](repeating: -1, count: count)
         var stack: [Int32] = Array(children[Int(starts[count])..<Int(starts[count + 1])].reversed())
         storage.ids.reserveCapacity(count)
-        storage.keys.reserveCapacity(count)
+        storage.updateStoredKeys { $0.reserveCapacity(count) }
         storage.levels.reserveCapacity(count)
         storage.parents.reserveCapacity(count)
         while let entry = stack.popLast() {
@@ -140,7 +140,7 @@ extension DiffableDataSourceSectionSnapshot {
             let parentPosition = parent < 0 ? Int32(-1) : positionOfEntry[Int(parent)]
             positionOfEntry[Int(entry)] = Int32(storage.ids.count)
             storage.ids.append(items[Int(entry)])
-            storage.keys.append(keys[Int(entry)])
+            storage.updateStoredKeys { $0.append(keys[Int(entry)]) }
             storage.levels.append(parentPosition < 0 ? 0 : storage.levels[Int(parentPosition)] + 1)
             storage.parents.append(parentPosition)
             storage.expanded.append(expanded[Int(entry)])

@@ -17,8 +17,15 @@
 /// tests ran with the checks on before they were turned off.
 final class SectionSnapshotStorage<Item: Hashable> {
     let strategy: KeyStrategy
+    /// Whether each identifier is its own key: a 64-bit integer, whose key is its bit
+    /// pattern. `storedKeys` then stays empty (8 B less per item) and keys are read from
+    /// `ids` (see ``withStoredKeys(_:)``).
+    let itemsAreOwnKeys: Bool
     @exclusivity(unchecked) var ids: ContiguousArray<Item> = []
-    @exclusivity(unchecked) var keys: ContiguousArray<UInt64> = []
+    /// Each item's key by position; empty when ``itemsAreOwnKeys``. Read only through
+    /// ``withStoredKeys(_:)``, ``storedKey(at:)`` or ``keyArray``, written only through
+    /// ``updateStoredKeys(_:)``, which serve both cases.
+    @exclusivity(unchecked) private var storedKeys: ContiguousArray<UInt64> = []
     /// Depth: 0 for root items.
     @exclusivity(unchecked) var levels: ContiguousArray<Int32> = []
     /// Position of the parent, -1 for root items.
@@ -35,13 +42,15 @@ final class SectionSnapshotStorage<Item: Hashable> {
 
     init() {
         strategy = KeyStrategy.of(Item.self)
+        itemsAreOwnKeys = Self.isOwnKey(strategy)
         table = IdentifierTable()
     }
 
     private init(copying other: SectionSnapshotStorage) {
         strategy = other.strategy
+        itemsAreOwnKeys = other.itemsAreOwnKeys
         ids = other.ids
-        keys = other.keys
+        storedKeys = other.storedKeys
         levels = other.levels
         parents = other.parents
         sizes = other.sizes
@@ -77,6 +86,48 @@ final class SectionSnapshotStorage<Item: Hashable> {
 
     var count: Int { ids.count }
 
+    // MARK: Keys
+
+    /// Whether identifiers keyed by `strategy` are their own keys: 8 bytes whose bit pattern is the key.
+    private static func isOwnKey(_ strategy: KeyStrategy) -> Bool {
+        switch strategy {
+        case .int64, .uint64: MemoryLayout<Item>.stride == 8
+        default: false
+        }
+    }
+
+    /// The stored keys by position, valid inside `body`: `storedKeys`, or for identifiers
+    /// that are their own keys, `ids`' buffer read as `UInt64` (the same bits, no copy).
+    /// - Complexity: O(1) plus `body`.
+    @inline(__always)
+    func withStoredKeys<R>(_ body: (UnsafeBufferPointer<UInt64>) -> R) -> R {
+        guard itemsAreOwnKeys else { return storedKeys.withUnsafeBufferPointer(body) }
+        return ids.withUnsafeBufferPointer { ids in ids.withMemoryRebound(to: UInt64.self, body) }
+    }
+
+    /// The stored key of the item at `position`.
+    /// - Complexity: O(1).
+    @inline(__always)
+    func storedKey(at position: Int) -> UInt64 { withStoredKeys { $0[position] } }
+
+    /// The keys by position as an array sharing the storage's buffer (`ids`' for identifiers
+    /// that are their own keys), not a copy.
+    /// - Complexity: O(1).
+    var keyArray: ContiguousArray<UInt64> {
+        itemsAreOwnKeys ? unsafeBitCast(ids, to: ContiguousArray<UInt64>.self) : storedKeys
+    }
+
+    /// The capacity of the separate key array: 0 when ``itemsAreOwnKeys`` (no buffer at all).
+    var storedKeyCapacity: Int { storedKeys.capacity }
+
+    /// Runs `body` on the separate key array, to change it as `ids` changes; not at all for
+    /// identifiers that are their own keys (changing `ids` changed their keys).
+    /// - Complexity: O(1) plus `body`.
+    @inline(__always)
+    func updateStoredKeys(_ body: (inout ContiguousArray<UInt64>) -> Void) {
+        if !itemsAreOwnKeys { body(&storedKeys) }
+    }
+
     // MARK: Lookups
 
     @inline(__always)
@@ -89,7 +140,7 @@ final class SectionSnapshotStorage<Item: Hashable> {
         let guess = hint.guess &+ 1
         // An injective key follows from the identifier, whose neighbour the last lookup read:
         // comparing identifiers alone costs no cache miss when the guess is wrong.
-        if guess >= 0 && guess < ids.count && (strategy.isInjective || keys[guess] == key) && ids[guess] == item {
+        if guess >= 0 && guess < ids.count && (strategy.isInjective || storedKey(at: guess) == key) && ids[guess] == item {
             hint.remember(guess)
             return guess
         }
@@ -127,7 +178,7 @@ final class SectionSnapshotStorage<Item: Hashable> {
         var changes: [Int32] = []
         let injective = strategy.isInjective
         ids.withUnsafeBufferPointer { ids in
-            keys.withUnsafeBufferPointer { keys in
+            withStoredKeys { keys in
                 sizes.withUnsafeBufferPointer { sizes in
                     expanded.withUnsafeWords { words in
                         @inline(__always)
@@ -180,7 +231,7 @@ final class SectionSnapshotStorage<Item: Hashable> {
 
     /// The arrays that decide the rows (shared, not copied).
     /// - Complexity: O(1).
-    var rows: OutlineRows<Item> { OutlineRows(ids: ids, keys: keys, sizes: sizes, expanded: expanded) }
+    var rows: OutlineRows<Item> { OutlineRows(ids: ids, keys: keyArray, sizes: sizes, expanded: expanded) }
 
     /// Calls `body` with each maximal run of consecutive visible positions, in order.
     /// - Complexity: O(visible items) (see ``OutlineRows/forEachVisibleRun(_:)``).
@@ -225,7 +276,7 @@ final class SectionSnapshotStorage<Item: Hashable> {
         // Renumbering a long tail entry by entry costs more than a prefetched rebuild.
         let rebuild = delta != 0 && tail.count > 4096 && tail.count * 3 > newCount
         if !rebuild {
-            for position in range { table.remove(key: keys[position], slot: Int32(position)) }
+            for position in range { table.remove(key: storedKey(at: position), slot: Int32(position)) }
             if delta != 0 { renumberTableEntries(tail, by: delta) }
         }
         let start = range.lowerBound
@@ -233,7 +284,7 @@ final class SectionSnapshotStorage<Item: Hashable> {
         switch replacement {
         case .leaves(let newIDs, let newKeys):
             ids.replaceSubrange(range, with: newIDs)
-            keys.replaceSubrange(range, with: newKeys)
+            updateStoredKeys { $0.replaceSubrange(range, with: newKeys) }
             levels.replaceSubrange(range, with: repeatElement(level, count: added))
             parents.replaceSubrange(range, with: repeatElement(Int32(parent), count: added))
             sizes.replaceSubrange(range, with: repeatElement(1, count: added))
@@ -244,7 +295,7 @@ final class SectionSnapshotStorage<Item: Hashable> {
             }
         case .subtrees(let block):
             ids.replaceSubrange(range, with: block.ids)
-            keys.replaceSubrange(range, with: block.keys)
+            updateStoredKeys { $0.replaceSubrange(range, with: block.keys) }
             levels.replaceSubrange(range, with: block.levels.lazy.map { $0 + level })
             let offset = Int32(start)
             parents.replaceSubrange(range, with: block.parents.lazy.map { $0 < 0 ? Int32(parent) : $0 + offset })
@@ -280,7 +331,7 @@ final class SectionSnapshotStorage<Item: Hashable> {
         let start = count, added = newIDs.count
         let level: Int32 = parent < 0 ? 0 : levels[parent] + 1
         ids.append(contentsOf: newIDs)
-        keys.append(contentsOf: newKeys)
+        updateStoredKeys { $0.append(contentsOf: newKeys) }
         levels.append(contentsOf: repeatElement(level, count: added))
         parents.append(contentsOf: repeatElement(Int32(parent), count: added))
         sizes.append(contentsOf: repeatElement(1, count: added))
@@ -336,7 +387,7 @@ final class SectionSnapshotStorage<Item: Hashable> {
         let start = count, added = newIDs.count
         let level: Int32 = parent < 0 ? 0 : levels[parent] + 1
         ids.append(contentsOf: newIDs)
-        keys.append(contentsOf: newKeys)
+        updateStoredKeys { $0.append(contentsOf: newKeys) }
         if added == 1 {
             levels.append(level)
             parents.append(Int32(parent))
@@ -349,7 +400,7 @@ final class SectionSnapshotStorage<Item: Hashable> {
         expanded.appendZeros(added)
         guard addNewTableEntries(newKeys, first: start) else {
             ids.removeLast(added)
-            keys.removeLast(added)
+            updateStoredKeys { $0.removeLast(added) }
             levels.removeLast(added)
             parents.removeLast(added)
             sizes.removeLast(added)
@@ -412,7 +463,7 @@ final class SectionSnapshotStorage<Item: Hashable> {
         for (index, root) in roots.enumerated() {
             let end = root + Int(sizes[root])
             removed += end - root
-            for position in root..<end { table.remove(key: keys[position], slot: Int32(position)) }
+            for position in root..<end { table.remove(key: storedKey(at: position), slot: Int32(position)) }
             let next = index + 1 < roots.count ? roots[index + 1] : count
             if end < next {
                 runs.append(end..<next)
@@ -434,11 +485,11 @@ final class SectionSnapshotStorage<Item: Hashable> {
             for position in run {
                 let parent = Int(parents[position])
                 if parent >= first { parents[position] = Int32(newPosition(parent)) }
-                if !rebuild { table.update(key: keys[position], from: Int32(position), to: Int32(position - shift)) }
+                if !rebuild { table.update(key: storedKey(at: position), from: Int32(position), to: Int32(position - shift)) }
             }
         }
         Self.compact(&ids, keeping: runs)
-        Self.compact(&keys, keeping: runs)
+        updateStoredKeys { Self.compact(&$0, keeping: runs) }
         Self.compact(&levels, keeping: runs)
         Self.compact(&parents, keeping: runs)
         Self.compact(&sizes, keeping: runs)
@@ -462,7 +513,7 @@ final class SectionSnapshotStorage<Item: Hashable> {
     /// - Complexity: O(n).
     func removeAll() {
         ids.removeAll()
-        keys.removeAll()
+        updateStoredKeys { $0.removeAll() }
         levels.removeAll()
         parents.removeAll()
         sizes.removeAll()
@@ -476,8 +527,10 @@ final class SectionSnapshotStorage<Item: Hashable> {
     /// - Complexity: O(positions.count) expected.
     func addTableEntries(_ positions: Range<Int>) {
         makeTableUnique()
-        if positions.count > 64, tryAddTableEntries(Array(keys[positions]), first: positions.lowerBound) { return }
-        for position in positions { table.insert(key: keys[position], slot: Int32(position)) }
+        if positions.count > 64, tryAddTableEntries(withStoredKeys({ Array($0[positions]) }), first: positions.lowerBound) {
+            return
+        }
+        for position in positions { table.insert(key: storedKey(at: position), slot: Int32(position)) }
     }
 
     /// Adds `keys[i]` → `first + i` for every key (a few keys one probe each, more in one
@@ -517,7 +570,7 @@ final class SectionSnapshotStorage<Item: Hashable> {
         // Entries are (key, position) pairs: however equal keys collide, each update
         // turns one pair into another, so the order of updates does not matter.
         for position in positions {
-            table.update(key: keys[position], from: Int32(position), to: Int32(position + delta))
+            table.update(key: storedKey(at: position), from: Int32(position), to: Int32(position + delta))
         }
     }
 
@@ -538,7 +591,8 @@ final class SectionSnapshotStorage<Item: Hashable> {
             // a large outline in a checked build stays linear.
             guard ids.count <= 50_000 else { return }
             precondition(
-                ids.count == keys.count && keys.count == levels.count && levels.count == parents.count
+                (itemsAreOwnKeys ? storedKeys.isEmpty : ids.count == storedKeys.count) && ids.count == levels.count
+                    && levels.count == parents.count
                     && parents.count == sizes.count && sizes.count == expanded.count)
             precondition(table.count == ids.count, "table count \(table.count) != \(ids.count)")
             var ancestors: [Int] = []
@@ -550,12 +604,12 @@ final class SectionSnapshotStorage<Item: Hashable> {
                 if let last = ancestors.last {
                     precondition(position + Int(sizes[position]) <= last + Int(sizes[last]), "subtree of \(position) overflows")
                 }
-                precondition(table.find(keys[position]) { $0 == Int32(position) } != nil, "table entry of \(position)")
+                precondition(table.find(storedKey(at: position)) { $0 == Int32(position) } != nil, "table entry of \(position)")
                 // Keyed and found again as stored, unless unequal to itself (Double.nan) or keyed by a
                 // user's hashValue (a broken Hashable is reported, not trapped on).
                 let id = ids[position]
                 if strategy != .hashValue && id == id {
-                    precondition(keys[position] == key(id) && self.position(of: id) == position, "key of \(position)")
+                    precondition(storedKey(at: position) == key(id) && self.position(of: id) == position, "key of \(position)")
                 }
                 ancestors.append(position)
             }
@@ -580,7 +634,7 @@ struct OutlineBlock<Item: Hashable> {
     /// - Complexity: O(1).
     init(_ storage: SectionSnapshotStorage<Item>) {
         ids = storage.ids
-        keys = storage.keys
+        keys = storage.keyArray
         levels = storage.levels
         parents = storage.parents
         sizes = storage.sizes
@@ -593,7 +647,7 @@ struct OutlineBlock<Item: Hashable> {
         let baseLevel = range.isEmpty ? 0 : storage.levels[range.lowerBound]
         let offset = Int32(range.lowerBound)
         ids = ContiguousArray(storage.ids[range])
-        keys = ContiguousArray(storage.keys[range])
+        keys = storage.withStoredKeys { ContiguousArray($0[range]) }
         levels = ContiguousArray(storage.levels[range].lazy.map { $0 - baseLevel })
         parents = ContiguousArray(storage.parents[range].lazy.map { $0 < offset ? -1 : $0 - offset })
         sizes = ContiguousArray(storage.sizes[range])

@@ -9,8 +9,7 @@ import Testing
 /// an outline of strings, whose keys are stored; every step must show the same items, levels,
 /// parents, expansion, visible items and difference from the step before.
 @Suite struct OwnKeyOutlineTests {
-    /// One step's numbers: the operation and three choices.
-    typealias Code = (operation: Int, a: Int, b: Int, c: Int)
+    typealias Code = OwnKeyProgram.Code
 
     /// What one step leaves, in labels (the numbers the items were made from).
     struct Observation: Equatable {
@@ -21,24 +20,6 @@ import Testing
         var visible: [Int]
         var positions: [Int?]
         var batches: [BatchUpdate]
-    }
-
-    /// An odd multiplier (a bijection of 64-bit words) that spreads labels over every bit.
-    static let spread: UInt64 = 0x9E37_79B9_7F4A_7C15
-    /// Its inverse modulo 2^64 (Newton's iteration doubles the correct low bits each round).
-    static let unspread: UInt64 = {
-        var inverse = spread
-        for _ in 0..<6 { inverse = inverse &* (2 &- spread &* inverse) }
-        return inverse
-    }()
-
-    static func codes(_ g: inout SeededGenerator, count: Int) -> [Code] {
-        (0..<count).map { _ in
-            (
-                Int.random(in: 0..<12, using: &g), Int.random(in: 0..<1000, using: &g), Int.random(in: 0..<1000, using: &g),
-                Int.random(in: 0..<1000, using: &g)
-            )
-        }
     }
 
     /// Runs `codes` on an empty outline of items `id(label)`; checks the stored keys after
@@ -136,13 +117,13 @@ import Testing
     @Test func integerOutlinesAgreeWithStringOutlines() {
         var g = SeededGenerator(seed: 14_15)
         for round in 0..<40 {
-            let codes = Self.codes(&g, count: 40)
+            let codes = OwnKeyProgram.codes(&g, operations: 12, count: 40)
             let reference = Self.trace(codes, ownKeys: false, { "i\($0)" }, { Int($0.dropFirst())! })
             // Negative Ints; spread Int64s (either sign); UInt64s near the top.
             let ints = Self.trace(codes, ownKeys: true, { ~$0 }, { ~$0 })
             let int64s = Self.trace(
-                codes, ownKeys: true, { Int64(bitPattern: UInt64(bitPattern: Int64($0)) &* Self.spread) },
-                { Int(Int64(bitPattern: UInt64(bitPattern: $0) &* Self.unspread)) })
+                codes, ownKeys: true, { Int64(bitPattern: UInt64(bitPattern: Int64($0)) &* OwnKeyProgram.spread) },
+                { Int(Int64(bitPattern: UInt64(bitPattern: $0) &* OwnKeyProgram.unspread)) })
             let uint64s = Self.trace(
                 codes, ownKeys: true, { UInt64.max &- UInt64(bitPattern: Int64($0)) }, { Int(bitPattern: UInt(UInt64.max &- $0)) })
             #expect(ints == reference, "round \(round)")

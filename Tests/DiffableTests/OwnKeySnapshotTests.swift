@@ -14,8 +14,7 @@ import Testing
         var label: Int
     }
 
-    /// One step's numbers: the operation and three choices.
-    typealias Code = (operation: Int, a: Int, b: Int, c: Int)
+    typealias Code = OwnKeyProgram.Code
 
     /// What one step leaves, in labels (the numbers the items were made from).
     struct Observation: Equatable {
@@ -24,24 +23,6 @@ import Testing
         var positions: [Int?]
         var reloaded: [Int]
         var batches: [BatchUpdate]
-    }
-
-    /// An odd multiplier (a bijection of 64-bit words) that spreads labels over every bit.
-    static let spread: UInt64 = 0x9E37_79B9_7F4A_7C15
-    /// Its inverse modulo 2^64 (Newton's iteration doubles the correct low bits each round).
-    static let unspread: UInt64 = {
-        var inverse = spread
-        for _ in 0..<6 { inverse = inverse &* (2 &- spread &* inverse) }
-        return inverse
-    }()
-
-    static func codes(_ g: inout SeededGenerator, count: Int) -> [Code] {
-        (0..<count).map { _ in
-            (
-                Int.random(in: 0..<13, using: &g), Int.random(in: 0..<1000, using: &g), Int.random(in: 0..<1000, using: &g),
-                Int.random(in: 0..<1000, using: &g)
-            )
-        }
     }
 
     /// Runs `codes` on an empty snapshot of items `id(label)`; checks the stored keys after
@@ -135,19 +116,19 @@ import Testing
     @Test func integerItemsAgreeWithStoredKeys() {
         var g = SeededGenerator(seed: 14_14)
         for round in 0..<60 {
-            let codes = Self.codes(&g, count: 40)
+            let codes = OwnKeyProgram.codes(&g, operations: 13, count: 40)
             let reference = Self.trace(codes, ownKeys: false, Wrapped.init, \.label)
             let strings = Self.trace(codes, ownKeys: false, { "i\($0)" }, { Int($0.dropFirst())! })
             // Negative Ints; spread Int64s (either sign); UInt64s near the top; spread UInts.
             let ints = Self.trace(codes, ownKeys: true, { ~$0 }, { ~$0 })
             let int64s = Self.trace(
-                codes, ownKeys: true, { Int64(bitPattern: UInt64(bitPattern: Int64($0)) &* Self.spread) },
-                { Int(Int64(bitPattern: UInt64(bitPattern: $0) &* Self.unspread)) })
+                codes, ownKeys: true, { Int64(bitPattern: UInt64(bitPattern: Int64($0)) &* OwnKeyProgram.spread) },
+                { Int(Int64(bitPattern: UInt64(bitPattern: $0) &* OwnKeyProgram.unspread)) })
             let uint64s = Self.trace(
                 codes, ownKeys: true, { UInt64.max &- UInt64(bitPattern: Int64($0)) }, { Int(bitPattern: UInt(UInt64.max &- $0)) })
             let uints = Self.trace(
-                codes, ownKeys: true, { UInt(UInt64(bitPattern: Int64($0)) &* Self.spread) },
-                { Int(bitPattern: UInt(UInt64($0) &* Self.unspread)) })
+                codes, ownKeys: true, { UInt(UInt64(bitPattern: Int64($0)) &* OwnKeyProgram.spread) },
+                { Int(bitPattern: UInt(UInt64($0) &* OwnKeyProgram.unspread)) })
             #expect(strings == reference, "round \(round)")
             #expect(ints == reference, "round \(round)")
             #expect(int64s == reference, "round \(round)")

@@ -30,6 +30,15 @@ enum KeyStrategy: Equatable {
         }
     }
 
+    /// Whether identifiers of `type`, keyed by this strategy, are their own keys: 8-byte
+    /// integers whose bit pattern is the key, so that a key array beside them would repeat them.
+    func isOwnKey<T>(for type: T.Type) -> Bool {
+        switch self {
+        case .int64, .uint64: MemoryLayout<T>.stride == 8
+        default: false
+        }
+    }
+
     /// Whether equal keys imply equal identifiers.
     var isInjective: Bool {
         switch self {

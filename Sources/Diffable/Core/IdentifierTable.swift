@@ -49,14 +49,11 @@ final class IdentifierTable {
     /// - Returns: the number of keys inserted.
     /// - Complexity: O(k) expected, probes prefetched.
     func insertBatch(_ keys: [UInt64], firstSlot: Int32, conflicts: inout [UInt8]) -> Int {
-        var inserted = 0
-        let status = keys.withUnsafeBufferPointer { keys in
-            conflicts.withUnsafeMutableBufferPointer { conflicts in
-                dfc_idtable_insert_batch(raw, keys.baseAddress, keys.count, UInt32(firstSlot), conflicts.baseAddress, &inserted)
-            }
+        precondition(conflicts.count >= keys.count, "identifier table batch insert: fewer conflict flags than keys")
+        if keys.isEmpty { return 0 }
+        return keys.withUnsafeBufferPointer { keys in
+            conflicts.withUnsafeMutableBufferPointer { insertBatch(keys, firstSlot: firstSlot, conflicts: $0.baseAddress!) }
         }
-        CoreError.require(status, "identifier table batch insert")
-        return inserted
     }
 
     /// ``insertBatch(_:firstSlot:conflicts:)`` over borrowed keys and conflict flags (no
@@ -78,10 +75,9 @@ final class IdentifierTable {
     /// - Complexity: O(1) expected, amortized.
     @inline(__always)
     func insertUnlessCandidate(key: UInt64, slot: Int32) -> Bool {
-        var key = key, conflict: UInt8 = 0, inserted = 0
-        let status = dfc_idtable_insert_batch(raw, &key, 1, UInt32(bitPattern: slot), &conflict, &inserted)
-        CoreError.require(status, "identifier table insert")
-        return inserted == 1
+        var key = key, conflict: UInt8 = 0
+        return withUnsafePointer(to: &key) { insertBatch(UnsafeBufferPointer(start: $0, count: 1), firstSlot: slot, conflicts: &conflict) }
+            == 1
     }
 
     /// Starts loading the table slot where a lookup of `key` begins (a hint; see

@@ -42,7 +42,7 @@ final class SectionSnapshotStorage<Item: Hashable> {
 
     init() {
         strategy = KeyStrategy.of(Item.self)
-        itemsAreOwnKeys = Self.isOwnKey(strategy)
+        itemsAreOwnKeys = strategy.isOwnKey(for: Item.self)
         table = IdentifierTable()
     }
 
@@ -87,14 +87,6 @@ final class SectionSnapshotStorage<Item: Hashable> {
     var count: Int { ids.count }
 
     // MARK: Keys
-
-    /// Whether identifiers keyed by `strategy` are their own keys: 8 bytes whose bit pattern is the key.
-    private static func isOwnKey(_ strategy: KeyStrategy) -> Bool {
-        switch strategy {
-        case .int64, .uint64: MemoryLayout<Item>.stride == 8
-        default: false
-        }
-    }
 
     /// The stored keys by position, valid inside `body`: `storedKeys`, or for identifiers
     /// that are their own keys, `ids`' buffer read as `UInt64` (the same bits, no copy).
@@ -156,14 +148,10 @@ final class SectionSnapshotStorage<Item: Hashable> {
     /// otherwise computed into a temporary buffer (no array made).
     /// - Complexity: O(k) (plus string and byte lengths).
     func withKeys<R>(of items: UnsafeBufferPointer<Item>, _ body: (UnsafeBufferPointer<UInt64>) -> R) -> R {
-        switch strategy {
-        case .int64, .uint64:
-            return items.withMemoryRebound(to: UInt64.self, body)
-        default:
-            return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: items.count) { keys in
-                for index in items.indices { keys.initializeElement(at: index, to: key(items[index])) }
-                return body(UnsafeBufferPointer(keys))
-            }
+        if itemsAreOwnKeys { return items.withMemoryRebound(to: UInt64.self, body) }
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: items.count) { keys in
+            for index in items.indices { keys.initializeElement(at: index, to: key(items[index])) }
+            return body(UnsafeBufferPointer(keys))
         }
     }
 
@@ -424,13 +412,21 @@ final class SectionSnapshotStorage<Item: Hashable> {
     @inline(__always)
     private func addNewTableEntries(_ newKeys: UnsafeBufferPointer<UInt64>, first: Int) -> Bool {
         if newKeys.count == 1 { return withTable { $0.insertUnlessCandidate(key: newKeys[0], slot: Int32(first)) } }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: newKeys.count) { conflicts in
+        return insertBatchOrNothing(newKeys, first: first)
+    }
+
+    /// Inserts `newKeys[i]` → `first + i` in one prefetched batch when no key has a candidate
+    /// in the table yet nor repeats a fingerprint among them; otherwise takes back what the
+    /// batch inserted and returns false.
+    /// - Complexity: O(newKeys.count) expected.
+    private func insertBatchOrNothing(_ newKeys: UnsafeBufferPointer<UInt64>, first: Int) -> Bool {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: newKeys.count) { conflicts in
             let inserted = withTable { $0.insertBatch(newKeys, firstSlot: Int32(first), conflicts: conflicts.baseAddress!) }
             if inserted == newKeys.count { return true }
             // Entries took consecutive slots, skipping the conflicting keys.
             var value = Int32(first)
             for (key, conflict) in zip(newKeys, conflicts) where conflict == 0 {
-                table.remove(key: key, slot: value)
+                withTable { $0.remove(key: key, slot: value) }
                 value += 1
             }
             return false
@@ -552,15 +548,7 @@ final class SectionSnapshotStorage<Item: Hashable> {
             }
             return true
         }
-        var conflicts = [UInt8](repeating: 0, count: newKeys.count)
-        let inserted = table.insertBatch(newKeys, firstSlot: Int32(first), conflicts: &conflicts)
-        if inserted == newKeys.count { return true }
-        var value = Int32(first)
-        for (key, conflict) in zip(newKeys, conflicts) where conflict == 0 {
-            table.remove(key: key, slot: value)
-            value += 1
-        }
-        return false
+        return newKeys.withUnsafeBufferPointer { insertBatchOrNothing($0, first: first) }
     }
 
     /// Moves the entries of the items at `positions` by `delta`.

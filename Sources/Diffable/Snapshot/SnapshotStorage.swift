@@ -26,7 +26,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     /// Whether each item identifier is its own key: a 64-bit integer, whose key is its bit
     /// pattern. `itemKeys` then stays empty (8 B less per item) and keys are read from
     /// `itemIDs` (see ``withItemKeys(_:)``).
-    let itemsAreOwnKeys = SnapshotStorage.isOwnKey(KeyStrategy.of(I.self))
+    let itemsAreOwnKeys = KeyStrategy.of(I.self).isOwnKey(for: I.self)
 
     // Items, by slot.
     @exclusivity(unchecked) var itemIDs: ContiguousArray<I> = []
@@ -106,14 +106,6 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
 
     @inline(__always)
     func itemKey(_ id: I) -> UInt64 { itemStrategy.key(id) }
-
-    /// Whether identifiers keyed by `strategy` are their own keys: 8 bytes whose bit pattern is the key.
-    private static func isOwnKey(_ strategy: KeyStrategy) -> Bool {
-        switch strategy {
-        case .int64, .uint64: MemoryLayout<I>.stride == 8
-        default: false
-        }
-    }
 
     /// The stored item keys by slot, valid inside `body`: `itemKeys`, or for identifiers that
     /// are their own keys, `itemIDs`' buffer read as `UInt64` (the same bits, no copy).

@@ -1,35 +1,51 @@
 /* Open-addressing identifier table: 64-bit keys to 32-bit values, linear probing over
- * 8-byte slots that hold a fingerprint of the key, not the key. */
+ * 4-byte slots that hold a value and a few bits of the key's hash, not the key. */
 #include "dfc_internal.h"
 
-/* One 8-byte slot: the key's 32-bit fingerprint in the high half, value + 1 in the low half
- * (0: empty). The full key stays with the caller (a snapshot keeps every key in an array
- * indexed by value), so storing it again here would double the table for nothing: callers
- * confirm each candidate, as they already must for identifiers whose keys collide. */
-typedef uint64_t dfc_slot;
+/* One 4-byte slot, for a table of 2^bits slots: value + 1 in the low `bits` bits, and in the
+ * 32 - bits bits above them a fingerprint: the hash bits just below those that pick the home
+ * slot. 0 is an empty slot; a value field of all ones (DFC__GONE) a removed one, which keeps
+ * the probe runs through it unbroken. The full key stays with the caller (a snapshot keeps
+ * every key in an array indexed by value), so the table rehashes from the caller's keys when
+ * it grows: storing keys, or enough hash bits to find a slot's home again, would double it. */
+typedef uint32_t dfc_slot;
 
 struct dfc_idtable {
     dfc_heap heap;
     dfc_slot *slots;
-    size_t capacity;      /* power of two, or 0 before the first insert */
-    unsigned home_shift;  /* 32 - log2(capacity): a fingerprint's top bits pick its home slot */
-    size_t count;
+    size_t capacity;    /* 2^bits, or 0 before the first reserve */
+    unsigned bits;      /* log2(capacity): the hash's top `bits` bits pick a key's home slot */
+    size_t count;       /* entries */
+    size_t removed;     /* slots marked removed; count + removed stays <= 3/4 of capacity */
 };
 
-/* The high half of the key's spread: its top log2(capacity) bits are the home slot, so a
- * slot alone says where it belongs when the table grows or backward-shift deletion moves it;
- * the lower bits tell keys apart. */
-static inline uint32_t dfc__fingerprint(uint64_t key) { return (uint32_t)(dfc__spread(key) >> 32); }
+static inline uint32_t dfc__value_mask(unsigned bits) { return (uint32_t)((UINT64_C(1) << bits) - 1); }
 
-static inline size_t dfc__fingerprint_home(uint32_t fingerprint, unsigned home_shift) {
-    return (size_t)(fingerprint >> home_shift);
+static inline size_t dfc__idtable_home(uint64_t key, unsigned bits) { return (size_t)(dfc__spread(key) >> (64u - bits)); }
+
+/* The hash bits [32, 64 - bits): independent of the home, so that keys sharing a run of slots
+ * are told apart (none when the table has 2^32 slots). */
+static inline uint32_t dfc__idtable_fingerprint(uint64_t key, unsigned bits) {
+    return (uint32_t)((dfc__spread(key) >> 32) & ((UINT64_C(1) << (32u - bits)) - 1));
 }
 
-static inline dfc_slot dfc__idtable_slot(uint32_t fingerprint, uint32_t value) {
-    return ((uint64_t)fingerprint << 32) | ((uint64_t)value + 1);
+static inline dfc_slot dfc__idtable_slot(uint32_t fingerprint, uint32_t value, unsigned bits) {
+    return (dfc_slot)(((uint64_t)fingerprint << bits) | ((uint64_t)value + 1));
 }
 
-static inline uint32_t dfc__slot_fingerprint(dfc_slot slot) { return (uint32_t)(slot >> 32); }
+static inline uint32_t dfc__slot_fingerprint(dfc_slot slot, unsigned bits) { return (uint32_t)((uint64_t)slot >> bits); }
+
+/* The slot holds an entry (neither empty nor removed). */
+static inline bool dfc__slot_live(dfc_slot slot, uint32_t mask) { return slot != 0 && (slot & mask) != mask; }
+
+static inline bool dfc__slot_removed(dfc_slot slot, uint32_t mask) { return (slot & mask) == mask; }
+
+static inline uint32_t dfc__slot_value(dfc_slot slot, uint32_t mask) { return (slot & mask) - 1; }
+
+/* Whether `value` fits a slot of a 2^bits table: value + 1 must stay below the removed mark. */
+static inline bool dfc__value_fits(uint64_t value, unsigned bits) { return value + 1 < dfc__value_mask(bits); }
+
+static inline size_t dfc__idtable_limit(size_t capacity) { return capacity / 4 * 3; }
 
 dfc_idtable *dfc_idtable_create(const dfc_allocator *allocator) {
     dfc_heap heap;
@@ -53,8 +69,9 @@ dfc_idtable *dfc_idtable_copy(const dfc_idtable *table, const dfc_allocator *all
     }
     memcpy(copy->slots, table->slots, bytes);
     copy->capacity = table->capacity;
-    copy->home_shift = table->home_shift;
+    copy->bits = table->bits;
     copy->count = table->count;
+    copy->removed = table->removed;
     return copy;
 }
 
@@ -69,53 +86,89 @@ void dfc_idtable_clear(dfc_idtable *table) {
     if (table == NULL) return;
     if (table->slots != NULL) memset(table->slots, 0, table->capacity * sizeof(dfc_slot));
     table->count = 0;
+    table->removed = 0;
 }
 
-/* The first empty slot of `slot`'s probe sequence. */
-static void dfc__idtable_place(dfc_slot *slots, size_t mask, unsigned home_shift, dfc_slot slot) {
-    size_t position = dfc__fingerprint_home(dfc__slot_fingerprint(slot), home_shift);
+/* Writes (key -> value) into the first empty slot of its run in a table that has no removed
+ * slots (a table being rebuilt). */
+static inline void dfc__idtable_place(dfc_slot *slots, size_t mask, unsigned bits, uint64_t key, uint32_t value) {
+    size_t position = dfc__idtable_home(key, bits);
     while (slots[position] != 0) position = (position + 1) & mask;
-    slots[position] = slot;
+    slots[position] = dfc__idtable_slot(dfc__idtable_fingerprint(key, bits), value, bits);
 }
 
-int dfc_idtable_reserve(dfc_idtable *table, size_t count) {
+int dfc_idtable_reserve(dfc_idtable *table, size_t count, const uint64_t *keys, size_t key_count) {
     if (table == NULL) return DFC_ERR_NULL_ARGUMENT;
-    if (count > DFC_MAX_COUNT) return DFC_ERR_TOO_LARGE;
-    if (table->slots != NULL && count <= table->capacity / 4 * 3) return DFC_OK;
+    if (count > DFC_MAX_COUNT || key_count > DFC_MAX_COUNT) return DFC_ERR_TOO_LARGE;
+    if (table->slots != NULL && count + table->removed <= dfc__idtable_limit(table->capacity) &&
+        key_count <= dfc__idtable_limit(table->capacity))
+        return DFC_OK;
+    if (table->count > 0 && keys == NULL) return DFC_ERR_NULL_ARGUMENT;
+    /* Room for the larger of what is asked and what is held, and for values up to key_count
+     * (any value below the limit fits a slot: the limit leaves a quarter of them unused). */
+    size_t target = count > table->count ? count : table->count;
+    if (key_count > target) target = key_count;
+    /* Clearing removal marks keeps the capacity when that leaves a quarter of the limit free,
+     * and doubles it otherwise: either way the next rebuild is Omega(capacity) inserts away,
+     * so a remove and an insert in turn near the limit do not rebuild every time. */
+    if (table->slots != NULL && target <= dfc__idtable_limit(table->capacity) &&
+        target > dfc__idtable_limit(table->capacity) / 4 * 3)
+        target = dfc__idtable_limit(table->capacity) + 1;
     size_t capacity, bytes;
     unsigned home_shift;
-    if (!dfc__fingerprint_slot_capacity_for(count, &capacity, &home_shift) ||
+    if (!dfc__fingerprint_slot_capacity_for(target, &capacity, &home_shift) ||
         !dfc__mul_size(capacity, sizeof(dfc_slot), &bytes))
         return DFC_ERR_TOO_LARGE;
+    const unsigned bits = 32u - home_shift;
     dfc_slot *slots = dfc__heap_allocate_zeroed(&table->heap, bytes);
     if (slots == NULL) return DFC_ERR_OUT_OF_MEMORY;
-    for (size_t i = 0; i < table->capacity; i++) {
-        if (table->slots[i] != 0) dfc__idtable_place(slots, capacity - 1, home_shift, table->slots[i]);
+    const size_t mask = capacity - 1;
+    enum { PREFETCH = 16 };
+    if (table->count == key_count) {
+        /* Distinct values, all below key_count, key_count of them: exactly 0..<key_count. The
+         * keys are read in order, and the slots they go to are loaded ahead. */
+        for (size_t value = 0; value < key_count; value++) {
+            if (value + PREFETCH < key_count) DFC_PREFETCH(&slots[dfc__idtable_home(keys[value + PREFETCH], bits)]);
+            dfc__idtable_place(slots, mask, bits, keys[value], (uint32_t)value);
+        }
+    } else {
+        const uint32_t old_mask = dfc__value_mask(table->bits);
+        for (size_t i = 0; i < table->capacity; i++) {
+            dfc_slot slot = table->slots[i];
+            if (!dfc__slot_live(slot, old_mask)) continue;
+            uint32_t value = dfc__slot_value(slot, old_mask);
+            if (value >= key_count) {
+                dfc__heap_release(&table->heap, slots);
+                return DFC_ERR_INCONSISTENT;
+            }
+            dfc__idtable_place(slots, mask, bits, keys[value], value);
+        }
     }
     dfc__heap_release(&table->heap, table->slots);
     table->slots = slots;
     table->capacity = capacity;
-    table->home_shift = home_shift;
+    table->bits = bits;
+    table->removed = 0;
     return DFC_OK;
 }
 
 int dfc_idtable_insert(dfc_idtable *table, uint64_t key, uint32_t value) {
     if (table == NULL) return DFC_ERR_NULL_ARGUMENT;
-    if (table->count >= DFC_MAX_COUNT || value >= UINT32_MAX) return DFC_ERR_TOO_LARGE;
-    if (table->slots == NULL || table->count + 1 > table->capacity / 4 * 3) {
-        size_t target = table->count < 8 ? 8 : table->count * 2;
-        if (target > DFC_MAX_COUNT) target = DFC_MAX_COUNT;
-        int status = dfc_idtable_reserve(table, target);
-        if (status != DFC_OK) return status;
-    }
-    dfc__idtable_place(table->slots, table->capacity - 1, table->home_shift,
-                       dfc__idtable_slot(dfc__fingerprint(key), value));
+    if (table->slots == NULL || table->count + table->removed + 1 > dfc__idtable_limit(table->capacity))
+        return DFC_ERR_NO_ROOM;
+    if (!dfc__value_fits(value, table->bits)) return DFC_ERR_TOO_LARGE;
+    const size_t mask = table->capacity - 1;
+    const uint32_t value_mask = dfc__value_mask(table->bits);
+    size_t position = dfc__idtable_home(key, table->bits);
+    while (dfc__slot_live(table->slots[position], value_mask)) position = (position + 1) & mask;
+    if (table->slots[position] != 0) table->removed--;
+    table->slots[position] = dfc__idtable_slot(dfc__idtable_fingerprint(key, table->bits), value, table->bits);
     table->count++;
     return DFC_OK;
 }
 
-int dfc_idtable_insert_batch(dfc_idtable *table, const uint64_t *keys, size_t count,
-                             uint32_t first_value, uint8_t *conflicts, size_t *inserted) {
+int dfc_idtable_insert_batch(dfc_idtable *table, const uint64_t *keys, size_t count, uint32_t first_value,
+                             uint8_t *conflicts, size_t *inserted) {
     if (table == NULL) return DFC_ERR_NULL_ARGUMENT;
     if (count == 0) {
         if (inserted != NULL) *inserted = 0;
@@ -124,29 +177,35 @@ int dfc_idtable_insert_batch(dfc_idtable *table, const uint64_t *keys, size_t co
     if (keys == NULL || conflicts == NULL) return DFC_ERR_NULL_ARGUMENT;
     if (count > DFC_MAX_COUNT - table->count || (uint64_t)first_value + count > DFC_MAX_COUNT)
         return DFC_ERR_TOO_LARGE;
-    int status = dfc_idtable_reserve(table, table->count + count);
-    if (status != DFC_OK) return status;
+    if (table->slots == NULL || table->count + table->removed + count > dfc__idtable_limit(table->capacity))
+        return DFC_ERR_NO_ROOM;
+    const unsigned bits = table->bits;
+    if (!dfc__value_fits((uint64_t)first_value + count - 1, bits)) return DFC_ERR_TOO_LARGE;
     enum { PREFETCH = 16 };
     const size_t mask = table->capacity - 1;
-    const unsigned home_shift = table->home_shift;
+    const uint32_t value_mask = dfc__value_mask(bits);
     dfc_slot *slots = table->slots;
     uint32_t next = first_value;
     for (size_t i = 0; i < count; i++) {
-        if (i + PREFETCH < count)
-            DFC_PREFETCH(&slots[dfc__fingerprint_home(dfc__fingerprint(keys[i + PREFETCH]), home_shift)]);
-        uint32_t fingerprint = dfc__fingerprint(keys[i]);
-        size_t position = dfc__fingerprint_home(fingerprint, home_shift);
+        if (i + PREFETCH < count) DFC_PREFETCH(&slots[dfc__idtable_home(keys[i + PREFETCH], bits)]);
+        const uint32_t fingerprint = dfc__idtable_fingerprint(keys[i], bits);
+        size_t position = dfc__idtable_home(keys[i], bits), free_position = SIZE_MAX;
         bool taken = false;
-        while (slots[position] != 0) {
-            if (dfc__slot_fingerprint(slots[position]) == fingerprint) {
+        for (dfc_slot slot; (slot = slots[position]) != 0; position = (position + 1) & mask) {
+            if (dfc__slot_removed(slot, value_mask)) {
+                if (free_position == SIZE_MAX) free_position = position;
+            } else if (dfc__slot_fingerprint(slot, bits) == fingerprint) {
                 taken = true;
                 break;
             }
-            position = (position + 1) & mask;
         }
         conflicts[i] = taken ? 1 : 0;
         if (taken) continue;
-        slots[position] = dfc__idtable_slot(fingerprint, next);
+        if (free_position != SIZE_MAX) {
+            position = free_position;
+            table->removed--;
+        }
+        slots[position] = dfc__idtable_slot(fingerprint, next, bits);
         next++;
     }
     table->count += next - first_value;
@@ -157,15 +216,17 @@ int dfc_idtable_insert_batch(dfc_idtable *table, const uint64_t *keys, size_t co
 int64_t dfc_idtable_find(const dfc_idtable *table, uint64_t key, size_t *cursor) {
     if (table == NULL || cursor == NULL || table->count == 0) return DFC_NOT_FOUND;
     const size_t mask = table->capacity - 1;
-    const uint32_t fingerprint = dfc__fingerprint(key);
-    const size_t home = dfc__fingerprint_home(fingerprint, table->home_shift);
+    const unsigned bits = table->bits;
+    const uint32_t value_mask = dfc__value_mask(bits);
+    const uint32_t fingerprint = dfc__idtable_fingerprint(key, bits);
+    const size_t home = dfc__idtable_home(key, bits);
     /* cursor counts the slots already probed from home, so a later call resumes there. */
     for (size_t step = *cursor; step < table->capacity; step++) {
         dfc_slot slot = table->slots[(home + step) & mask];
         if (slot == 0) break;
-        if (dfc__slot_fingerprint(slot) == fingerprint) {
+        if (dfc__slot_fingerprint(slot, bits) == fingerprint && !dfc__slot_removed(slot, value_mask)) {
             *cursor = step + 1;
-            return (int64_t)(uint32_t)slot - 1;
+            return (int64_t)dfc__slot_value(slot, value_mask);
         }
     }
     *cursor = table->capacity;
@@ -174,17 +235,16 @@ int64_t dfc_idtable_find(const dfc_idtable *table, uint64_t key, size_t *cursor)
 
 void dfc_idtable_prefetch(const dfc_idtable *table, uint64_t key) {
     if (table == NULL || table->count == 0) return;
-    DFC_PREFETCH(&table->slots[dfc__fingerprint_home(dfc__fingerprint(key), table->home_shift)]);
+    DFC_PREFETCH(&table->slots[dfc__idtable_home(key, table->bits)]);
 }
 
-/* The position of the entry (key -> value): fingerprint and value together name one entry. */
+/* The position of the entry (key -> value). */
 static bool dfc__idtable_locate(const dfc_idtable *table, uint64_t key, uint32_t value, size_t *found) {
-    if (table == NULL || table->count == 0 || value >= UINT32_MAX) return false;
+    if (table == NULL || table->count == 0 || !dfc__value_fits(value, table->bits)) return false;
     const size_t mask = table->capacity - 1;
-    const uint32_t fingerprint = dfc__fingerprint(key);
-    const dfc_slot wanted = dfc__idtable_slot(fingerprint, value);
-    for (size_t position = dfc__fingerprint_home(fingerprint, table->home_shift); table->slots[position] != 0;
-         position = (position + 1) & mask) {
+    const dfc_slot wanted = dfc__idtable_slot(dfc__idtable_fingerprint(key, table->bits), value, table->bits);
+    for (size_t position = dfc__idtable_home(key, table->bits), step = 0;
+         table->slots[position] != 0 && step < table->capacity; position = (position + 1) & mask, step++) {
         if (table->slots[position] == wanted) {
             *found = position;
             return true;
@@ -194,33 +254,34 @@ static bool dfc__idtable_locate(const dfc_idtable *table, uint64_t key, uint32_t
 }
 
 int dfc_idtable_remove(dfc_idtable *table, uint64_t key, uint32_t value) {
-    size_t hole;
-    if (!dfc__idtable_locate(table, key, value, &hole)) return 0;
-    /* Backward-shift deletion keeps every probe chain unbroken without tombstones. */
+    size_t position;
+    if (!dfc__idtable_locate(table, key, value, &position)) return 0;
     const size_t mask = table->capacity - 1;
-    size_t position = hole;
-    for (;;) {
-        position = (position + 1) & mask;
-        dfc_slot next = table->slots[position];
-        if (next == 0) break;
-        size_t home = dfc__fingerprint_home(dfc__slot_fingerprint(next), table->home_shift);
-        /* Move `next` into the hole unless its home lies cyclically in (hole, position]. */
-        bool stays = hole <= position ? (home > hole && home <= position)
-                                      : (home > hole || home <= position);
-        if (!stays) {
-            table->slots[hole] = next;
-            hole = position;
-        }
-    }
-    table->slots[hole] = 0;
+    const uint32_t value_mask = dfc__value_mask(table->bits);
     table->count--;
+    if (table->slots[(position + 1) & mask] != 0) {
+        /* A run goes on past it: mark it removed, so that lookups keep walking through. */
+        table->slots[position] = value_mask;
+        table->removed++;
+        return 1;
+    }
+    /* The end of a run: empty it, and the removed marks just before it, which no run needs now. */
+    table->slots[position] = 0;
+    for (size_t before = (position - 1) & mask; dfc__slot_removed(table->slots[before], value_mask) &&
+                                                table->slots[before] != 0;
+         before = (before - 1) & mask) {
+        table->slots[before] = 0;
+        table->removed--;
+    }
     return 1;
 }
 
 int dfc_idtable_update(dfc_idtable *table, uint64_t key, uint32_t old_value, uint32_t new_value) {
     size_t position;
-    if (new_value >= UINT32_MAX || !dfc__idtable_locate(table, key, old_value, &position)) return 0;
-    table->slots[position] = dfc__idtable_slot(dfc__fingerprint(key), new_value);
+    if (table == NULL || table->count == 0 || !dfc__value_fits(new_value, table->bits) ||
+        !dfc__idtable_locate(table, key, old_value, &position))
+        return 0;
+    table->slots[position] = dfc__idtable_slot(dfc__idtable_fingerprint(key, table->bits), new_value, table->bits);
     return 1;
 }
 

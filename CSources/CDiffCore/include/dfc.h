@@ -77,9 +77,9 @@
  *     dfc_idtable_copy              O(c)
  *     dfc_idtable_free              O(1)
  *     dfc_idtable_clear             O(c)
- *     dfc_idtable_reserve           O(count) when it grows, O(1) otherwise
- *     dfc_idtable_insert            O(1) expected, amortized over growth
- *     dfc_idtable_insert_batch      O(count) expected, plus O(entries) when it grows
+ *     dfc_idtable_reserve           O(count + key_count) when it grows, O(1) otherwise
+ *     dfc_idtable_insert            O(1) expected
+ *     dfc_idtable_insert_batch      O(count) expected
  *     dfc_idtable_find              O(1) expected per call, O(c) at worst
  *     dfc_idtable_remove            O(1) expected
  *     dfc_idtable_update            O(1) expected
@@ -129,13 +129,13 @@ extern "C" {
  * library's soname carries major and minor: libdfc.so.0.2.
  */
 #define DFC_VERSION_MAJOR 0
-#define DFC_VERSION_MINOR 2
+#define DFC_VERSION_MINOR 3
 #define DFC_VERSION_RELEASE 0
-/** MAJOR * 10000 + MINOR * 100 + RELEASE: 0.2.0 is 200. */
+/** MAJOR * 10000 + MINOR * 100 + RELEASE: 0.3.0 is 300. */
 #define DFC_VERSION_NUMBER (DFC_VERSION_MAJOR * 100 * 100 + DFC_VERSION_MINOR * 100 + DFC_VERSION_RELEASE)
 #define DFC_QUOTE(text) #text
 #define DFC_EXPAND_AND_QUOTE(text) DFC_QUOTE(text)
-/** "MAJOR.MINOR.RELEASE", e.g. "0.2.0". */
+/** "MAJOR.MINOR.RELEASE", e.g. "0.3.0". */
 #define DFC_VERSION_STRING DFC_EXPAND_AND_QUOTE(DFC_VERSION_MAJOR.DFC_VERSION_MINOR.DFC_VERSION_RELEASE)
 
 /** Largest element count any entry point accepts (indices are 32-bit). */
@@ -156,7 +156,8 @@ enum {
     DFC_ERR_DUPLICATE = 4,       /**< an identifier occurs twice; see dfc_context_duplicates */
     DFC_ERR_INVALID_ARGUMENT = 5, /**< an enum or flag value is out of range */
     DFC_ERR_INCONSISTENT = 6,    /**< arrays disagree (e.g. section starts not ascending) */
-    DFC_ERR_UNKNOWN_IDENTIFIER = 7 /**< an index names no element of its list */
+    DFC_ERR_UNKNOWN_IDENTIFIER = 7, /**< an index names no element of its list */
+    DFC_ERR_NO_ROOM = 8          /**< a table is full: dfc_idtable_reserve first */
 };
 
 /**
@@ -344,16 +345,24 @@ const dfc_duplicate *DFC_NULLABLE dfc_context_duplicates(const dfc_context *DFC_
 /* ------------------------------------------------------------------------ */
 
 /**
- * Open-addressing table (linear probing, power-of-two 8-byte slots, load <= 3/4)
+ * Open-addressing table (linear probing, power-of-two 4-byte slots, load <= 3/4)
  * from 64-bit keys to 32-bit values, for a caller that keeps each entry's key
- * itself (an array indexed by value). A slot holds the value and a 32-bit
- * fingerprint of the key, not the key: dfc_idtable_find returns *candidates*,
- * every entry whose key shares the fingerprint, and the caller confirms each
- * one against its own key (and identifier). Different keys share a fingerprint
- * with probability 2^-32 per pair (about 116 pairs among 10^6 random keys),
- * so a lookup sees an extra candidate rarely. Several entries may also share
- * a key (hash collisions between different identifiers). 8 bytes a slot:
- * 10.7 to 21.3 bytes an entry.
+ * itself, in an array indexed by value (as a snapshot keeps its identifiers'
+ * keys by slot). A slot holds the value and a fingerprint of the key, not the
+ * key: dfc_idtable_find returns *candidates*, every entry whose key shares the
+ * fingerprint, and the caller confirms each one against its own key (and
+ * identifier). The fingerprint has 32 - log2(slots) bits (11 for a table of
+ * 10^6 entries, 8 for 10^7), so about one probe in 2,000 (in 256) shows the
+ * caller an extra candidate. Several entries may also share a key (hash
+ * collisions between different identifiers). 4 bytes a slot: 5.3 to 10.7
+ * bytes an entry.
+ *
+ * The caller's keys are how the table grows: dfc_idtable_reserve rehashes every
+ * entry from keys[value], and inserts never grow the table (they return
+ * DFC_ERR_NO_ROOM when it is full), so reserve before inserting. Give every
+ * entry its own value, below the count last reserved (positions in your key
+ * array are): the table tells entries with the same key apart by value.
+ * A removed entry leaves a mark that the next growing reserve clears.
  */
 typedef struct dfc_idtable dfc_idtable;
 
@@ -378,25 +387,37 @@ void dfc_idtable_free(dfc_idtable *DFC_NULLABLE table);
 void dfc_idtable_clear(dfc_idtable *DFC_NULLABLE table);
 
 /**
- * @brief Ensures `count` entries fit without growing.
- * @return DFC_OK; DFC_ERR_NULL_ARGUMENT; DFC_ERR_TOO_LARGE;
- *         DFC_ERR_OUT_OF_MEMORY (table unchanged).
- * Complexity O(count) when the table grows, O(1) otherwise.
+ * @brief Ensures that `count` entries in all fit, and values below `count` and
+ * below `key_count`, so that inserts up to it return DFC_OK. When the table has to
+ * grow (or clear the marks removals left), it rebuilds from the caller's keys.
+ * @param keys      the key of every entry the table holds, keys[value] (NULL
+ *                  allowed while the table is empty).
+ * @param key_count the length of `keys`: every entry's value must be below it.
+ *                  When it equals the entry count, the values must be exactly
+ *                  0 ..< key_count (as they are for an array filled in order), and
+ *                  the rebuild reads `keys` in order instead of the table's slots.
+ * @return DFC_OK; DFC_ERR_NULL_ARGUMENT (table, or keys of a non-empty table);
+ *         DFC_ERR_TOO_LARGE (count or key_count above DFC_MAX_COUNT);
+ *         DFC_ERR_INCONSISTENT (an entry's value is not below key_count);
+ *         DFC_ERR_OUT_OF_MEMORY. On any error the table is unchanged.
+ * Complexity O(count + key_count) when the table grows, O(1) otherwise.
  */
-int dfc_idtable_reserve(dfc_idtable *DFC_NULLABLE table, size_t count);
+int dfc_idtable_reserve(dfc_idtable *DFC_NULLABLE table, size_t count, const uint64_t *DFC_NULLABLE keys,
+                        size_t key_count);
 
 /**
  * @brief Adds (key -> value). Does not look for an existing equal
- * identifier: callers check with dfc_idtable_find first.
- * @return DFC_OK; DFC_ERR_NULL_ARGUMENT; DFC_ERR_TOO_LARGE (more than
- *         DFC_MAX_COUNT entries); DFC_ERR_OUT_OF_MEMORY (table unchanged).
- * Complexity O(1) expected, amortized over growth.
+ * identifier: callers check with dfc_idtable_find first. Never grows the table.
+ * @return DFC_OK; DFC_ERR_NULL_ARGUMENT; DFC_ERR_NO_ROOM (the table is full:
+ *         reserve first); DFC_ERR_TOO_LARGE (a value too large for the table's
+ *         slots: values below the count reserved always fit). Table unchanged
+ *         on error. Complexity O(1) expected.
  */
 int dfc_idtable_insert(dfc_idtable *DFC_NULLABLE table, uint64_t key, uint32_t value);
 
 /**
- * @brief Inserts many new entries at once: keys[i] -> the next value from
- * `first_value` on, for every key that has no entry in the table and does not
+ * @brief Inserts many new entries at once (never growing the table; reserve
+ * first): keys[i] -> the next value from `first_value` on, for every key that has no entry in the table and does not
  * repeat an earlier key of the batch, as far as fingerprints tell. A key that
  * does (or merely shares an entry's fingerprint) is not inserted; its
  * `conflicts[i]` is set to 1 (otherwise 0) so the caller can decide (an existing
@@ -405,9 +426,10 @@ int dfc_idtable_insert(dfc_idtable *DFC_NULLABLE table, uint64_t key, uint32_t v
  * @param conflicts `count` flags; may be NULL only if count is 0.
  * @param inserted  receives the number of entries inserted (may be NULL).
  * @return DFC_OK; DFC_ERR_NULL_ARGUMENT; DFC_ERR_TOO_LARGE (table or values
- *         would pass DFC_MAX_COUNT); DFC_ERR_OUT_OF_MEMORY (table unchanged).
- * Complexity O(count) expected (probes are prefetched), plus O(entries)
- * when the table grows.
+ *         would pass DFC_MAX_COUNT, or a value too large for the slots);
+ *         DFC_ERR_NO_ROOM (fewer than `count` free entries: reserve first).
+ *         Table unchanged on error.
+ * Complexity O(count) expected (probes are prefetched).
  */
 int dfc_idtable_insert_batch(dfc_idtable *DFC_NULLABLE table, const uint64_t *DFC_NULLABLE keys,
                              size_t count, uint32_t first_value, uint8_t *DFC_NULLABLE conflicts,
@@ -415,7 +437,7 @@ int dfc_idtable_insert_batch(dfc_idtable *DFC_NULLABLE table, const uint64_t *DF
 
 /**
  * @brief Finds the candidate entries for `key`, one per call: every entry with
- * the key, and the rare entry whose different key shares its 32-bit fingerprint
+ * the key, and the rare entry whose different key shares its fingerprint
  * (confirm each against the key you keep for that value).
  * @param cursor start with 0; the call advances it. Pass it back unchanged to
  *        get the next candidate.
@@ -428,16 +450,19 @@ int64_t dfc_idtable_find(const dfc_idtable *DFC_NULLABLE table, uint64_t key,
 
 /**
  * @brief Removes the entry (key -> value) if present. The table tells entries
- * apart by fingerprint and value, so give every entry its own value (a
- * position in your key array, as a snapshot does).
+ * apart by value, so give every entry its own value (a position in your key
+ * array, as a snapshot does).
  * @return 1 when removed, 0 when absent (or NULL table). Complexity O(1) expected.
  */
 int dfc_idtable_remove(dfc_idtable *DFC_NULLABLE table, uint64_t key, uint32_t value);
 
 /**
  * @brief Replaces the value of the entry (key -> old_value) by new_value
- * (entries told apart as dfc_idtable_remove says).
- * @return 1 when found and changed, 0 otherwise. Complexity O(1) expected.
+ * (entries told apart as dfc_idtable_remove says). Keep values distinct at
+ * every step: when renumbering a run of entries, move the last first if the
+ * values grow, the first first if they shrink.
+ * @return 1 when found and changed, 0 otherwise (also for a new value too large
+ * for the slots). Complexity O(1) expected.
  */
 int dfc_idtable_update(dfc_idtable *DFC_NULLABLE table, uint64_t key, uint32_t old_value,
                        uint32_t new_value);

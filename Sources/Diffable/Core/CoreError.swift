@@ -28,6 +28,9 @@ struct CoreError: Error, RawRepresentable, Hashable, CustomStringConvertible {
     static let inconsistent = CoreError(rawValue: Int32(DFC_ERR_INCONSISTENT))
     /// An index that names no element of its list (`DFC_ERR_UNKNOWN_IDENTIFIER`).
     static let unknownIdentifier = CoreError(rawValue: Int32(DFC_ERR_UNKNOWN_IDENTIFIER))
+    /// A table with no room for an insert (`DFC_ERR_NO_ROOM`): a bug in Diffable, which
+    /// reserves before inserting.
+    static let noRoom = CoreError(rawValue: Int32(DFC_ERR_NO_ROOM))
 
     /// The error for a C status, nil for `DFC_OK`: the one place statuses are mapped.
     /// - Complexity: O(1).
@@ -41,6 +44,7 @@ struct CoreError: Error, RawRepresentable, Hashable, CustomStringConvertible {
         case Int32(DFC_ERR_INVALID_ARGUMENT): self = .invalidArgument
         case Int32(DFC_ERR_INCONSISTENT): self = .inconsistent
         case Int32(DFC_ERR_UNKNOWN_IDENTIFIER): self = .unknownIdentifier
+        case Int32(DFC_ERR_NO_ROOM): self = .noRoom
         default: self.init(rawValue: status)  // a status newer than this file: still reported by number
         }
     }

@@ -1,12 +1,15 @@
 internal import CDiffCore
 
 /// Owns a C `dfc_idtable`: 64-bit key → 32-bit slot, several slots per key allowed
-/// (hash collisions). The table keeps a 32-bit fingerprint of each key, not the key (the
-/// owner's key array already holds it), so every lookup yields candidates that callers
-/// confirm; see ``find(_:where:)`` and ``slot(of:key:identifierAt:)``.
+/// (hash collisions). The table keeps a few bits of each key's hash beside its slot, not
+/// the key (the owner's key array already holds it), so every lookup yields candidates that
+/// callers confirm; see ``find(_:where:)`` and ``slot(of:key:identifierAt:)``.
 ///
-/// Only ``reserve(_:)`` may fail (out of memory, thrown): callers reserve before they
-/// mutate, so inserts within the reserved capacity never allocate and never fail.
+/// The owner's key array is also how the table grows: ``reserve(_:keys:)`` rehashes from it,
+/// and inserts never grow (they trap when there is no room). So an owner reserves before
+/// it mutates, with its keys as the table knows them; only that step can fail (out of
+/// memory, thrown), and inserts within the reserved count never allocate. Slots stay
+/// distinct at every step (see ``update(key:from:to:)``).
 /// Not `Sendable`: a table belongs to one storage, mutated by its unique owner.
 final class IdentifierTable {
     private let raw: OpaquePointer
@@ -31,14 +34,25 @@ final class IdentifierTable {
 
     var count: Int { dfc_idtable_count(raw) }
 
-    /// Room for `count` entries in all, so that inserts up to it never allocate.
+    /// Room for `count` entries in all, and for slots below `count` and `keys.count`, so
+    /// that inserts up to it never allocate. Growing rehashes every entry from `keys`: the
+    /// key of each entry by slot (may be empty while the table is). When `keys.count` equals
+    /// ``count``, the entries' slots must be exactly `0..<keys.count` (an array filled in
+    /// order), and the rehash reads the keys in order.
     /// - Throws: ``CoreError/outOfMemory`` or ``CoreError/tooLarge``; the table is then unchanged.
-    /// - Complexity: O(count) when it grows.
-    func reserve(_ count: Int) throws(CoreError) {
-        try CoreError.check(dfc_idtable_reserve(raw, count))
+    /// - Complexity: O(count + keys.count) when it grows, O(1) otherwise.
+    func reserve(_ count: Int, keys: UnsafeBufferPointer<UInt64>) throws(CoreError) {
+        try CoreError.check(dfc_idtable_reserve(raw, count, keys.baseAddress, keys.count))
     }
 
-    /// - Complexity: O(1) expected, amortized.
+    /// ``reserve(_:keys:)`` for an empty table, which needs no keys to grow.
+    /// - Complexity: O(count) when it grows.
+    func reserveEmpty(_ count: Int) throws(CoreError) {
+        precondition(self.count == 0, "identifier table: reserving without keys needs an empty table")
+        try reserve(count, keys: UnsafeBufferPointer(start: nil, count: 0))
+    }
+
+    /// - Complexity: O(1) expected.
     @inline(__always)
     func insert(key: UInt64, slot: Int32) {
         CoreError.require(dfc_idtable_insert(raw, key, UInt32(bitPattern: slot)), "identifier table insert")
@@ -72,7 +86,7 @@ final class IdentifierTable {
     /// with the key, or one that shares its fingerprint): one probe where a check with
     /// ``firstCandidate(_:)`` and then ``insert(key:slot:)`` take two.
     /// - Returns: whether it inserted.
-    /// - Complexity: O(1) expected, amortized.
+    /// - Complexity: O(1) expected.
     @inline(__always)
     func insertUnlessCandidate(key: UInt64, slot: Int32) -> Bool {
         var key = key, conflict: UInt8 = 0
@@ -122,10 +136,13 @@ final class IdentifierTable {
         assert(removed == 1, "Diffable: identifier table lost an entry")
     }
 
+    /// Gives the entry (`key`, `oldSlot`) the slot `newSlot`, which no entry may hold: the
+    /// table tells entries of equal keys apart by slot. To shift a run of entries, move the
+    /// last one first when slots grow and the first one first when they shrink.
     /// - Complexity: O(1) expected.
     func update(key: UInt64, from oldSlot: Int32, to newSlot: Int32) {
         let updated = dfc_idtable_update(raw, key, UInt32(bitPattern: oldSlot), UInt32(bitPattern: newSlot))
-        assert(updated == 1, "Diffable: identifier table lost an entry")
+        precondition(updated == 1, "Diffable: identifier table lost an entry")
     }
 
     /// - Complexity: O(capacity).

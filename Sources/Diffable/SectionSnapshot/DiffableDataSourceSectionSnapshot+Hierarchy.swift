@@ -88,21 +88,23 @@ extension DiffableDataSourceSectionSnapshot {
         let placement = place(storage)
         if placement != nil && addition.count == 0 { return }
         let items = addition.identifiers, keys = addition.keys
-        var inTable = false
         if let placement {
             makeUnique()
             // One prefetched pass checks and claims the keys; any conflict (an identifier
-            // present or repeated, or a hash collision) leaves the table as it was.
-            inTable = storage.tryAddTableEntries(keys, first: placement.position)
+            // present or repeated, or a hash collision) leaves the outline as it was.
+            let range = placement.position..<placement.position
+            if storage.replaceSubtrees(range, parent: placement.parent, with: addition, claimingKeys: true) {
+                checkInvariants()
+                return
+            }
         }
-        if !inTable {
-            var problems: [Problem] = []
-            if placement == nil, let anchor { problems.append(.notInSnapshot(String(reflecting: anchor))) }
-            problems += newItemProblems(items, keys: keys, anchor: anchor)
-            if !problems.isEmpty { throw SectionSnapshotError(operation: operation, problems: problems) }
-        }
+        var problems: [Problem] = []
+        if placement == nil, let anchor { problems.append(.notInSnapshot(String(reflecting: anchor))) }
+        problems += newItemProblems(items, keys: keys, anchor: anchor)
+        if !problems.isEmpty { throw SectionSnapshotError(operation: operation, problems: problems) }
         guard let placement else { return }
-        storage.replaceSubtrees(placement.position..<placement.position, parent: placement.parent, with: addition, inTable: inTable)
+        // New after all: keys that merely collide, added one by one.
+        storage.replaceSubtrees(placement.position..<placement.position, parent: placement.parent, with: addition)
         checkInvariants()
     }
 

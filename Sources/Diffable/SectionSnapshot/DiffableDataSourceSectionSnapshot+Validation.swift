@@ -37,7 +37,7 @@ extension DiffableDataSourceSectionSnapshot {
         let keys = strategy.keys(items)
         // Key → index of the first entry with that identifier.
         let firstEntry = IdentifierTable()
-        do { try firstEntry.reserve(items.count) } catch { return ([], [], [.outOfMemory]) }
+        do { try firstEntry.reserveEmpty(items.count) } catch { return ([], [], [.outOfMemory]) }
         func find(_ item: ItemIdentifierType, _ key: UInt64) -> Int? {
             firstEntry.slot(of: item, key: key) { items[Int($0)] }.map { Int($0) }
         }

@@ -96,14 +96,15 @@ struct OutlineRows<Item: Hashable> {
     {
         let rows = DiffableDataSourceSnapshot<SectionIdentifierType, Item>()
         let flat = rows.storage
-        flat.insertSections([section], keys: [flat.sectionKey(section)], at: 0)
         let runs = visibleRuns
         let visibleIDs = visible(ids, runs: runs), visibleKeys = visible(keys, runs: runs)
         do {
+            try flat.reserveSections(1)
             try flat.reserveItems(visibleIDs.count)
         } catch {
             fatalError("section snapshot: \(error) (\(visibleIDs.count) visible items)")
         }
+        flat.insertSections([section], keys: [flat.sectionKey(section)], at: 0)
         var conflicts = [UInt8](repeating: 0, count: visibleKeys.count)
         if flat.itemTable.insertBatch(visibleKeys, firstSlot: 0, conflicts: &conflicts) == visibleKeys.count {
             flat.appendUnattachedItems(visibleIDs, keys: visibleKeys)

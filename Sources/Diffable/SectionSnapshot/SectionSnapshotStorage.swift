@@ -248,24 +248,40 @@ final class SectionSnapshotStorage<Item: Hashable> {
 
     /// Replaces the whole subtrees in `range` (consecutive children of `parent`, -1 for
     /// roots; empty to insert) by `replacement`, which becomes children of `parent` at
-    /// `range.lowerBound`. `inTable`: the replacement's table entries already exist
-    /// (see ``tryAddTableEntries(_:first:)``).
+    /// `range.lowerBound`. `claimingKeys` (an insertion: `range` empty): the replacement's
+    /// keys go into the table first, in one prefetched pass, and when one of them has a
+    /// candidate there already or repeats (an identifier present or repeated, or merely a hash
+    /// collision) nothing changes and the call returns false, for the caller to check.
+    /// - Returns: true unless `claimingKeys` found a conflict.
     /// - Complexity: O(range.count + replacement.count + depth) at the end of the
     ///   outline; otherwise also O(items after the range).
-    func replaceSubtrees(_ range: Range<Int>, parent: Int, with replacement: Replacement, inTable: Bool = false) {
+    @discardableResult
+    func replaceSubtrees(_ range: Range<Int>, parent: Int, with replacement: Replacement, claimingKeys: Bool = false) -> Bool {
+        precondition(!claimingKeys || range.isEmpty, "section snapshot: keys are claimed only for insertions")
         makeTableUnique()
-        if range.isEmpty && range.lowerBound == count, case .leaves(let newIDs, let newKeys) = replacement {
-            appendLeaves(newIDs, keys: newKeys, parent: parent, inTable: inTable)
-            return
-        }
         let added = replacement.count, delta = added - range.count
+        // Room first, while the table holds exactly the positions 0..<count: every insert
+        // below then fits (removal marks of the range included).
+        reserveTable(count + added, entriesArePrefix: count)
+        if range.isEmpty && range.lowerBound == count, case .leaves(let newIDs, let newKeys) = replacement {
+            if claimingKeys && !newKeys.withUnsafeBufferPointer({ insertBatchOrNothing($0, first: count) }) { return false }
+            appendLeaves(newIDs, keys: newKeys, parent: parent, inTable: claimingKeys)
+            return true
+        }
         let tail = range.upperBound..<count
         let newCount = count + delta
         // Renumbering a long tail entry by entry costs more than a prefetched rebuild.
         let rebuild = delta != 0 && tail.count > 4096 && tail.count * 3 > newCount
-        if !rebuild {
+        if rebuild {
+            // Claimed past every position in use; the rebuild below renumbers them.
+            if claimingKeys && !replacement.keys.withUnsafeBufferPointer({ insertBatchOrNothing($0, first: count) }) { return false }
+        } else {
             for position in range { table.remove(key: storedKey(at: position), slot: Int32(position)) }
-            if delta != 0 { renumberTableEntries(tail, by: delta) }
+            if delta != 0 { moveTableEntries(of: tail, by: delta) }
+            if claimingKeys && !replacement.keys.withUnsafeBufferPointer({ insertBatchOrNothing($0, first: range.lowerBound) }) {
+                if delta != 0 { moveTableEntries(of: tail, by: delta, undo: true) }
+                return false
+            }
         }
         let start = range.lowerBound
         let level: Int32 = parent < 0 ? 0 : levels[parent] + 1
@@ -306,9 +322,10 @@ final class SectionSnapshotStorage<Item: Hashable> {
         }
         if rebuild {
             rebuildTable()
-        } else if !inTable {
+        } else if !claimingKeys {
             addTableEntries(start..<(start + added))
         }
+        return true
     }
 
     /// ``replaceSubtrees(_:parent:with:inTable:)`` for new leaves at the very end (the last
@@ -373,6 +390,7 @@ final class SectionSnapshotStorage<Item: Hashable> {
         }
         makeTableUnique()
         let start = count, added = newIDs.count
+        reserveTable(start + added, entriesArePrefix: start)
         let level: Int32 = parent < 0 ? 0 : levels[parent] + 1
         ids.append(contentsOf: newIDs)
         updateStoredKeys { $0.append(contentsOf: newKeys) }
@@ -523,6 +541,8 @@ final class SectionSnapshotStorage<Item: Hashable> {
     /// - Complexity: O(positions.count) expected.
     func addTableEntries(_ positions: Range<Int>) {
         makeTableUnique()
+        // Every other position has its entry: a prefix when the new ones are at the end.
+        reserveTable(count, entriesArePrefix: positions.upperBound == count ? positions.lowerBound : nil)
         if positions.count > 64, tryAddTableEntries(withStoredKeys({ Array($0[positions]) }), first: positions.lowerBound) {
             return
         }
@@ -533,8 +553,9 @@ final class SectionSnapshotStorage<Item: Hashable> {
     /// prefetched pass) when none of them is in the table yet nor repeated; otherwise
     /// changes nothing and returns false
     /// (an identifier that exists or repeats, or merely a hash collision: the caller checks).
+    /// The table must have room (``reserveTable(_:entriesArePrefix:)``).
     /// - Complexity: O(keys.count) expected.
-    func tryAddTableEntries(_ newKeys: [UInt64], first: Int) -> Bool {
+    private func tryAddTableEntries(_ newKeys: [UInt64], first: Int) -> Bool {
         makeTableUnique()
         if newKeys.count <= 4 {
             // A probe before each insert (the insert then finds the slot cached) costs less
@@ -551,23 +572,51 @@ final class SectionSnapshotStorage<Item: Hashable> {
         return newKeys.withUnsafeBufferPointer { insertBatchOrNothing($0, first: first) }
     }
 
-    /// Moves the entries of the items at `positions` by `delta`.
+    /// Moves the table entries of the items whose keys are at `positions` from `position` to
+    /// `position + delta` (or back, `undo`). Slots stay distinct at every step (the table
+    /// tells equal keys apart by slot): the entry moved next never lands on one not moved yet.
     /// - Complexity: O(positions.count) expected.
-    private func renumberTableEntries(_ positions: Range<Int>, by delta: Int) {
+    private func moveTableEntries(of positions: Range<Int>, by delta: Int, undo: Bool = false) {
         makeTableUnique()
-        // Entries are (key, position) pairs: however equal keys collide, each update
-        // turns one pair into another, so the order of updates does not matter.
-        for position in positions {
-            table.update(key: storedKey(at: position), from: Int32(position), to: Int32(position + delta))
+        let (from, to) = undo ? (delta, 0) : (0, delta)
+        withStoredKeys { keys in
+            withTable { table in
+                if to > from {
+                    for position in positions.reversed() {
+                        table.update(key: keys[position], from: Int32(position + from), to: Int32(position + to))
+                    }
+                } else {
+                    for position in positions {
+                        table.update(key: keys[position], from: Int32(position + from), to: Int32(position + to))
+                    }
+                }
+            }
         }
+    }
+
+    /// Room in the table for `count` entries, which must hold the items' keys as the
+    /// positions they name: exactly `0..<prefix` when `entriesArePrefix` says so (a growing
+    /// table then rehashes the keys in order), otherwise any positions below `count`.
+    /// Running out of memory traps, as other mutations of the outline do.
+    /// - Complexity: O(n) when the table grows, amortized away; O(1) otherwise.
+    func reserveTable(_ count: Int, entriesArePrefix prefix: Int?) {
+        let size = self.count
+        let failure: CoreError? = withStoredKeys { keys in
+            withTable { table -> CoreError? in
+                do throws(CoreError) {
+                    try table.reserve(count, keys: UnsafeBufferPointer(rebasing: keys[..<(prefix ?? size)]))
+                    return nil
+                } catch { return error }
+            }
+        }
+        if let failure { fatalError("section snapshot: \(failure) (identifier table for \(count) items)") }
     }
 
     /// Rebuilds the table from the key array.
     /// - Complexity: O(n) expected.
     func rebuildTable() {
         makeTableEmpty()
-        // Mutations trap on bad input as Apple's do; running out of memory is said as plainly.
-        do { try table.reserve(count) } catch { fatalError("section snapshot: \(error) (identifier table for \(count) items)") }
+        reserveTable(count, entriesArePrefix: 0)
         addTableEntries(0..<count)
     }
 

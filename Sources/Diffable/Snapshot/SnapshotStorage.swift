@@ -217,7 +217,11 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     /// - Throws: ``SnapshotError/outOfMemory`` (nothing changed).
     /// - Complexity: O(s) when it grows, amortized away.
     func reserveSections(_ count: Int) throws(SnapshotError) {
-        do { try sectionTable.reserve(sectionTable.count + count) } catch { throw .outOfMemory }
+        // New sections take free slots or slots past the end: all below sectionKeys.count + count.
+        let table = sectionTable
+        do {
+            try sectionKeys.withUnsafeBufferPointer { keys throws(CoreError) in try table.reserve(keys.count + count, keys: keys) }
+        } catch { throw .outOfMemory }
     }
 
     /// Inserts new sections (not yet present) at display position `position`; reserve first.
@@ -286,11 +290,15 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     /// - Complexity: O(n) when it grows, amortized away.
     func reserveItems(_ count: Int) throws(SnapshotError) {
         let total = itemIDs.count + count
-        do { try itemTable.reserve(total) } catch { throw .outOfMemory }
+        // Item slots are dense (0..<itemCount, see removeItemSlotsFromArrays): a growing table
+        // rehashes from the keys in order.
+        assert(itemTable.count == itemIDs.count, "item table and arrays disagree before a reserve")
+        let table = itemTable
+        do { try withItemKeys { keys throws(CoreError) in try table.reserve(total, keys: keys) } } catch { throw .outOfMemory }
         if itemIDs.capacity < total {
             // Every item array holds 8 bytes per slot, so a new buffer is larger than any large
             // block freed before it: the arrays' old buffers are half its size, the identifier
-            // table's old one (8 bytes a slot, grown once 3/4 full) under 2/3. glibc maps a block
+            // table's old one (4 bytes a slot, grown once 3/4 full) under 1/3. glibc maps a block
             // only above a threshold it raises to the largest mapped block freed, so these stay
             // mapped and go back to the system when freed. 4-byte arrays fell under it into the
             // heap, where each growth left the old buffer resident (8.5 B more per item, 10^6

@@ -126,12 +126,13 @@ int dfc_idtable_reserve(dfc_idtable *table, size_t count, const uint64_t *keys, 
     enum { PREFETCH = 16 };
     if (table->count == key_count) {
         /* Distinct values, all below key_count, key_count of them: exactly 0..<key_count. The
-         * keys are read in order, and the slots they go to are loaded ahead. */
+         * keys are read in order, and the slots they go to are loaded some keys ahead. */
         for (size_t value = 0; value < key_count; value++) {
             if (value + PREFETCH < key_count) DFC_PREFETCH(&slots[dfc__idtable_home(keys[value + PREFETCH], bits)]);
             dfc__idtable_place(slots, mask, bits, keys[value], (uint32_t)value);
         }
     } else {
+        /* The old slots in order, each entry's key read from keys[value]. */
         const uint32_t old_mask = dfc__value_mask(table->bits);
         for (size_t i = 0; i < table->capacity; i++) {
             dfc_slot slot = table->slots[i];

@@ -108,12 +108,11 @@ int dfc_idtable_reserve(dfc_idtable *table, size_t count, const uint64_t *keys, 
      * (any value below the limit fits a slot: the limit leaves a quarter of them unused). */
     size_t target = count > table->count ? count : table->count;
     if (key_count > target) target = key_count;
-    /* Clearing removal marks keeps the capacity when that leaves a quarter of the limit free,
-     * and doubles it otherwise: either way the next rebuild is Omega(capacity) inserts away,
-     * so a remove and an insert in turn near the limit do not rebuild every time. */
-    if (table->slots != NULL && target <= dfc__idtable_limit(table->capacity) &&
-        target > dfc__idtable_limit(table->capacity) / 4 * 3)
-        target = dfc__idtable_limit(table->capacity) + 1;
+    /* Clearing removal marks keeps the capacity (never shrinks) when that leaves a quarter of
+     * the limit free, and doubles it otherwise: either way the next rebuild is Omega(capacity)
+     * inserts away, so a remove and an insert in turn near the limit do not rebuild each time. */
+    const size_t limit = dfc__idtable_limit(table->capacity);
+    if (table->slots != NULL && target <= limit) target = target > limit / 4 * 3 ? limit + 1 : limit;
     size_t capacity, bytes;
     unsigned home_shift;
     if (!dfc__fingerprint_slot_capacity_for(target, &capacity, &home_shift) ||

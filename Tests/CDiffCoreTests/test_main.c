@@ -698,6 +698,44 @@ static void test_idtable_removed_marks(void) {
     dfc_idtable_free(table);
 }
 
+/* Clearing marks keeps the capacity when the entries leave a quarter of the limit free.
+ * 1024 slots (limit 768) hold one run of 760 keys sharing home and fingerprint: values
+ * 0 ..< 59, then 60 ..< 760, then 59 at the run's end. Removing 60 ..< 760 leaves 700 marks
+ * (none at the run's end); reserving for 70 entries (60 + 10 + 700 > 768) clears them, in
+ * order (values 0 ..< 60), and must keep the 1024 slots, not drop to the 128 that 70 need. */
+static void test_idtable_clearing_marks_keeps_capacity(void) {
+    enum { FILL = 760, KEEP = 60 };
+    const uint64_t inverse = golden_inverse(), base = 12345;
+    CHECK((uint32_t)(base * golden) < UINT32_MAX - FILL);
+    static uint64_t keys[FILL];
+    for (uint32_t v = 0; v < FILL; v++) keys[v] = base + (uint64_t)v * inverse;
+    dfc_idtable *table = dfc_idtable_create(NULL);
+    CHECK_EQ_INT(dfc_idtable_reserve(table, FILL, NULL, 0), DFC_OK);
+    const size_t size = dfc_idtable_sizeof(table);
+    for (uint32_t v = 0; v < KEEP - 1; v++) CHECK_EQ_INT(dfc_idtable_insert(table, keys[v], v), DFC_OK);
+    for (uint32_t v = KEEP; v < FILL; v++) CHECK_EQ_INT(dfc_idtable_insert(table, keys[v], v), DFC_OK);
+    CHECK_EQ_INT(dfc_idtable_insert(table, keys[KEEP - 1], KEEP - 1), DFC_OK);
+    for (uint32_t v = KEEP; v < FILL; v++) CHECK_EQ_INT(dfc_idtable_remove(table, keys[v], v), 1);
+    CHECK_EQ_INT(dfc_idtable_count(table), KEEP);
+    /* 60 + 9 entries and 700 marks still fit the limit; a tenth more does not */
+    CHECK_EQ_INT(dfc_idtable_reserve(table, KEEP + 8, keys, KEEP), DFC_OK);
+    CHECK_EQ_INT(dfc_idtable_sizeof(table), size);
+    CHECK_EQ_INT(dfc_idtable_reserve(table, KEEP + 10, keys, KEEP), DFC_OK);
+    CHECK_EQ_INT(dfc_idtable_sizeof(table), size);
+    uint64_t found;
+    idtable_candidates(table, keys[0], &found, 1);
+    CHECK_EQ_INT(found, (UINT64_C(1) << KEEP) - 1);
+    /* marks gone: 768 - 60 entries more fit */
+    for (uint32_t v = KEEP; v < FILL; v++) {
+        int status = dfc_idtable_insert(table, keys[v] ^ UINT64_C(0x5555), v);
+        if (status != DFC_OK) {
+            CHECK_EQ_INT(status, DFC_OK);
+            break;
+        }
+    }
+    dfc_idtable_free(table);
+}
+
 /* ---- LIS -------------------------------------------------------------------- */
 
 static void check_lis(dfc_context *ctx, const uint32_t *values, size_t count, const uint8_t *expected) {
@@ -1626,6 +1664,7 @@ int main(int argc, char **argv) {
         {"idtable_batch_and_copy", test_idtable_batch_and_copy},
         {"idtable_remove_insert_cycle", test_idtable_remove_insert_cycle},
         {"idtable_removed_marks", test_idtable_removed_marks},
+        {"idtable_clearing_marks_keeps_capacity", test_idtable_clearing_marks_keeps_capacity},
         {"lis_tie_breaks", test_lis_tie_breaks},
         {"flat_known_answers", test_flat_known_answers},
         {"flat_random_replay", test_flat_random_replay},

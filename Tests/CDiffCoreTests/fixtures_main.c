@@ -87,9 +87,18 @@ static int64_t idlist_find(const idlist *list, dfc_idtable *table, const char *n
     return found;
 }
 
+/* A table of the list: key i -> i. Room is reserved first (inserts never grow a table); the
+ * list's keys are its key array, read in order when the table is rebuilt. NULL on failure. */
 static dfc_idtable *idlist_table(const idlist *list) {
     dfc_idtable *table = dfc_idtable_create(NULL);
-    for (size_t i = 0; table && i < list->count; i++) dfc_idtable_insert(table, list->keys[i], (uint32_t)i);
+    if (table == NULL) return NULL;
+    int status = dfc_idtable_reserve(table, list->count, list->keys, list->count);
+    for (size_t i = 0; status == DFC_OK && i < list->count; i++)
+        status = dfc_idtable_insert(table, list->keys[i], (uint32_t)i);
+    if (status != DFC_OK) {
+        dfc_idtable_free(table);
+        return NULL;
+    }
     return table;
 }
 

@@ -113,6 +113,14 @@ int dfc_idtable_reserve(dfc_idtable *table, size_t count, const uint64_t *keys, 
      * inserts away, so a remove and an insert in turn near the limit do not rebuild each time. */
     const size_t limit = dfc__idtable_limit(table->capacity);
     if (table->slots != NULL && target <= limit) target = target > limit / 4 * 3 ? limit + 1 : limit;
+    /* Every entry's key must be in `keys`: checked before anything is allocated, so that a
+     * refused reserve costs and changes nothing (a pass over the slots, next to the rehash). */
+    if (table->count != key_count) {
+        const uint32_t old_mask = dfc__value_mask(table->bits);
+        for (size_t i = 0; i < table->capacity; i++)
+            if (dfc__slot_live(table->slots[i], old_mask) && dfc__slot_value(table->slots[i], old_mask) >= key_count)
+                return DFC_ERR_INCONSISTENT;
+    }
     size_t capacity, bytes;
     unsigned home_shift;
     if (!dfc__fingerprint_slot_capacity_for(target, &capacity, &home_shift) ||
@@ -131,16 +139,12 @@ int dfc_idtable_reserve(dfc_idtable *table, size_t count, const uint64_t *keys, 
             dfc__idtable_place(slots, mask, bits, keys[value], (uint32_t)value);
         }
     } else {
-        /* The old slots in order, each entry's key read from keys[value]. */
+        /* The old slots in order, each entry's key read from keys[value] (checked above). */
         const uint32_t old_mask = dfc__value_mask(table->bits);
         for (size_t i = 0; i < table->capacity; i++) {
             dfc_slot slot = table->slots[i];
             if (!dfc__slot_live(slot, old_mask)) continue;
             uint32_t value = dfc__slot_value(slot, old_mask);
-            if (value >= key_count) {
-                dfc__heap_release(&table->heap, slots);
-                return DFC_ERR_INCONSISTENT;
-            }
             dfc__idtable_place(slots, mask, bits, keys[value], value);
         }
     }
@@ -267,8 +271,7 @@ int dfc_idtable_remove(dfc_idtable *table, uint64_t key, uint32_t value) {
     }
     /* The end of a run: empty it, and the removed marks just before it, which no run needs now. */
     table->slots[position] = 0;
-    for (size_t before = (position - 1) & mask; dfc__slot_removed(table->slots[before], value_mask) &&
-                                                table->slots[before] != 0;
+    for (size_t before = (position - 1) & mask; dfc__slot_removed(table->slots[before], value_mask);
          before = (before - 1) & mask) {
         table->slots[before] = 0;
         table->removed--;

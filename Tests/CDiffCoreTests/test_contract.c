@@ -1274,13 +1274,10 @@ static void report(const contract_row *row, const char *problem, long actual, lo
     harness_failures_in_test++;
 }
 
-/* A status other than success or running out of memory must come before any allocation.
- * One exception: dfc_idtable_reserve finds an entry's value past key_count only while it
- * rehashes into the new slots, which it then releases (the table is unchanged). */
+/* A status other than success or running out of memory must come before any allocation. */
 static bool rejects_before_allocating(const contract_row *row, long expected) {
     return row->result == RESULT_STATUS && expected != DFC_OK && expected != DFC_ERR_OUT_OF_MEMORY &&
-           expected != DFC_ERR_DUPLICATE &&
-           !(expected == DFC_ERR_INCONSISTENT && strcmp(row->function, "dfc_idtable_reserve") == 0);
+           expected != DFC_ERR_DUPLICATE;
 }
 
 /* After the call: outputs untouched on an error status, the objects usable, no leak. */

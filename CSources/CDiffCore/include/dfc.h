@@ -398,7 +398,8 @@ void dfc_idtable_clear(dfc_idtable *DFC_NULLABLE table);
  *                  the rebuild reads `keys` in order instead of the table's slots.
  * @return DFC_OK; DFC_ERR_NULL_ARGUMENT (table, or keys of a non-empty table);
  *         DFC_ERR_TOO_LARGE (count or key_count above DFC_MAX_COUNT);
- *         DFC_ERR_INCONSISTENT (an entry's value is not below key_count);
+ *         DFC_ERR_INCONSISTENT (when it grows: an entry's value is not below
+ *         key_count, found before anything is allocated);
  *         DFC_ERR_OUT_OF_MEMORY. On any error the table is unchanged.
  * Complexity O(count + key_count) when the table grows, O(1) otherwise.
  */

@@ -43,7 +43,7 @@ struct DiffableCommand: ParsableCommand {
 
 /// The package and C core versions (`diffable --version`).
 enum DiffableVersion {
-    static let package = "0.2.0"
+    static let package = "0.3.0"
     static var description: String { "diffable \(package) (C core \(CoreVersion.string))" }
 }
 

@@ -68,14 +68,13 @@ enum KeyStrategy: Equatable {
         }
     }
 
-    /// The keys of many identifiers. 64-bit integers take a loop over the array
-    /// reinterpreted as its concrete type, with no per-element generic dispatch.
-    /// - Complexity: O(k) (plus string/byte lengths).
+    /// The keys of many identifiers. 64-bit integers are their own keys: the array itself,
+    /// reinterpreted (the same buffer, no copy).
+    /// - Complexity: O(1) for 64-bit integers, else O(k) (plus string/byte lengths).
     func keys<T: Hashable>(_ values: [T]) -> [UInt64] {
         switch self {
-        case .int64:
-            return unsafeBitCast(values, to: [Int64].self).map { UInt64(bitPattern: $0) }
-        case .uint64:
+        case .int64, .uint64:
+            // A key is the integer's bit pattern, and Int, Int64, UInt and UInt64 are 8 bytes.
             return unsafeBitCast(values, to: [UInt64].self)
         default:
             return values.map { key($0) }

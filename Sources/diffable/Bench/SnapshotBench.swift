@@ -139,18 +139,22 @@ enum SnapshotBench {
         var snapshot = DiffableDataSourceSnapshot<Int, Item>()
         var model = PlainModel<Item>()
         log.step(label, phase: "build")
-        let build = Measure.median(runs: runs) {
-            snapshot = DiffableDataSourceSnapshot()
+        // The previous snapshot (model) is released in the untimed setup: a run times the
+        // build, not freeing the one before, whose cost depends on the allocator's state.
+        func buildSnapshot() {
             snapshot.appendSections(Array(0..<sectionCount))
             for (section, items) in chunks.enumerated() { snapshot.appendItems(items, toSection: section) }
         }
-        let plainBuild = Measure.median(runs: runs) {
-            model = PlainModel()
+        func buildModel() {
             for (section, items) in chunks.enumerated() {
                 model.appendSection(section)
                 model.append(items, to: section)
             }
         }
+        buildSnapshot()
+        let build = Measure.median(runs: runs, setup: { snapshot = DiffableDataSourceSnapshot() }, body: buildSnapshot)
+        buildModel()
+        let plainBuild = Measure.median(runs: runs, setup: { model = PlainModel() }, body: buildModel)
         row("build (appendItems per section)", build, plainBuild, runs: runs)
 
         log.step(label, phase: "indexOfItem")

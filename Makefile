@@ -161,7 +161,7 @@ C_COVERAGE := $(BUILD)/coverage
 C_COVERAGE_FLOOR := --fail-under-line 90 --fail-under-branch 80
 
 # Line and branch coverage of the C core over the C tests, the fixture reader and the fuzz
-# corpus; fails under 90% lines or 80% branches.
+# corpora; fails under 90% lines or 80% branches.
 c-coverage: coverage-deps c-deps
 	rm -rf $(C_COVERAGE) && mkdir -p $(C_COVERAGE)/obj
 	cd $(C_COVERAGE)/obj && gcc -std=c11 -g -O0 --coverage -I$(CURDIR)/$(CORE_DIR)/include \
@@ -171,9 +171,12 @@ c-coverage: coverage-deps c-deps
 	    $(C_COVERAGE)/obj/*.o $$(pkg-config --libs $(FIXTURE_LIBS)) -o $(C_COVERAGE)/fixtures-tests
 	gcc $(PLAIN_CFLAGS) --coverage Tests/CDiffCoreTests/fuzz/fuzz_diff.c Tests/CDiffCoreTests/fuzz/fuzz_main.c \
 	    $(C_COVERAGE)/obj/*.o -o $(C_COVERAGE)/fuzz-replay
+	gcc $(PLAIN_CFLAGS) --coverage Tests/CDiffCoreTests/fuzz/fuzz_idtable.c Tests/CDiffCoreTests/fuzz/fuzz_main.c \
+	    $(C_COVERAGE)/obj/*.o -o $(C_COVERAGE)/fuzz-replay-idtable
 	$(C_COVERAGE)/cdiffcore-tests > /dev/null
 	$(C_COVERAGE)/fixtures-tests Tests/Fixtures > /dev/null
 	$(C_COVERAGE)/fuzz-replay Tests/CDiffCoreTests/fuzz/corpus/* > /dev/null
+	$(C_COVERAGE)/fuzz-replay-idtable Tests/CDiffCoreTests/fuzz/corpus_idtable/* > /dev/null
 	$(PYTHON) -m gcovr --root . --filter '$(CORE_DIR)/' --object-directory $(C_COVERAGE)/obj \
 	    --txt-metric branch --print-summary $(C_COVERAGE_FLOOR) $(C_COVERAGE)/obj
 
@@ -186,22 +189,39 @@ $(BUILD)/fuzz-replay: Tests/CDiffCoreTests/fuzz/fuzz_diff.c Tests/CDiffCoreTests
 	@mkdir -p $(BUILD)
 	gcc $(TEST_CFLAGS) Tests/CDiffCoreTests/fuzz/fuzz_diff.c Tests/CDiffCoreTests/fuzz/fuzz_main.c $(CORE_SOURCES) -o $@
 
-# The committed corpus through the oracles, with ASan and UBSan, no libFuzzer needed.
-fuzz-replay: $(BUILD)/fuzz-replay
+$(BUILD)/fuzz-replay-idtable: Tests/CDiffCoreTests/fuzz/fuzz_idtable.c Tests/CDiffCoreTests/fuzz/fuzz_main.c $(CORE_SOURCES) $(CORE_HEADERS) | deps
+	@mkdir -p $(BUILD)
+	gcc $(TEST_CFLAGS) Tests/CDiffCoreTests/fuzz/fuzz_idtable.c Tests/CDiffCoreTests/fuzz/fuzz_main.c $(CORE_SOURCES) -o $@
+
+# The committed corpora (diff, identifier table) through the oracles, with ASan and UBSan,
+# no libFuzzer needed.
+fuzz-replay: $(BUILD)/fuzz-replay $(BUILD)/fuzz-replay-idtable
 	$(BUILD)/fuzz-replay Tests/CDiffCoreTests/fuzz/corpus/*
+	$(BUILD)/fuzz-replay-idtable Tests/CDiffCoreTests/fuzz/corpus_idtable/*
 
 $(BUILD)/fuzz_diff: Tests/CDiffCoreTests/fuzz/fuzz_diff.c $(CORE_SOURCES) $(CORE_HEADERS) | deps
 	@mkdir -p $(BUILD)
 	$(FUZZ_CC) -std=c11 -g -O1 -fuse-ld=lld -fsanitize=fuzzer,address,undefined -I$(CORE_DIR)/include \
 	    Tests/CDiffCoreTests/fuzz/fuzz_diff.c $(CORE_SOURCES) -o $@
 
-# A bounded libFuzzer pass (FUZZ_SECONDS, default 20) when a clang with libFuzzer is present.
+$(BUILD)/fuzz_idtable: Tests/CDiffCoreTests/fuzz/fuzz_idtable.c $(CORE_SOURCES) $(CORE_HEADERS) | deps
+	@mkdir -p $(BUILD)
+	$(FUZZ_CC) -std=c11 -g -O1 -fuse-ld=lld -fsanitize=fuzzer,address,undefined -I$(CORE_DIR)/include \
+	    Tests/CDiffCoreTests/fuzz/fuzz_idtable.c $(CORE_SOURCES) -o $@
+
+# A bounded libFuzzer pass when a clang with libFuzzer is present: FUZZ_SECONDS (default 20)
+# in all, half to each C target (diff, then identifier table), one line of executions each.
 fuzz: deps
 	@if [ -z "$(FUZZ_CC)" ]; then echo "fuzz: no clang with libFuzzer; skipped"; exit 0; fi; \
-	$(MAKE) --no-print-directory $(BUILD)/fuzz_diff && mkdir -p $(BUILD)/fuzz-corpus && \
-	SWIFT_BACKTRACE=enable=no $(BUILD)/fuzz_diff -max_total_time=$(FUZZ_SECONDS) -max_len=256 -print_final_stats=1 \
-	    $(BUILD)/fuzz-corpus Tests/CDiffCoreTests/fuzz/corpus 2>&1 | grep -E "stat::number_of_executed_units|ERROR|SUMMARY" ; \
-	test $${PIPESTATUS[0]} -eq 0
+	$(MAKE) --no-print-directory $(BUILD)/fuzz_diff $(BUILD)/fuzz_idtable && \
+	mkdir -p $(BUILD)/fuzz-corpus $(BUILD)/fuzz-corpus-idtable && half=$$(( ($(FUZZ_SECONDS) + 1) / 2 )) && status=0 && \
+	for spec in diff:fuzz-corpus:corpus idtable:fuzz-corpus-idtable:corpus_idtable; do \
+	    IFS=: read -r name work corpus <<<"$$spec"; \
+	    SWIFT_BACKTRACE=enable=no $(BUILD)/fuzz_$$name -max_total_time=$$half -max_len=256 -print_final_stats=1 \
+	        -artifact_prefix=$(BUILD)/fuzz_$$name- $(BUILD)/$$work Tests/CDiffCoreTests/fuzz/$$corpus 2>&1 \
+	        | grep -E "stat::number_of_executed_units|ERROR|SUMMARY|fuzz oracle failed" | sed "s/^/fuzz $$name: /"; \
+	    [ $${PIPESTATUS[0]} -eq 0 ] || status=1; \
+	done; exit $$status
 
 # The Swift targets (Tests/fuzz, RELIABILITY G6): the snapshot mutation API against the
 # naive models of Tests/DiffableTests/Support (compiled in, not copied), and `diffable diff`'s
@@ -249,11 +269,12 @@ fuzz-replay-swift: deps
 	$(BUILD)/replay_input Tests/fuzz/input/corpus/*
 
 FUZZ_TARGETS = diff:$(BUILD)/fuzz_diff:Tests/CDiffCoreTests/fuzz/corpus:256 \
+    idtable:$(BUILD)/fuzz_idtable:Tests/CDiffCoreTests/fuzz/corpus_idtable:256 \
     snapshot:$(BUILD)/fuzz_snapshot:Tests/fuzz/snapshot/corpus:512 input:$(BUILD)/fuzz_input:Tests/fuzz/input/corpus:4096
 
 # Every target for FUZZ_DEEP_SECONDS (default 600), two at a time, into $(BUILD)/fuzz-deep:
 # executions, cov/ft, corpus size and crashes per target (figures in docs/TESTING.md).
-fuzz-deep: fuzz-swift-build $(BUILD)/fuzz_diff
+fuzz-deep: fuzz-swift-build $(BUILD)/fuzz_diff $(BUILD)/fuzz_idtable
 	Tests/fuzz/run_deep.sh $(FUZZ_DEEP_SECONDS) $(BUILD)/fuzz-deep $(FUZZ_TARGETS)
 
 # Replaces each committed corpus by the minimal set (libFuzzer -merge=1) covering it and

@@ -9,15 +9,20 @@ logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 summary=() failures=()
 
-# part NAME TARGET PATTERN: runs `make TARGET`, then takes the last line matching PATTERN as the count.
+# part NAME TARGET PATTERN [all]: runs `make TARGET`, then takes the last line matching PATTERN
+# as the count (with `all`: every matching line, joined with " + ", one per fuzz target).
 part() {
-    local name=$1 target=$2 pattern=$3
+    local name=$1 target=$2 pattern=$3 which=${4:-last}
     echo "==> $name (make $target)"
     # A part that hangs is stopped (and fails) instead of eating the whole CI budget.
     timeout "${PART_TIMEOUT:-1800}" $MAKE --no-print-directory "$target" 2>&1 | tee "$logs/$target.log"
     local status=${PIPESTATUS[0]}
     local count
-    count=$(grep -Eo "$pattern" "$logs/$target.log" | tail -1)
+    if [ "$which" = all ]; then
+        count=$(grep -Eo "$pattern" "$logs/$target.log" | paste -sd '|' | sed 's/|/ + /g')
+    else
+        count=$(grep -Eo "$pattern" "$logs/$target.log" | tail -1)
+    fi
     if [ "$status" -eq 0 ]; then
         summary+=("$name ${count:-ok}")
     else
@@ -29,8 +34,8 @@ part() {
 part lint lint '^$'
 part "C" c-test '[0-9]+ passed, [0-9]+ failed'
 part "C fixtures" c-fixtures '[0-9]+ passed, [0-9]+ failed'
-part "fuzz corpus" fuzz-replay '[0-9]+ inputs replayed, [0-9]+ failed'
-part "libFuzzer" fuzz 'number_of_executed_units: [0-9]+'
+part "fuzz corpus" fuzz-replay '[0-9]+ inputs replayed, [0-9]+ failed' all
+part "libFuzzer" fuzz 'number_of_executed_units: [0-9]+' all
 part "valgrind" valgrind '[0-9]+ passed, [0-9]+ failed'
 part "C coverage" c-coverage 'lines: [0-9.]+%'
 part "Python" python-test '[0-9]+ passed'

@@ -17,6 +17,8 @@ struct dfc_idtable {
     unsigned bits;      /* log2(capacity): the hash's top `bits` bits pick a key's home slot */
     size_t count;       /* entries */
     size_t removed;     /* slots marked removed; count + removed stays <= 3/4 of capacity */
+    size_t value_bound; /* above every entry's value (exact after a rebuild, raised by inserts
+                           and updates, never lowered by removals) */
 };
 
 static inline uint32_t dfc__value_mask(unsigned bits) { return (uint32_t)((UINT64_C(1) << bits) - 1); }
@@ -72,6 +74,7 @@ dfc_idtable *dfc_idtable_copy(const dfc_idtable *table, const dfc_allocator *all
     copy->bits = table->bits;
     copy->count = table->count;
     copy->removed = table->removed;
+    copy->value_bound = table->value_bound;
     return copy;
 }
 
@@ -87,6 +90,7 @@ void dfc_idtable_clear(dfc_idtable *table) {
     if (table->slots != NULL) memset(table->slots, 0, table->capacity * sizeof(dfc_slot));
     table->count = 0;
     table->removed = 0;
+    table->value_bound = 0;
 }
 
 /* Writes (key -> value) into the first empty slot of its run in a table that has no removed
@@ -115,11 +119,18 @@ int dfc_idtable_reserve(dfc_idtable *table, size_t count, const uint64_t *keys, 
     if (table->slots != NULL && target <= limit) target = target > limit / 4 * 3 ? limit + 1 : limit;
     /* Every entry's key must be in `keys`: checked before anything is allocated, so that a
      * refused reserve costs and changes nothing (a pass over the slots, next to the rehash). */
-    if (table->count != key_count) {
+    /* Every entry's value below key_count, or the keys cannot name them: checked before anything
+     * is allocated, with a pass over the slots only when the bound does not already say so. */
+    if (table->value_bound > key_count) {
         const uint32_t old_mask = dfc__value_mask(table->bits);
-        for (size_t i = 0; i < table->capacity; i++)
-            if (dfc__slot_live(table->slots[i], old_mask) && dfc__slot_value(table->slots[i], old_mask) >= key_count)
-                return DFC_ERR_INCONSISTENT;
+        size_t bound = 0;
+        for (size_t i = 0; i < table->capacity; i++) {
+            if (!dfc__slot_live(table->slots[i], old_mask)) continue;
+            size_t value = dfc__slot_value(table->slots[i], old_mask);
+            if (value >= key_count) return DFC_ERR_INCONSISTENT;
+            if (value + 1 > bound) bound = value + 1;
+        }
+        table->value_bound = bound;
     }
     size_t capacity, bytes;
     unsigned home_shift;
@@ -132,7 +143,8 @@ int dfc_idtable_reserve(dfc_idtable *table, size_t count, const uint64_t *keys, 
     const size_t mask = capacity - 1;
     enum { PREFETCH = 16 };
     if (table->count == key_count) {
-        /* Distinct values, all below key_count, key_count of them: exactly 0..<key_count. The
+        /* Distinct values (the contract), all below key_count (checked), key_count of them:
+         * exactly 0..<key_count. The
          * keys are read in order, and the slots they go to are loaded some keys ahead. */
         for (size_t value = 0; value < key_count; value++) {
             if (value + PREFETCH < key_count) DFC_PREFETCH(&slots[dfc__idtable_home(keys[value + PREFETCH], bits)]);
@@ -153,6 +165,7 @@ int dfc_idtable_reserve(dfc_idtable *table, size_t count, const uint64_t *keys, 
     table->capacity = capacity;
     table->bits = bits;
     table->removed = 0;
+    table->value_bound = table->count == key_count ? key_count : table->value_bound;
     return DFC_OK;
 }
 
@@ -168,6 +181,7 @@ int dfc_idtable_insert(dfc_idtable *table, uint64_t key, uint32_t value) {
     if (table->slots[position] != 0) table->removed--;
     table->slots[position] = dfc__idtable_slot(dfc__idtable_fingerprint(key, table->bits), value, table->bits);
     table->count++;
+    if ((size_t)value + 1 > table->value_bound) table->value_bound = (size_t)value + 1;
     return DFC_OK;
 }
 
@@ -213,6 +227,7 @@ int dfc_idtable_insert_batch(dfc_idtable *table, const uint64_t *keys, size_t co
         next++;
     }
     table->count += next - first_value;
+    if (next > first_value && (size_t)next > table->value_bound) table->value_bound = next;
     if (inserted != NULL) *inserted = next - first_value;
     return DFC_OK;
 }
@@ -285,6 +300,7 @@ int dfc_idtable_update(dfc_idtable *table, uint64_t key, uint32_t old_value, uin
         !dfc__idtable_locate(table, key, old_value, &position))
         return 0;
     table->slots[position] = dfc__idtable_slot(dfc__idtable_fingerprint(key, table->bits), new_value, table->bits);
+    if ((size_t)new_value + 1 > table->value_bound) table->value_bound = (size_t)new_value + 1;
     return 1;
 }
 

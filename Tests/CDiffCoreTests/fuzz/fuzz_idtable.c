@@ -333,10 +333,6 @@ static void op_reserve_short_keys(state *s, input *in) {
     size_t top = max_value_plus_one(s);
     if (top == 0) return;
     size_t key_count = a % top; /* below the largest value */
-#ifndef FUZZ_IDTABLE_IN_ORDER_UNCHECKED
-    /* (key_count == entry count takes the in-order rebuild, which does not check: see the report) */
-    if (key_count == s->n) return;
-#endif
     fill_keys(s, keys, key_count, b);
     size_t limit = limit_of(s);
     size_t count = b & 1 ? limit + 1 + b % 7 : b % (MAX_COUNT_ASKED + 1); /* growing, or maybe not */

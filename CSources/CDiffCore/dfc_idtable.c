@@ -306,6 +306,11 @@ int dfc_idtable_update(dfc_idtable *table, uint64_t key, uint32_t old_value, uin
 
 size_t dfc_idtable_count(const dfc_idtable *table) { return table == NULL ? 0 : table->count; }
 
+size_t dfc_idtable_room(const dfc_idtable *table) {
+    if (table == NULL || table->slots == NULL) return 0;
+    return dfc__idtable_limit(table->capacity) - table->count - table->removed;
+}
+
 size_t dfc_idtable_sizeof(const dfc_idtable *table) {
     return table == NULL ? 0 : sizeof(*table) + table->capacity * sizeof(dfc_slot);
 }

@@ -740,6 +740,24 @@ static long idtable_count_empty(contract_env *e) {
     dfc_idtable_free(empty);
     return count;
 }
+static long idtable_room_valid(contract_env *e) {
+    /* 16 slots, limit 12, three entries: 9; a removal's mark keeps its slot; reserving up to
+     * count + room neither allocates nor changes the room. */
+    size_t room = dfc_idtable_room(e->table);
+    long calls = e->heap.calls;
+    if (room != 9 || dfc_idtable_reserve(e->table, 3 + room, e->keys, 3) != DFC_OK || e->heap.calls != calls ||
+        dfc_idtable_room(e->table) != room)
+        return WRONG_OUTPUT;
+    if (dfc_idtable_insert(e->table, 1004, 4) != DFC_OK || dfc_idtable_room(e->table) != room - 1) return WRONG_OUTPUT;
+    return (long)room;
+}
+static long idtable_room_null(contract_env *e) { (void)e; return (long)dfc_idtable_room(NULL); }
+static long idtable_room_empty(contract_env *e) {
+    dfc_idtable *empty = dfc_idtable_create(&e->allocator);
+    long room = (long)dfc_idtable_room(empty);
+    dfc_idtable_free(empty);
+    return room;
+}
 static long idtable_sizeof_valid(contract_env *e) {
     size_t before = dfc_idtable_sizeof(e->table);
     dfc_idtable_reserve(e->table, 40, e->keys, 3);
@@ -1199,6 +1217,13 @@ static const contract_row rows[] = {
     CANNOT(dfc_idtable_count, CASE_TOO_LARGE, NO_COUNT),
     CANNOT(dfc_idtable_count, CASE_OVERFLOW, NO_ARITHMETIC),
     CANNOT(dfc_idtable_count, CASE_ALLOCATION, NO_ALLOCATION),
+
+    VALUE(dfc_idtable_room, CASE_VALID, "9 (16 slots, 3 entries); a reserve within it is free", idtable_room_valid, 9),
+    VALUE(dfc_idtable_room, CASE_NULL, "0", idtable_room_null, 0),
+    VALUE(dfc_idtable_room, CASE_ZERO, "a table without slots: 0", idtable_room_empty, 0),
+    CANNOT(dfc_idtable_room, CASE_TOO_LARGE, NO_COUNT),
+    CANNOT(dfc_idtable_room, CASE_OVERFLOW, NO_ARITHMETIC),
+    CANNOT(dfc_idtable_room, CASE_ALLOCATION, NO_ALLOCATION),
 
     VALUE(dfc_idtable_sizeof, CASE_VALID, "grows with the table", idtable_sizeof_valid, 1),
     VALUE(dfc_idtable_sizeof, CASE_NULL, "0", idtable_sizeof_null, 0),

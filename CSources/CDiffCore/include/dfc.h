@@ -85,6 +85,7 @@
  *     dfc_idtable_update            O(1) expected
  *     dfc_idtable_prefetch          O(1)
  *     dfc_idtable_count             O(1)
+ *     dfc_idtable_room              O(1)
  *     dfc_idtable_sizeof            O(1)
  *     dfc_lis                       O(count log count) time, O(count) memory
  *     dfc_diff_flat                 O(n + m) expected + O(k log k); O(n + m)
@@ -479,6 +480,14 @@ void dfc_idtable_prefetch(const dfc_idtable *DFC_NULLABLE table, uint64_t key);
 
 /** @brief Number of entries; 0 for NULL. Complexity O(1). */
 size_t dfc_idtable_count(const dfc_idtable *DFC_NULLABLE table);
+
+/**
+ * @brief How many entries can be inserted before the table needs a reserve: a reserve
+ * of up to count + room entries (count: dfc_idtable_count) returns at once, without
+ * reading its keys. Removals do not raise it (their marks hold slots until a rebuild).
+ * 0 for NULL or a table never reserved. Complexity O(1).
+ */
+size_t dfc_idtable_room(const dfc_idtable *DFC_NULLABLE table);
 
 /** @brief Bytes held by the table; 0 for NULL. Complexity O(1). */
 size_t dfc_idtable_sizeof(const dfc_idtable *DFC_NULLABLE table);

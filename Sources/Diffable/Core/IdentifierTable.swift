@@ -34,6 +34,11 @@ final class IdentifierTable {
 
     var count: Int { dfc_idtable_count(raw) }
 
+    /// How many more entries fit before a reserve is needed: reserving up to ``count`` +
+    /// `room` is free (no keys read). Removals do not raise it.
+    /// - Complexity: O(1).
+    var room: Int { dfc_idtable_room(raw) }
+
     /// Room for `count` entries in all, and for slots below `count` and `keys.count`, so
     /// that inserts up to it never allocate. Growing rehashes every entry from `keys`: the
     /// key of each entry by slot (may be empty while the table is). When `keys.count` equals

@@ -117,8 +117,6 @@ int dfc_idtable_reserve(dfc_idtable *table, size_t count, const uint64_t *keys, 
      * inserts away, so a remove and an insert in turn near the limit do not rebuild each time. */
     const size_t limit = dfc__idtable_limit(table->capacity);
     if (table->slots != NULL && target <= limit) target = target > limit / 4 * 3 ? limit + 1 : limit;
-    /* Every entry's key must be in `keys`: checked before anything is allocated, so that a
-     * refused reserve costs and changes nothing (a pass over the slots, next to the rehash). */
     /* Every entry's value below key_count, or the keys cannot name them: checked before anything
      * is allocated, with a pass over the slots only when the bound does not already say so. */
     if (table->value_bound > key_count) {

@@ -73,8 +73,8 @@ enum KeyStrategy: Equatable {
     /// - Complexity: O(1) for 64-bit integers, else O(k) (plus string/byte lengths).
     func keys<T: Hashable>(_ values: [T]) -> [UInt64] {
         switch self {
-        case .int64, .uint64:
-            // A key is the integer's bit pattern, and Int, Int64, UInt and UInt64 are 8 bytes.
+        case .int64 where MemoryLayout<T>.stride == 8, .uint64 where MemoryLayout<T>.stride == 8:
+            // A key is the integer's bit pattern: 8-byte integers are their own keys.
             return unsafeBitCast(values, to: [UInt64].self)
         default:
             return values.map { key($0) }

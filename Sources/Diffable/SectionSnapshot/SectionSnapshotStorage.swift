@@ -260,18 +260,20 @@ final class SectionSnapshotStorage<Item: Hashable> {
         precondition(!claimingKeys || range.isEmpty, "section snapshot: keys are claimed only for insertions")
         makeTableUnique()
         let added = replacement.count, delta = added - range.count
+        let appending = range.isEmpty && range.lowerBound == count
+        let tail = range.upperBound..<count
+        let newCount = count + delta
+        // Renumbering a long tail entry by entry costs more than a prefetched rebuild.
+        let rebuild = !appending && delta != 0 && tail.count > 4096 && tail.count * 3 > newCount
         // Room first, while the table holds exactly the positions 0..<count: every insert
-        // below then fits (removal marks of the range included).
-        reserveTable(count + added, entriesArePrefix: count)
-        if range.isEmpty && range.lowerBound == count, case .leaves(let newIDs, let newKeys) = replacement {
+        // below then fits (removal marks of the range included). A rebuild that claims
+        // nothing sizes the table itself.
+        if !rebuild || claimingKeys { reserveTable(count + added, entriesArePrefix: count) }
+        if appending, case .leaves(let newIDs, let newKeys) = replacement {
             if claimingKeys && !newKeys.withUnsafeBufferPointer({ insertBatchOrNothing($0, first: count) }) { return false }
             appendLeaves(newIDs, keys: newKeys, parent: parent, inTable: claimingKeys)
             return true
         }
-        let tail = range.upperBound..<count
-        let newCount = count + delta
-        // Renumbering a long tail entry by entry costs more than a prefetched rebuild.
-        let rebuild = delta != 0 && tail.count > 4096 && tail.count * 3 > newCount
         if rebuild {
             // Claimed past every position in use; the rebuild below renumbers them.
             if claimingKeys && !replacement.keys.withUnsafeBufferPointer({ insertBatchOrNothing($0, first: count) }) { return false }

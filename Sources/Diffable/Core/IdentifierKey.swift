@@ -72,13 +72,7 @@ enum KeyStrategy: Equatable {
     /// reinterpreted (the same buffer, no copy).
     /// - Complexity: O(1) for 64-bit integers, else O(k) (plus string/byte lengths).
     func keys<T: Hashable>(_ values: [T]) -> [UInt64] {
-        switch self {
-        case .int64 where MemoryLayout<T>.stride == 8, .uint64 where MemoryLayout<T>.stride == 8:
-            // A key is the integer's bit pattern: 8-byte integers are their own keys.
-            return unsafeBitCast(values, to: [UInt64].self)
-        default:
-            return values.map { key($0) }
-        }
+        isOwnKey(for: T.self) ? unsafeBitCast(values, to: [UInt64].self) : values.map { key($0) }
     }
 
     /// Reads `value` as `U`; valid only when `T` is `U` (checked by the strategy choice).

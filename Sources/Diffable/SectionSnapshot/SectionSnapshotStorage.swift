@@ -270,17 +270,17 @@ final class SectionSnapshotStorage<Item: Hashable> {
         // nothing sizes the table itself.
         if !rebuild || claimingKeys { reserveTable(count + added, entriesArePrefix: count) }
         if appending, case .leaves(let newIDs, let newKeys) = replacement {
-            if claimingKeys && !newKeys.withUnsafeBufferPointer({ insertBatchOrNothing($0, first: count) }) { return false }
+            if claimingKeys && !newKeys.withUnsafeBufferPointer({ claimKeys($0, first: count) }) { return false }
             appendLeaves(newIDs, keys: newKeys, parent: parent, inTable: claimingKeys)
             return true
         }
         if rebuild {
             // Claimed past every position in use; the rebuild below renumbers them.
-            if claimingKeys && !replacement.keys.withUnsafeBufferPointer({ insertBatchOrNothing($0, first: count) }) { return false }
+            if claimingKeys && !replacement.keys.withUnsafeBufferPointer({ claimKeys($0, first: count) }) { return false }
         } else {
             for position in range { table.remove(key: storedKey(at: position), slot: Int32(position)) }
             if delta != 0 { moveTableEntries(of: tail, by: delta) }
-            if claimingKeys && !replacement.keys.withUnsafeBufferPointer({ insertBatchOrNothing($0, first: range.lowerBound) }) {
+            if claimingKeys && !replacement.keys.withUnsafeBufferPointer({ claimKeys($0, first: range.lowerBound) }) {
                 if delta != 0 { moveTableEntries(of: tail, by: delta, undo: true) }
                 return false
             }
@@ -316,11 +316,7 @@ final class SectionSnapshotStorage<Item: Hashable> {
                     for position in (start + added)..<newCount where parents[position] >= first { parents[position] += shift }
                 }
             }
-            var ancestor = parent
-            while ancestor >= 0 {
-                sizes[ancestor] += shift
-                ancestor = Int(parents[ancestor])
-            }
+            addToAncestorSizes(from: parent, shift)
         }
         if rebuild {
             rebuildTable()
@@ -330,32 +326,52 @@ final class SectionSnapshotStorage<Item: Hashable> {
         return true
     }
 
-    /// ``replaceSubtrees(_:parent:with:inTable:)`` for new leaves at the very end (the last
+    /// ``replaceSubtrees(_:parent:with:claimingKeys:)`` for new leaves at the very end (the last
     /// children of `parent`, which is then on the outline's last branch): every array grows at
     /// its end, one access each, and only the ancestors' sizes change.
     /// - Complexity: O(k + depth) amortized.
     private func appendLeaves(_ newIDs: [Item], keys newKeys: [UInt64], parent: Int, inTable: Bool) {
-        let start = count, added = newIDs.count
+        let start = count
+        appendLeafRows(newIDs, keys: newKeys, parent: parent)
+        addToAncestorSizes(from: parent, Int32(newIDs.count))
+        if !inTable { addTableEntries(start..<count) }
+    }
+
+    /// The rows of new childless, collapsed leaves of `parent`, appended to every array (not
+    /// the table, nor the ancestors' sizes).
+    /// - Complexity: O(k) amortized.
+    @inline(__always)
+    private func appendLeafRows(_ newIDs: some Collection<Item>, keys newKeys: some Collection<UInt64>, parent: Int) {
+        let added = newIDs.count
         let level: Int32 = parent < 0 ? 0 : levels[parent] + 1
         ids.append(contentsOf: newIDs)
         updateStoredKeys { $0.append(contentsOf: newKeys) }
-        levels.append(contentsOf: repeatElement(level, count: added))
-        parents.append(contentsOf: repeatElement(Int32(parent), count: added))
-        sizes.append(contentsOf: repeatElement(1, count: added))
+        if added == 1 {
+            levels.append(level)
+            parents.append(Int32(parent))
+            sizes.append(1)
+        } else {
+            levels.append(contentsOf: repeatElement(level, count: added))
+            parents.append(contentsOf: repeatElement(Int32(parent), count: added))
+            sizes.append(contentsOf: repeatElement(1, count: added))
+        }
         expanded.appendZeros(added)
-        if parent >= 0 {
-            let shift = Int32(added)
-            parents.withUnsafeBufferPointer { parents in
-                sizes.withUnsafeMutableBufferPointer { sizes in
-                    var ancestor = parent
-                    while ancestor >= 0 {
-                        sizes[ancestor] += shift
-                        ancestor = Int(parents[ancestor])
-                    }
+    }
+
+    /// Adds `shift` to the subtree sizes of `parent` and every ancestor of it (none for -1).
+    /// - Complexity: O(depth).
+    @inline(__always)
+    private func addToAncestorSizes(from parent: Int, _ shift: Int32) {
+        guard parent >= 0 else { return }
+        parents.withUnsafeBufferPointer { parents in
+            sizes.withUnsafeMutableBufferPointer { sizes in
+                var ancestor = parent
+                while ancestor >= 0 {
+                    sizes[ancestor] += shift
+                    ancestor = Int(parents[ancestor])
                 }
             }
         }
-        if !inTable { addTableEntries(start..<(start + added)) }
     }
 
     /// Appends `items` as new childless, collapsed leaves at the very end of the outline: the
@@ -393,20 +409,8 @@ final class SectionSnapshotStorage<Item: Hashable> {
         makeTableUnique()
         let start = count, added = newIDs.count
         reserveTable(start + added, entriesArePrefix: start)
-        let level: Int32 = parent < 0 ? 0 : levels[parent] + 1
-        ids.append(contentsOf: newIDs)
-        updateStoredKeys { $0.append(contentsOf: newKeys) }
-        if added == 1 {
-            levels.append(level)
-            parents.append(Int32(parent))
-            sizes.append(1)
-        } else {
-            levels.append(contentsOf: repeatElement(level, count: added))
-            parents.append(contentsOf: repeatElement(Int32(parent), count: added))
-            sizes.append(contentsOf: repeatElement(1, count: added))
-        }
-        expanded.appendZeros(added)
-        guard addNewTableEntries(newKeys, first: start) else {
+        appendLeafRows(newIDs, keys: newKeys, parent: parent)
+        guard claimKeys(newKeys, first: start) else {
             ids.removeLast(added)
             updateStoredKeys { $0.removeLast(added) }
             levels.removeLast(added)
@@ -415,22 +419,18 @@ final class SectionSnapshotStorage<Item: Hashable> {
             expanded.removeLast(added)
             return false
         }
-        if parent >= 0 {
-            let shift = Int32(added)
-            var ancestor = parent
-            while ancestor >= 0 {
-                sizes[ancestor] += shift
-                ancestor = Int(parents[ancestor])
-            }
-        }
+        addToAncestorSizes(from: parent, Int32(added))
         return true
     }
 
     /// Adds `newKeys[i]` → `first + i` for every key when none of them has a candidate in the
-    /// table yet nor a fingerprint repeated among them; otherwise changes nothing and returns false.
+    /// table yet nor a fingerprint repeated among them (an identifier present or repeated, or
+    /// merely a hash collision: the caller checks); otherwise changes nothing and returns
+    /// false. One key takes one probe, more one prefetched batch. The table must have room
+    /// (``reserveTable(_:entriesArePrefix:)``).
     /// - Complexity: O(newKeys.count) expected.
     @inline(__always)
-    private func addNewTableEntries(_ newKeys: UnsafeBufferPointer<UInt64>, first: Int) -> Bool {
+    private func claimKeys(_ newKeys: UnsafeBufferPointer<UInt64>, first: Int) -> Bool {
         if newKeys.count == 1 { return withTable { $0.insertUnlessCandidate(key: newKeys[0], slot: Int32(first)) } }
         return insertBatchOrNothing(newKeys, first: first)
     }
@@ -465,12 +465,7 @@ final class SectionSnapshotStorage<Item: Hashable> {
         }
         // Ancestors lose the removed subtrees (none of them is removed: roots are not nested).
         for root in roots {
-            let removedSize = sizes[root]
-            var ancestor = Int(parents[root])
-            while ancestor >= 0 {
-                sizes[ancestor] -= removedSize
-                ancestor = Int(parents[ancestor])
-            }
+            addToAncestorSizes(from: Int(parents[root]), -sizes[root])
         }
         // The runs that stay after `first`, each with the number of items removed before it.
         var runs: [Range<Int>] = [0..<first]
@@ -545,33 +540,10 @@ final class SectionSnapshotStorage<Item: Hashable> {
         makeTableUnique()
         // Every other position has its entry: a prefix when the new ones are at the end.
         reserveTable(count, entriesArePrefix: positions.upperBound == count ? positions.lowerBound : nil)
-        if positions.count > 64, tryAddTableEntries(withStoredKeys({ Array($0[positions]) }), first: positions.lowerBound) {
+        if positions.count > 64, withStoredKeys({ claimKeys(UnsafeBufferPointer(rebasing: $0[positions]), first: positions.lowerBound) }) {
             return
         }
         for position in positions { table.insert(key: storedKey(at: position), slot: Int32(position)) }
-    }
-
-    /// Adds `keys[i]` → `first + i` for every key (a few keys one probe each, more in one
-    /// prefetched pass) when none of them is in the table yet nor repeated; otherwise
-    /// changes nothing and returns false
-    /// (an identifier that exists or repeats, or merely a hash collision: the caller checks).
-    /// The table must have room (``reserveTable(_:entriesArePrefix:)``).
-    /// - Complexity: O(keys.count) expected.
-    private func tryAddTableEntries(_ newKeys: [UInt64], first: Int) -> Bool {
-        makeTableUnique()
-        if newKeys.count <= 4 {
-            // A probe before each insert (the insert then finds the slot cached) costs less
-            // than the batch's conflict buffer for the one or few items of a typical append.
-            for (index, key) in newKeys.enumerated() {
-                if table.firstCandidate(key) != nil {
-                    for undone in 0..<index { table.remove(key: newKeys[undone], slot: Int32(first + undone)) }
-                    return false
-                }
-                table.insert(key: key, slot: Int32(first + index))
-            }
-            return true
-        }
-        return newKeys.withUnsafeBufferPointer { insertBatchOrNothing($0, first: first) }
     }
 
     /// Moves the table entries of the items whose keys are at `positions` from `position` to

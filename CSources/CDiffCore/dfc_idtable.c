@@ -4,7 +4,7 @@
 
 /* One 4-byte slot, for a table of 2^bits slots: value + 1 in the low `bits` bits, and in the
  * 32 - bits bits above them a fingerprint: the hash bits just below those that pick the home
- * slot. 0 is an empty slot; a value field of all ones (DFC__GONE) a removed one, which keeps
+ * slot. 0 is an empty slot; a value field of all ones a removed one, which keeps
  * the probe runs through it unbroken. The full key stays with the caller (a snapshot keeps
  * every key in an array indexed by value), so the table rehashes from the caller's keys when
  * it grows: storing keys, or enough hash bits to find a slot's home again, would double it. */
@@ -48,6 +48,16 @@ static inline uint32_t dfc__slot_value(dfc_slot slot, uint32_t mask) { return (s
 static inline bool dfc__value_fits(uint64_t value, unsigned bits) { return value + 1 < dfc__value_mask(bits); }
 
 static inline size_t dfc__idtable_limit(size_t capacity) { return capacity / 4 * 3; }
+
+/* How many more entries fit: entries and removal marks stay within the limit. */
+static inline size_t dfc__idtable_room(const dfc_idtable *table) {
+    return table->slots == NULL ? 0 : dfc__idtable_limit(table->capacity) - table->count - table->removed;
+}
+
+/* Keeps value_bound above `end` - 1, the largest value just written. */
+static inline void dfc__idtable_bound(dfc_idtable *table, size_t end) {
+    if (end > table->value_bound) table->value_bound = end;
+}
 
 dfc_idtable *dfc_idtable_create(const dfc_allocator *allocator) {
     dfc_heap heap;
@@ -142,8 +152,8 @@ int dfc_idtable_reserve(dfc_idtable *table, size_t count, const uint64_t *keys, 
     enum { PREFETCH = 16 };
     if (table->count == key_count) {
         /* Distinct values (the contract), all below key_count (checked), key_count of them:
-         * exactly 0..<key_count. The
-         * keys are read in order, and the slots they go to are loaded some keys ahead. */
+         * exactly 0..<key_count. The keys are read in order, and the slots they go to are
+         * loaded some keys ahead. */
         for (size_t value = 0; value < key_count; value++) {
             if (value + PREFETCH < key_count) DFC_PREFETCH(&slots[dfc__idtable_home(keys[value + PREFETCH], bits)]);
             dfc__idtable_place(slots, mask, bits, keys[value], (uint32_t)value);
@@ -169,8 +179,7 @@ int dfc_idtable_reserve(dfc_idtable *table, size_t count, const uint64_t *keys, 
 
 int dfc_idtable_insert(dfc_idtable *table, uint64_t key, uint32_t value) {
     if (table == NULL) return DFC_ERR_NULL_ARGUMENT;
-    if (table->slots == NULL || table->count + table->removed + 1 > dfc__idtable_limit(table->capacity))
-        return DFC_ERR_NO_ROOM;
+    if (dfc__idtable_room(table) < 1) return DFC_ERR_NO_ROOM;
     if (!dfc__value_fits(value, table->bits)) return DFC_ERR_TOO_LARGE;
     const size_t mask = table->capacity - 1;
     const uint32_t value_mask = dfc__value_mask(table->bits);
@@ -179,7 +188,7 @@ int dfc_idtable_insert(dfc_idtable *table, uint64_t key, uint32_t value) {
     if (table->slots[position] != 0) table->removed--;
     table->slots[position] = dfc__idtable_slot(dfc__idtable_fingerprint(key, table->bits), value, table->bits);
     table->count++;
-    if ((size_t)value + 1 > table->value_bound) table->value_bound = (size_t)value + 1;
+    dfc__idtable_bound(table, (size_t)value + 1);
     return DFC_OK;
 }
 
@@ -193,8 +202,7 @@ int dfc_idtable_insert_batch(dfc_idtable *table, const uint64_t *keys, size_t co
     if (keys == NULL || conflicts == NULL) return DFC_ERR_NULL_ARGUMENT;
     if (count > DFC_MAX_COUNT - table->count || (uint64_t)first_value + count > DFC_MAX_COUNT)
         return DFC_ERR_TOO_LARGE;
-    if (table->slots == NULL || table->count + table->removed + count > dfc__idtable_limit(table->capacity))
-        return DFC_ERR_NO_ROOM;
+    if (dfc__idtable_room(table) < count) return DFC_ERR_NO_ROOM;
     const unsigned bits = table->bits;
     if (!dfc__value_fits((uint64_t)first_value + count - 1, bits)) return DFC_ERR_TOO_LARGE;
     enum { PREFETCH = 16 };
@@ -225,7 +233,7 @@ int dfc_idtable_insert_batch(dfc_idtable *table, const uint64_t *keys, size_t co
         next++;
     }
     table->count += next - first_value;
-    if (next > first_value && (size_t)next > table->value_bound) table->value_bound = next;
+    if (next > first_value) dfc__idtable_bound(table, next);
     if (inserted != NULL) *inserted = next - first_value;
     return DFC_OK;
 }
@@ -294,20 +302,15 @@ int dfc_idtable_remove(dfc_idtable *table, uint64_t key, uint32_t value) {
 
 int dfc_idtable_update(dfc_idtable *table, uint64_t key, uint32_t old_value, uint32_t new_value) {
     size_t position;
-    if (table == NULL || table->count == 0 || !dfc__value_fits(new_value, table->bits) ||
-        !dfc__idtable_locate(table, key, old_value, &position))
-        return 0;
+    if (!dfc__idtable_locate(table, key, old_value, &position) || !dfc__value_fits(new_value, table->bits)) return 0;
     table->slots[position] = dfc__idtable_slot(dfc__idtable_fingerprint(key, table->bits), new_value, table->bits);
-    if ((size_t)new_value + 1 > table->value_bound) table->value_bound = (size_t)new_value + 1;
+    dfc__idtable_bound(table, (size_t)new_value + 1);
     return 1;
 }
 
 size_t dfc_idtable_count(const dfc_idtable *table) { return table == NULL ? 0 : table->count; }
 
-size_t dfc_idtable_room(const dfc_idtable *table) {
-    if (table == NULL || table->slots == NULL) return 0;
-    return dfc__idtable_limit(table->capacity) - table->count - table->removed;
-}
+size_t dfc_idtable_room(const dfc_idtable *table) { return table == NULL ? 0 : dfc__idtable_room(table); }
 
 size_t dfc_idtable_sizeof(const dfc_idtable *table) {
     return table == NULL ? 0 : sizeof(*table) + table->capacity * sizeof(dfc_slot);

@@ -119,13 +119,10 @@ import Testing
         for round in 0..<40 {
             let codes = OwnKeyProgram.codes(&g, operations: 12, count: 40)
             let reference = Self.trace(codes, ownKeys: false, { "i\($0)" }, { Int($0.dropFirst())! })
-            // Negative Ints; spread Int64s (either sign); UInt64s near the top.
-            let ints = Self.trace(codes, ownKeys: true, { ~$0 }, { ~$0 })
-            let int64s = Self.trace(
-                codes, ownKeys: true, { Int64(bitPattern: UInt64(bitPattern: Int64($0)) &* OwnKeyProgram.spread) },
-                { Int(Int64(bitPattern: UInt64(bitPattern: $0) &* OwnKeyProgram.unspread)) })
-            let uint64s = Self.trace(
-                codes, ownKeys: true, { UInt64.max &- UInt64(bitPattern: Int64($0)) }, { Int(bitPattern: UInt(UInt64.max &- $0)) })
+            // The 64-bit integer bijections of OwnKeyProgram.
+            let ints = Self.trace(codes, ownKeys: true, OwnKeyProgram.int, OwnKeyProgram.label(ofInt:))
+            let int64s = Self.trace(codes, ownKeys: true, OwnKeyProgram.int64, OwnKeyProgram.label(ofInt64:))
+            let uint64s = Self.trace(codes, ownKeys: true, OwnKeyProgram.uint64, OwnKeyProgram.label(ofUInt64:))
             #expect(ints == reference, "round \(round)")
             #expect(int64s == reference, "round \(round)")
             #expect(uint64s == reference, "round \(round)")

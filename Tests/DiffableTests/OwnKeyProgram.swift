@@ -13,6 +13,15 @@ enum OwnKeyProgram {
         return inverse
     }()
 
+    /// Label → identifier and back for each 64-bit integer type, bijections that reach every
+    /// bit: negative `Int`s, spread `Int64`s (either sign), `UInt64`s near the top.
+    static func int(_ label: Int) -> Int { ~label }
+    static func label(ofInt id: Int) -> Int { ~id }
+    static func int64(_ label: Int) -> Int64 { Int64(bitPattern: UInt64(bitPattern: Int64(label)) &* spread) }
+    static func label(ofInt64 id: Int64) -> Int { Int(Int64(bitPattern: UInt64(bitPattern: id) &* unspread)) }
+    static func uint64(_ label: Int) -> UInt64 { UInt64.max &- UInt64(bitPattern: Int64(label)) }
+    static func label(ofUInt64 id: UInt64) -> Int { Int(bitPattern: UInt(UInt64.max &- id)) }
+
     /// `count` steps, each one of `operations` operations with three choices below 1,000.
     static func codes(_ g: inout SeededGenerator, operations: Int, count: Int) -> [Code] {
         (0..<count).map { _ in

@@ -119,13 +119,10 @@ import Testing
             let codes = OwnKeyProgram.codes(&g, operations: 13, count: 40)
             let reference = Self.trace(codes, ownKeys: false, Wrapped.init, \.label)
             let strings = Self.trace(codes, ownKeys: false, { "i\($0)" }, { Int($0.dropFirst())! })
-            // Negative Ints; spread Int64s (either sign); UInt64s near the top; spread UInts.
-            let ints = Self.trace(codes, ownKeys: true, { ~$0 }, { ~$0 })
-            let int64s = Self.trace(
-                codes, ownKeys: true, { Int64(bitPattern: UInt64(bitPattern: Int64($0)) &* OwnKeyProgram.spread) },
-                { Int(Int64(bitPattern: UInt64(bitPattern: $0) &* OwnKeyProgram.unspread)) })
-            let uint64s = Self.trace(
-                codes, ownKeys: true, { UInt64.max &- UInt64(bitPattern: Int64($0)) }, { Int(bitPattern: UInt(UInt64.max &- $0)) })
+            // The 64-bit integer bijections of OwnKeyProgram; spread UInts.
+            let ints = Self.trace(codes, ownKeys: true, OwnKeyProgram.int, OwnKeyProgram.label(ofInt:))
+            let int64s = Self.trace(codes, ownKeys: true, OwnKeyProgram.int64, OwnKeyProgram.label(ofInt64:))
+            let uint64s = Self.trace(codes, ownKeys: true, OwnKeyProgram.uint64, OwnKeyProgram.label(ofUInt64:))
             let uints = Self.trace(
                 codes, ownKeys: true, { UInt(UInt64(bitPattern: Int64($0)) &* OwnKeyProgram.spread) },
                 { Int(bitPattern: UInt(UInt64($0) &* OwnKeyProgram.unspread)) })

@@ -363,8 +363,10 @@ final class SectionSnapshotStorage<Item: Hashable> {
     @inline(__always)
     private func addToAncestorSizes(from parent: Int, _ shift: Int32) {
         guard parent >= 0 else { return }
-        parents.withUnsafeBufferPointer { parents in
-            sizes.withUnsafeMutableBufferPointer { sizes in
+        // `sizes` borrowed outermost: with `parents` outermost, the compiler retained and
+        // released it around the mutation of `sizes` (two atomics per call, 3% of a build).
+        sizes.withUnsafeMutableBufferPointer { sizes in
+            parents.withUnsafeBufferPointer { parents in
                 var ancestor = parent
                 while ancestor >= 0 {
                     sizes[ancestor] += shift

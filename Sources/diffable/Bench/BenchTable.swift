@@ -51,8 +51,10 @@ enum BenchTable {
             lines.append("| " + used.map(\.header).joined(separator: " | ") + " |")
             lines.append("|" + used.map { ["scenario", "keys"].contains($0.header) ? "---|" : "---:|" }.joined())
             for row in group { lines.append("| " + used.map { $0.value(row) ?? "—" }.joined(separator: " | ") + " |") }
-            let notes = group.flatMap(\.notes)
-            if !notes.isEmpty && suite != "outline" && !suite.hasPrefix("apply") {
+            // Each note once: the outline's rows all say how the outline is shaped.
+            var notes: [String] = []
+            for note in group.flatMap(\.notes) where !notes.contains(note) { notes.append(note) }
+            if !notes.isEmpty && !suite.hasPrefix("apply") {
                 lines.append("")
                 lines += notes.map { "- \($0)" }
             }

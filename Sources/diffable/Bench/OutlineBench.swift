@@ -102,14 +102,36 @@ enum OutlineBench {
         var naive = NaiveOutline<Item>()
 
         log("build")
+        // Page faults per build, counted apart: on a machine where the kernel's first touch of
+        // a page is slow, they are much of both models' build time.
+        var faults: [Int] = [], naiveFaults: [Int] = []
+        func countingFaults(_ counts: inout [Int], _ body: () -> Void) {
+            let before = MemoryFloor.minorFaults()
+            body()
+            counts.append(MemoryFloor.minorFaults() - before)
+        }
         let build = median(
             runs: runs, setup: { outline = DiffableDataSourceSectionSnapshot() },
-            body: { forEachAppend { outline.append($0, to: $1) } })
+            body: { countingFaults(&faults) { forEachAppend { outline.append($0, to: $1) } } })
         let naiveBuild = median(
-            runs: runs, setup: { naive = NaiveOutline() }, body: { forEachAppend { naive.append($0, to: $1) } })
+            runs: runs, setup: { naive = NaiveOutline() },
+            body: { countingFaults(&naiveFaults) { forEachAppend { naive.append($0, to: $1) } } })
         let items = outline.items
         let count = items.count
         row("build (append in outline order)", build, naiveBuild)
+        // The floors, where they matter: a small outline stays in the caches and makes few pages.
+        let showsFloors = count >= 100_000
+        let pageMicroseconds = showsFloors ? MemoryFloor.firstTouchMicrosecondsPerPage(bytes: 64 << 20, runs: runs) : 0
+        func kernelShare(_ counts: [Int]) -> String {
+            let median = counts.sorted()[counts.count / 2]
+            return "\(median) page faults (\(BenchTable.number(Double(median) * pageMicroseconds / 1000)) ms)"
+        }
+        if showsFloors {
+            rows[rows.count - 1].notes.append(
+                "build: a page's first touch costs \(BenchTable.number(pageMicroseconds)) µs here; Diffable's build took "
+                    + "\(kernelShare(faults)), the naive tree's \(kernelShare(naiveFaults)); 10× the naive tree would be "
+                    + "\(BenchTable.number(naiveBuild / 10)) ms in all")
+        }
 
         // Every timed mutation starts from the same state, in storage of its own (no copy is timed).
         // Each model is reset on its own: the other keeps the state its last timed run left.
@@ -169,6 +191,14 @@ enum OutlineBench {
             },
             body: { for (index, item) in toggles.enumerated() { naive.setExpanded([item], index % 2 == 0) } })
         row("1,000 random expand/collapse", toggle, naiveToggle)
+        if showsFloors {
+            let coldRead = MemoryFloor.dependentColdReadNanoseconds(
+                bytes: count * MemoryLayout<Item>.stride, reads: toggles.count, runs: runs, seed: seed &+ 6)
+            rows[rows.count - 1].notes.append(
+                "expand/collapse: a cold read whose address comes from the read before costs \(BenchTable.number(coldRead)) ns "
+                    + "here, and a toggle needs two such reads (a table slot, then the identifier it names); 10× the naive tree "
+                    + "would leave \(BenchTable.number(naiveToggle * 1e6 / Double(toggles.count) / 10)) ns per toggle")
+        }
 
         log("difference")
         // Everything expanded but 1,000 random parents of leaves; then those are expanded too.

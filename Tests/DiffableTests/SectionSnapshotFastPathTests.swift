@@ -24,6 +24,22 @@ import Testing
         #expect(appended.items == Array(0..<workload.itemCount) && appended.level(of: workload.itemCount - 1) == 3)
     }
 
+    @Test func visibleItemsOfAFullyExpandedOutlineStayAsTheyWereAfterTheOutlineChanges() {
+        var outline = OutlineWorkload(fanOut: 3, depth: 3).build()
+        outline.expand(outline.items)
+        let rows = outline.visibleItems, items = outline.items
+        #expect(rows == items && rows.count == 39)
+        // The rows share the outline's identifiers: every later change copies, never writes through.
+        outline.delete([0])
+        outline.append([100, 101], to: 20)
+        outline.insert([200], before: 13)
+        #expect(rows == Array(0..<39) && items == rows)
+        #expect(outline.visibleItems == outline.items && outline.items.count == 29)
+        outline.collapse([13])
+        // 13 keeps 14 descendants: 12 of its own and 20's two new children.
+        #expect(outline.visibleItems.count == 29 - 14 && rows.count == 39)
+    }
+
     @Test(arguments: [1, 3, 4, 5, 16])
     func rejectedAppendsAtTheEndLeaveTheTableUnchanged(_ count: Int) {
         var outline = OutlineWorkload(fanOut: 3, depth: 3).build()

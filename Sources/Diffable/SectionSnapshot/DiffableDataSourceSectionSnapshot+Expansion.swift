@@ -85,11 +85,14 @@ extension DiffableDataSourceSectionSnapshot {
     }
 
     /// The rows a list shows: the visible items, in outline order.
-    /// - Complexity: O(visible items): a collapsed item's subtree is skipped in one
-    ///   step; one allocation, for the result.
+    /// - Complexity: O(1) when every item is visible: the result shares the outline's
+    ///   identifiers, as ``items`` does, until either of them changes. Otherwise O(visible
+    ///   items): a collapsed item's subtree is skipped in one step; one allocation, for the
+    ///   result.
     public var visibleItems: [ItemIdentifierType] {
         let visibleCount = storage.visibleCount
         guard visibleCount > 0 else { return [] }
+        if visibleCount == storage.count { return items }
         return storage.ids.withUnsafeBufferPointer { ids in
             [ItemIdentifierType](filling: visibleCount) { buffer, initialized in
                 storage.forEachVisibleRun { run in

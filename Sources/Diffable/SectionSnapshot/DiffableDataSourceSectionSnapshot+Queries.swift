@@ -1,6 +1,8 @@
 extension DiffableDataSourceSectionSnapshot {
     /// Every item, depth-first: each item followed by its children's subtrees, in order.
-    /// - Complexity: O(n).
+    /// - Complexity: O(1): the result shares the outline's identifiers until either of them
+    ///   changes (the first structural change of the outline while the result is kept then
+    ///   copies them, O(n)).
     public var items: [ItemIdentifierType] { Array(storage.ids) }
 
     /// The items at level 0, in order.

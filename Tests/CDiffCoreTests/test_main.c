@@ -193,19 +193,24 @@ static uint64_t golden_inverse(void) {
     return inverse;
 }
 
-/* An allocator that counts the blocks asked for. */
-typedef struct counting_heap {
-    long calls, live;
-} counting_heap;
-static void *counting_allocate(void *user, size_t size) {
-    counting_heap *heap = user;
-    heap->calls++;
-    heap->live++;
+/* An allocator that counts the blocks asked for and those still live, and fails the
+ * fail_at-th request (never when fail_at is 0). */
+typedef struct failing_allocator {
+    long fail_at;
+    long calls;
+    long live;
+} failing_allocator;
+
+static void *failing_allocate(void *user, size_t size) {
+    failing_allocator *state = user;
+    if (++state->calls == state->fail_at) return NULL;
+    state->live++;
     return malloc(size);
 }
-static void counting_release(void *user, void *pointer) {
-    counting_heap *heap = user;
-    if (pointer != NULL) heap->live--;
+
+static void failing_release(void *user, void *pointer) {
+    failing_allocator *state = user;
+    if (pointer != NULL) state->live--;
     free(pointer);
 }
 
@@ -633,8 +638,8 @@ static void test_idtable_remove_insert_cycle(void) {
     rng_state = 5;
     static uint64_t keys[N];
     for (size_t v = 0; v < N; v++) keys[v] = rng_next();
-    counting_heap heap = {0, 0};
-    dfc_allocator allocator = {counting_allocate, counting_release, &heap};
+    failing_allocator heap = {0, 0, 0}; /* counts only */
+    dfc_allocator allocator = {failing_allocate, failing_release, &heap};
     dfc_idtable *table = dfc_idtable_create(&allocator);
     CHECK_EQ_INT(dfc_idtable_reserve(table, N, keys, N), DFC_OK);
     for (uint32_t v = 0; v < N; v++) CHECK_EQ_INT(dfc_idtable_insert(table, keys[v], v), DFC_OK);
@@ -667,8 +672,8 @@ static void test_idtable_removed_marks(void) {
     enum { SLOTS = 128, LIMIT = SLOTS / 4 * 3 };
     uint64_t keys[LIMIT];
     uint32_t order[LIMIT];
-    counting_heap heap = {0, 0};
-    dfc_allocator allocator = {counting_allocate, counting_release, &heap};
+    failing_allocator heap = {0, 0, 0}; /* counts only */
+    dfc_allocator allocator = {failing_allocate, failing_release, &heap};
     dfc_idtable *table = dfc_idtable_create(&allocator);
     CHECK_EQ_INT(dfc_idtable_reserve(table, LIMIT, NULL, 0), DFC_OK);
     const size_t size = dfc_idtable_sizeof(table);
@@ -1358,26 +1363,6 @@ static void test_warm_context_allocates_nothing(void) {
     dfc_context_shrink(ctx);
     CHECK(dfc_context_sizeof(ctx) < 1024);
     dfc_context_free(ctx);
-}
-
-/* An allocator that fails the k-th allocation and counts live blocks. */
-typedef struct failing_allocator {
-    long fail_at;
-    long calls;
-    long live;
-} failing_allocator;
-
-static void *failing_allocate(void *user, size_t size) {
-    failing_allocator *state = user;
-    if (++state->calls == state->fail_at) return NULL;
-    state->live++;
-    return malloc(size);
-}
-
-static void failing_release(void *user, void *pointer) {
-    failing_allocator *state = user;
-    if (pointer != NULL) state->live--;
-    free(pointer);
 }
 
 static void test_allocation_failure_every_k(void) {

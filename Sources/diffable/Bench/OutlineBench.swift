@@ -121,12 +121,12 @@ enum OutlineBench {
         row("build (append in outline order)", build, naiveBuild)
         // The floors, where they matter: a small outline stays in the caches and makes few pages.
         let showsFloors = count >= 100_000
-        let pageMicroseconds = showsFloors ? MemoryFloor.firstTouchMicrosecondsPerPage(bytes: 64 << 20, runs: runs) : 0
-        func kernelShare(_ counts: [Int]) -> String {
-            let median = counts.sorted()[counts.count / 2]
-            return "\(median) page faults (\(BenchTable.number(Double(median) * pageMicroseconds / 1000)) ms)"
-        }
         if showsFloors {
+            let pageMicroseconds = MemoryFloor.firstTouchMicrosecondsPerPage(bytes: 64 << 20, runs: runs)
+            func kernelShare(_ counts: [Int]) -> String {
+                let median = counts.sorted()[counts.count / 2]
+                return "\(median) page faults (\(BenchTable.number(Double(median) * pageMicroseconds / 1000)) ms)"
+            }
             rows[rows.count - 1].notes.append(
                 "build: a page's first touch costs \(BenchTable.number(pageMicroseconds)) µs here; Diffable's build took "
                     + "\(kernelShare(faults)), the naive tree's \(kernelShare(naiveFaults)); 10× the naive tree would be "

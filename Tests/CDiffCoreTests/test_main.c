@@ -1041,7 +1041,7 @@ static size_t all_sequences(uint64_t sequences[][5], size_t lengths[]) {
     return count;
 }
 
-/* RELIABILITY G2: all 106,276 pairs of such sequences, both matching paths,
+/* docs/RELIABILITY.md, G2: all 106,276 pairs of such sequences, both matching paths,
  * replayed, with moves minimal against the quadratic reference. */
 static void test_flat_exhaustive_small(void) {
     static uint64_t sequences[400][5];
@@ -1465,7 +1465,7 @@ static int diff_sections(dfc_context *ctx, const uint64_t *os, size_t so, const 
 static void test_sections_known_answers(void) {
     dfc_context *ctx = dfc_context_create(NULL);
     dfc_sections_result r;
-    /* T6: x moves into a newly inserted section -> section insert + item delete, no move */
+    /* docs/BATCH_RULES.md test vector 6: x moves into a newly inserted section -> section insert + item delete, no move */
     uint64_t s1[] = {100}, i1[] = {1};
     uint32_t st1[] = {0, 1};
     uint64_t s2[] = {200, 100}, i2[] = {1};
@@ -1477,7 +1477,7 @@ static void test_sections_known_answers(void) {
     CHECK_EQ_INT(r.structural.delete_item_count, 1);
     CHECK(r.structural.delete_items[0].section == 0 && r.structural.delete_items[0].item == 0);
     CHECK_EQ_INT(r.structural.move_item_count + r.structural.insert_item_count + r.structural.move_section_count, 0);
-    /* T7 reversed roles: x leaves a deleted section -> section delete + item insert */
+    /* docs/BATCH_RULES.md test vector 7, roles reversed: x leaves a deleted section -> section delete + item insert */
     CHECK_EQ_INT(diff_sections(ctx, s2, 2, i2, st2, s1, 1, i1, st1, NULL, &r), DFC_OK);
     CHECK_EQ_INT(r.structural.delete_section_count, 1);
     CHECK_EQ_INT(r.structural.delete_sections[0], 0);

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Diffable
 
-/// Apply semantics (issue 10 item 3), each through the strict simulated view.
+/// Apply semantics (docs/DATA_SOURCE.md), each through the strict simulated view.
 @Suite struct DataSourceApplyTests {
     typealias Snapshot = DiffableDataSourceSnapshot<String, String>
 

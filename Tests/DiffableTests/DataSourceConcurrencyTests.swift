@@ -3,7 +3,7 @@ import Testing
 
 @testable import Diffable
 
-/// Threading (issue 10 item 4): applies from many threads, serialized in call order, the view
+/// Threading (docs/DATA_SOURCE.md): applies from many threads, serialized in call order, the view
 /// on one executor, completions once, re-entrant completions, coalescing. Run under TSan by
 /// `make tsan`.
 @Suite struct DataSourceConcurrencyTests {

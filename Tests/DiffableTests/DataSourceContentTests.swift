@@ -10,14 +10,14 @@ struct Reminder: Identifiable, Hashable, Sendable {
     var isFavourite = false
 }
 
-/// Content changes for `Identifiable` items (issue 10 item 5): matched by `id`, a changed
+/// Content changes for `Identifiable` items (docs/DATA_SOURCE.md): matched by `id`, a changed
 /// value is a reconfigure (or reload), never a delete and an insert.
 @Suite struct DataSourceContentTests {
     typealias Snapshot = DiffableDataSourceSnapshot<String, Reminder>
 
     static let reminders = ["Milk", "Call Ana", "Taxes", "Gym"].enumerated().map { Reminder(id: $0.offset, title: $0.element) }
 
-    /// The seeds' reminders: toggling a favourite reconfigures that one cell in place.
+    /// The demo's reminders: toggling a favourite reconfigures that one cell in place.
     @Test func togglingAFavouriteReconfiguresTheCell() async {
         let harness = DataSourceHarness<String, Reminder>(matchingByID: .reconfigure)
         var reminders = Self.reminders
@@ -31,7 +31,7 @@ struct Reminder: Identifiable, Hashable, Sendable {
         #expect(harness.problem() == nil)
     }
 
-    /// Matched by identity (Apple), the same toggle is a delete and an insert: the seeds' complaint.
+    /// Matched by identity (Apple), the same toggle is a delete and an insert: the common UIKit complaint.
     @Test func identityMatchingDeletesAndInserts() async {
         let harness = DataSourceHarness<String, Reminder>()
         var reminders = Self.reminders

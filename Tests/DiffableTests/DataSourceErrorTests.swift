@@ -3,7 +3,7 @@ import Testing
 
 @testable import Diffable
 
-/// Programming errors (issue 10 item 7): each is reported through `DiffableDiagnostics`,
+/// Programming errors: each is reported through `DiffableDiagnostics`,
 /// then traps with a message naming the problem (Apple raises in each case). Exit tests:
 /// every case runs in a child process whose standard error is checked.
 @Suite struct DataSourceErrorTests {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Diffable
 
-/// Programming errors in outline sections (issue 10 item 7): each is reported through
+/// Programming errors in outline sections: each is reported through
 /// `DiffableDiagnostics`, then traps with a message naming the problem. Exit tests: every
 /// case runs in a child process whose standard error is checked.
 @Suite struct DataSourceOutlineErrorTests {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Diffable
 
-/// Outline sections through the data source (issue 10 items 2 and 6): `apply(_:to:)`,
+/// Outline sections through the data source (docs/DATA_SOURCE.md): `apply(_:to:)`,
 /// `snapshot(for:)`, the section snapshot handlers driven by the simulated view's disclosure
 /// taps, and drags inside outlines, each through the strict simulated view.
 @Suite struct DataSourceOutlineTests {
@@ -32,7 +32,7 @@ import Testing
         var transactions: [DiffableDataSourceTransaction<String, String>] = []
     }
 
-    /// The seeds' file browser: folders expand and collapse through the view's disclosure
+    /// The demo's file browser: folders expand and collapse through the view's disclosure
     /// taps, with the handlers around each, and Pictures loads its children lazily.
     @Test func fileBrowserExpandsAndCollapsesThroughTheView() async throws {
         let harness = DataSourceHarness<String, String>()

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Diffable
 
-/// The seeds' scenarios (issue 10 item 6), each through the strict simulated view.
+/// The demo's everyday list changes (`diffable demo`), each through the strict simulated view.
 @Suite struct DataSourceScenarioTests {
     typealias Snapshot = DiffableDataSourceSnapshot<String, String>
 

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Diffable
 
-/// Property tests with shrinking (issue 12 item 5): generated operation sequences against the
+/// Property tests with shrinking: generated operation sequences against the
 /// naive models and the strict simulated view. A failure prints the shrunk sequence, one call
 /// per line, and the seed that reproduces it (`.fixedSeed(...)`); docs/TESTING.md has the counts.
 @Suite(.shrinking) struct PropertySnapshotTests {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The validation of one batch against section counts (BATCH_RULES.md §4.7, steps V0–V8),
+/// The validation of one batch against section counts (docs/BATCH_RULES.md, checks V0–V8),
 /// in UIKit's checking order. Every index is bounds-checked (negative, too large, or an
 /// index path without exactly two indices) before it is used, so any input ends in a
 /// ``BatchPlan`` or a ``BatchValidator/Violation``.
@@ -510,7 +510,7 @@ struct BatchCheck {
         }
     }
 
-    /// A reconfigure names a row of the new state (UIKit leaves its index space undocumented; §4.6).
+    /// A reconfigure names a row of the new state (UIKit leaves its index space undocumented; R1).
     func checkReconfigures() throws(Violation) {
         for path in reconfigures where !newRows.contains(path) {
             throw fail("R1", "reconfigure of index path \(Self.show(path.indexPath)) that does not exist")

@@ -1,6 +1,6 @@
 import Foundation
 
-/// UIKit's batch-update rules (BATCH_RULES.md) as a total function: any ``BatchUpdate``,
+/// UIKit's batch-update rules (docs/BATCH_RULES.md) as a total function: any ``BatchUpdate``,
 /// however malformed, against any section counts, is either accepted or answered with a
 /// ``Violation`` naming the rule and the offending index path. It never traps.
 ///
@@ -19,7 +19,7 @@ public struct BatchValidator: Sendable, Hashable {
     /// How much to reject: what UIKit rejects (`compat`), or also what it mishandles (`strict`).
     public enum Mode: Sendable, Hashable { case strict, compat }
 
-    /// A rejected batch: the rule (E1…E27 from BATCH_RULES.md §2, I1…I9 from §1.2,
+    /// A rejected batch: the rule (defined in docs/BATCH_RULES.md: E1…E27, I1…I9, T1, U1,
     /// B2, B3, V0, V9, R1, or L1 for a bad ``ListStep``) and the message (UIKit's exception
     /// text for E rules; a sentence naming the index path and the problem otherwise).
     ///
@@ -51,14 +51,14 @@ public struct BatchValidator: Sendable, Hashable {
 
     /// Checks `batch` for a view that shows `oldCounts[s]` items in section `s` and whose
     /// data source answers `newCounts` after the batch's update closure (steps V0–V8 of
-    /// BATCH_RULES.md §4.7; the identity replay V9 needs the rows, see ``ListViewSimulator``).
+    /// docs/BATCH_RULES.md; the identity replay V9 needs the rows, see ``ListViewSimulator``).
     /// - Throws: the first ``Violation``, in UIKit's checking order.
     /// - Complexity: O(s + k log k), where s counts old and new sections and k the batch's operations.
     public func validate(_ batch: BatchUpdate, oldCounts: [Int], newCounts: [Int]) throws(Violation) {
         _ = try plan(batch, oldCounts: oldCounts, newCounts: newCounts)
     }
 
-    /// Validates `batch` and resolves it into what the view does (BATCH_RULES.md §4.7, V0–V8).
+    /// Validates `batch` and resolves it into what the view does (docs/BATCH_RULES.md, V0–V8).
     /// - Complexity: O(s + k log k), where s counts old and new sections and k the batch's operations.
     func plan(_ batch: BatchUpdate, oldCounts: [Int], newCounts: [Int]) throws(Violation) -> BatchPlan {
         var check = BatchCheck(validator: self, batch: batch, oldCounts: oldCounts, newCounts: newCounts)

@@ -3,7 +3,7 @@ import Diffable
 import DiffableTools
 import Foundation
 
-/// `diffable demo` (what `make demo` runs): the data source on the seeds' scenarios, each as
+/// `diffable demo` (what `make demo` runs): the data source on everyday list changes, each as
 /// the list before and after with the batch between, then the engine at 10^6 items beside
 /// Swift's own `difference(from:)`.
 struct DemoCommand: ParsableCommand {

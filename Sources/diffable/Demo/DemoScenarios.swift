@@ -1,7 +1,7 @@
 import Diffable
 import Foundation
 
-/// The seeds' scenarios, each as the list before and after with the batch between.
+/// Everyday list changes (states, cities, payments, filter, favourite, outline): before, after, the batch between.
 enum DemoScenarios {
     typealias Snapshot = DiffableDataSourceSnapshot<String, String>
 

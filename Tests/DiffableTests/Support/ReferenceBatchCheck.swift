@@ -239,7 +239,7 @@ struct ReferenceBatchCheck {
         return map
     }
 
-    /// A reconfigure names a row of the new state (UIKit leaves its index space undocumented; §4.6).
+    /// A reconfigure names a row of the new state (UIKit leaves its index space undocumented; R1).
     func checkReconfigures() throws(Violation) {
         for path in batch.reconfigureItems
         where path.section < 0 || path.section >= n || path.item < 0 || path.item >= newCounts[path.section] {
@@ -249,7 +249,7 @@ struct ReferenceBatchCheck {
 }
 
 extension ReferenceBatchCheck {
-    /// What UIKit accepts but mishandles (BATCH_RULES.md §1.2, §4.6); runs after V8, so every
+    /// What UIKit accepts but mishandles (docs/BATCH_RULES.md: I1–I9, R1); runs after V8, so every
     /// index here is in range.
     func checkStrictRules(_ map: [Int: Int]) throws(Violation) {
         let explicitSectionDeletes = Set(batch.deleteSections), explicitSectionInserts = Set(batch.insertSections)

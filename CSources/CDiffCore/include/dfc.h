@@ -127,7 +127,7 @@ extern "C" {
  * Version. Compare dfc_version() (the library actually linked) with
  * DFC_VERSION_NUMBER (the header compiled against) to catch a mismatched
  * libdfc.so. Before 1.0 a minor release may change the ABI, so the shared
- * library's soname carries major and minor: libdfc.so.0.2.
+ * library's soname carries major and minor: libdfc.so.0.3.
  */
 #define DFC_VERSION_MAJOR 0
 #define DFC_VERSION_MINOR 3
@@ -558,8 +558,8 @@ typedef struct dfc_flat_result {
  *         DFC_ERR_OUT_OF_MEMORY; DFC_ERR_DUPLICATE (see
  *         dfc_context_duplicates). On error `result` is left untouched.
  * Complexity O(n + m) expected plus O(k log k) for the k matched elements
- * between the common prefix and suffix. Memory: about 24 bytes per element
- * in the context, reused by the next call.
+ * between the common prefix and suffix. Memory: 16 (equal lists) to about 54
+ * (a full shuffle) bytes per element in the context, reused by the next call.
  */
 int dfc_diff_flat(dfc_context *DFC_NULLABLE context, const dfc_list *DFC_NULLABLE old_list,
                   const dfc_list *DFC_NULLABLE new_list, const dfc_match *DFC_NULLABLE match,

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Diffable
 
-/// The validator is a total function (STYLE.md 13): random batches of arbitrary integers —
+/// The validator is a total function (it never traps): random batches of arbitrary integers —
 /// negative, huge, index paths of 0 to 3 indices, duplicates — and near-valid batches (a valid
 /// diff batch with one or two entries broken) are each either accepted and replayed exactly, or
 /// answered with a Violation; the diff's own batches are always accepted. A trap fails the run.

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Diffable
 
-/// The shared fixtures through the Swift API and the strict simulator.
+/// The cross-language fixtures (docs/FIXTURES.md) through the Swift API and the strict simulator.
 @Suite struct FixtureTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures")

@@ -39,7 +39,7 @@ echo '{"sections": [{"id": "S"}]}' > "$scratch/shape.json"
 diffable_cli diff "$scratch/shape.json" "$scratch/new.json" 2> "$scratch/err"; status=$?
 check "a missing key is named with its path" '[ $status -eq 2 ] && grep -q "items" "$scratch/err" && grep -q "sections\[0\]" "$scratch/err"'
 
-# Issue 11: every input form, stdin, located errors, steps, honest exit statuses.
+# docs/CLI_IO.md: every input form, stdin, located errors, steps, honest exit statuses.
 printf 'S\ta\nS\tb\nS\tc\nT\td\n' > "$scratch/old.tsv"
 printf '{"sections":[{"id":"S","items":["a","b","c"]},{"id":"T","items":["d"]}]}' > "$scratch/plain.json"
 printf '{"sections":[{"id":"T","items":["d","a"]},{"id":"S","items":["c","b"]}],"reloadItems":["b"]}' > "$scratch/plain-new.json"
@@ -129,7 +129,7 @@ check "bench prints a table row" '[ $status -eq 0 ] && grep -q "| churn | int | 
 diffable_cli bench --sizes 10 --scenarios nope 2> "$scratch/err"; status=$?
 check "bench rejects an unknown scenario" '[ $status -ne 0 ] && grep -q "unknown scenario" "$scratch/err"'
 
-# Issue 11: every suite honours --sizes (small sizes only here), machine-readable output, user data, the chart.
+# The bench: every suite honours --sizes (small sizes only here), machine-readable output, user data, the chart.
 diffable_cli bench --suite flat --sizes 1e3 --scenarios churn,append --keys int,string --runs 1 --csv > "$scratch/bench.csv" 2> /dev/null; status=$?
 check "bench --csv: a header and one line per row, sizes in 1e3 notation" \
     '[ $status -eq 0 ] && head -1 "$scratch/bench.csv" | grep -q "^suite,scenario,keys,count,sections,milliseconds,ns_per_item,runs," && [ $(wc -l < "$scratch/bench.csv") -eq 5 ] && [ $(cut -d, -f4 "$scratch/bench.csv" | grep -c "^1000$") -eq 4 ]'
@@ -201,7 +201,7 @@ for args in "--sizes 1e99" "--sizes 0" "--suite nope" "--json --csv" "--baseline
     check "bench $args is refused with exit 2" '[ $status -eq 2 ]'
 done
 
-# Issue 15: strict input, honest exit codes, checked arguments.
+# Strict input, honest exit codes, checked arguments.
 echo '{"sections":[{"id":"S","items":["a"]}],"reloadItem":["a"]}' > "$scratch/typo.json"
 diffable_cli diff "$scratch/typo.json" "$scratch/typo.json" > /dev/null 2> "$scratch/err"; status=$?
 check "an unknown key is rejected with a suggestion (exit 2)" \

@@ -7,7 +7,7 @@ extension DiffableDataSourceSnapshot {
     /// (``ListDiffer`` throws instead, for callers that must survive that).
     ///
     /// The result is exactly the one ALGORITHM.md specifies, identical in every
-    /// language that passes the shared fixtures.
+    /// language that passes the cross-language fixtures (docs/FIXTURES.md).
     /// - Complexity: O(n + s) expected plus O(k log k) for the LIS over the k matched items.
     @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == Int)
     @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == String)

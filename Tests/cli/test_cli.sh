@@ -62,6 +62,12 @@ check "--format steps prints one step a line" \
 diffable_cli diff "$scratch/plain.json" "$scratch/plain-new.json" --format text > "$scratch/text.out"; status=$?
 check "--format text names the identifier at every position (old for deletes and move starts, new for the rest)" \
     '[ $status -eq 0 ] && [ "$(cat "$scratch/text.out")" = "$(printf "batch 1:\n  delete sections: \"T\" 1\n  insert sections: \"T\" 0\n  delete items: \"a\" (0, 0)\n  move items: \"c\" (0, 2)→(1, 0)\nbatch 2 (refresh):\n  reload items: \"b\" (1, 1)")" ]'
+printf '{"sections":[{"id":"A","items":["x"]},{"id":"B","items":["y"]},{"id":"C","items":["z"]}]}' > "$scratch/moves-old.json"
+printf '{"sections":[{"id":"C","items":["z"]},{"id":"A","items":["x","w"]},{"id":"B","items":["y"]}],"reconfigureItems":["x"],"reloadSections":["B"]}' \
+    > "$scratch/moves-new.json"
+diffable_cli diff "$scratch/moves-old.json" "$scratch/moves-new.json" --format text > "$scratch/text.out"; status=$?
+check "--format text names section moves, inserts, section reloads and reconfigures" \
+    '[ $status -eq 0 ] && [ "$(cat "$scratch/text.out")" = "$(printf "batch 1:\n  move sections: \"C\" 2→0\n  insert items: \"w\" (1, 1)\nbatch 2 (refresh):\n  reload sections: \"B\" 2\n  reconfigure items: \"x\" (1, 0)")" ]'
 diffable_cli diff "$scratch/plain.json" "$scratch/plain-new.json" --timings > /dev/null 2> "$scratch/err"; status=$?
 check "--timings names every phase on stderr" \
     '[ $status -eq 0 ] && for phase in read parse build diff write total; do grep -q "^timing $phase " "$scratch/err" || exit 1; done'

@@ -6,10 +6,16 @@
 #include <simdjson.h>
 
 #include <new>
+#include <string>
 #include <string_view>
 #include <vector>
 
 namespace {
+
+// The key names the caller gave (snapshot_json_keys), owned by the parser.
+struct Keys {
+    std::string sections, reload_items, reconfigure_items, reload_sections, id, items;
+};
 
 struct Storage {
     std::vector<uint32_t> sections, items, reload_items, reconfigure_items, reload_sections;
@@ -43,22 +49,23 @@ simdjson::error_code read_strings(simdjson::dom::element value, snapshot_interne
     return intern(interner, storage, ids);
 }
 
-// One section object: exactly "id" (a string) and "items" (an array of strings).
-simdjson::error_code read_section(simdjson::dom::element value, bool lenient, snapshot_interner *interner, Storage &storage) {
+// One section object: exactly the id key (a string) and the items key (an array of strings).
+simdjson::error_code read_section(simdjson::dom::element value, const Keys &keys, bool lenient, snapshot_interner *interner,
+                                  Storage &storage) {
     simdjson::dom::object object;
     if (auto error = value.get_object().get(object)) return error;
     bool has_id = false, has_items = false;
     for (auto field : object) {
-        if (field.key == "id" && !has_id) {
+        if (field.key == keys.id && !has_id) {
             std::string_view id;
             if (auto error = field.value.get_string().get(id)) return error;
             storage.batch.assign(1, {id.data(), id.size()});
             if (auto error = intern(interner, storage, storage.sections)) return error;
             has_id = true;
-        } else if (field.key == "items" && !has_items) {
+        } else if (field.key == keys.items && !has_items) {
             if (auto error = read_strings(field.value, interner, storage, storage.items)) return error;
             has_items = true;
-        } else if (!lenient || field.key == "id" || field.key == "items") {
+        } else if (!lenient || field.key == keys.id || field.key == keys.items) {
             return simdjson::NO_SUCH_FIELD;  // unknown or repeated key
         }
     }
@@ -67,16 +74,18 @@ simdjson::error_code read_section(simdjson::dom::element value, bool lenient, sn
     return simdjson::SUCCESS;
 }
 
-simdjson::error_code read_document(simdjson::dom::element root, bool lenient, snapshot_interner *interner, Storage &storage) {
+simdjson::error_code read_document(simdjson::dom::element root, const Keys &keys, bool lenient, snapshot_interner *interner,
+                                   Storage &storage) {
     simdjson::dom::object object;
     if (auto error = root.get_object().get(object)) return error;
     bool seen[4] = {false, false, false, false};
-    static const std::string_view keys[4] = {"sections", "reloadItems", "reconfigureItems", "reloadSections"};
+    // Index 0 is the sections; the others are the refresh lists and where they go.
+    const std::string *names[4] = {&keys.sections, &keys.reload_items, &keys.reconfigure_items, &keys.reload_sections};
     std::vector<uint32_t> *lists[4] = {nullptr, &storage.reload_items, &storage.reconfigure_items, &storage.reload_sections};
     for (auto field : object) {
         int known = -1;
         for (int k = 0; k < 4; k++)
-            if (field.key == keys[k]) known = k;
+            if (field.key == *names[k]) known = k;
         if (known < 0) {
             if (lenient) continue;
             return simdjson::NO_SUCH_FIELD;
@@ -90,7 +99,7 @@ simdjson::error_code read_document(simdjson::dom::element root, bool lenient, sn
         simdjson::dom::array sections;
         if (auto error = field.value.get_array().get(sections)) return error;
         for (simdjson::dom::element section : sections)
-            if (auto error = read_section(section, lenient, interner, storage)) return error;
+            if (auto error = read_section(section, keys, lenient, interner, storage)) return error;
     }
     return seen[0] ? simdjson::SUCCESS : simdjson::NO_SUCH_FIELD;
 }
@@ -99,9 +108,22 @@ simdjson::error_code read_document(simdjson::dom::element root, bool lenient, sn
 
 struct snapshot_json_parser {
     simdjson::dom::parser parser;
+    Keys keys;
 };
 
-extern "C" snapshot_json_parser *snapshot_json_parser_create(void) { return new (std::nothrow) snapshot_json_parser(); }
+extern "C" snapshot_json_parser *snapshot_json_parser_create(const snapshot_json_keys *keys) {
+    auto *parser = new (std::nothrow) snapshot_json_parser();
+    if (!parser) return nullptr;
+    try {
+        auto copy = [](snapshot_string name) { return std::string(name.bytes, name.length); };
+        parser->keys = Keys{copy(keys->sections), copy(keys->reload_items), copy(keys->reconfigure_items),
+                            copy(keys->reload_sections), copy(keys->id),       copy(keys->items)};
+    } catch (const std::exception &) {
+        delete parser;
+        return nullptr;
+    }
+    return parser;
+}
 
 extern "C" void snapshot_json_parser_free(snapshot_json_parser *parser) { delete parser; }
 
@@ -116,7 +138,7 @@ extern "C" snapshot_json_status snapshot_json_parse(snapshot_json_parser *parser
         storage->items.reserve(length / 3 + 1);
         simdjson::dom::element root;
         simdjson::error_code error = parser->parser.parse(bytes, length, false).get(root);
-        if (!error) error = read_document(root, lenient, interner, *storage);
+        if (!error) error = read_document(root, parser->keys, lenient, interner, *storage);
         storage->batch = {};
         if (error == simdjson::MEMALLOC) return SNAPSHOT_JSON_OUT_OF_MEMORY;
         if (error) {

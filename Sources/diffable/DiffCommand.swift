@@ -19,12 +19,12 @@ struct DiffCommand: ParsableCommand {
             --input-format overrides both.
 
             Output: --format json (default) prints {"batches": [...]}; text prints the batches \
-            for people; steps prints one step a line (deleteItem 0 7, moveItem 2 5 0 1, ...) \
+            for people, each position with its identifier; steps prints one step a line (deleteItem 0 7, moveItem 2 5 0 1, ...) \
             in the order a view applying one change at a time needs them.
 
             A snapshot with duplicate identifiers, or refresh requests naming unknown ones, \
-            exits with status 1 and one line on stderr naming the identifiers and their \
-            positions (--format json also prints the fixture error object on stdout). \
+            exits with status 1 and one line on stderr naming the file, the identifiers and \
+            their positions (--format json also prints the fixture error object on stdout). \
             Unreadable files, broken JSON or TSV, bytes that are not UTF-8 and unknown keys \
             exit with status 2 and one line on stderr naming the file, line, column, byte \
             offset and what was expected there (--lenient ignores unknown keys).
@@ -61,7 +61,7 @@ struct DiffCommand: ParsableCommand {
         defer { if timings { FileHandle.standardError.write(Data((clock.lines().joined(separator: "\n") + "\n").utf8)) } }
         let interner = IdentifierInterner()
         // The inputs and the JSON parser's buffers are released before the snapshots are built.
-        let documents = try { () throws -> [NumberedSnapshotDocument] in
+        let (documents, sources) = try { () throws -> ([NumberedSnapshotDocument], [String]) in
             let inputs = try clock.measure("read") { try [old, new].map(Self.read) }
             clock.note("\(inputs[0].count + inputs[1].count) bytes")
             let reader = SnapshotReader(interner: interner)
@@ -69,7 +69,7 @@ struct DiffCommand: ParsableCommand {
             clock.note(
                 "\(documents[0].items.count + documents[1].items.count) items, "
                     + "\(documents[0].sections.count + documents[1].sections.count) sections")
-            return documents
+            return (documents, inputs.map(\.source))
         }()
         DebugBuild.noteIfLarge(itemCount: documents[0].items.count + documents[1].items.count)
         let built = try clock.measure("build") {
@@ -79,36 +79,16 @@ struct DiffCommand: ParsableCommand {
                 throw CLIError(error.description, status: .internalError)
             }
         }
-        let outcome = clock.measure("diff") { () -> Outcome in
-            switch built {
-            case .failure(let error):
-                return .rejected(error)
-            case .success(let pair):
-                let difference = pair.new.difference(from: pair.old)
-                return format == .steps ? .steps(difference.steps) : .batches(difference.batches)
-            }
+        let difference = clock.measure("diff") { built.map { $0.new.difference(from: $0.old) } }
+        switch difference {
+        case .success(let difference):
+            clock.note("\(difference.batches.reduce(0) { $0 + $1.operationCount }) operations in \(difference.batches.count) batches")
+        case .failure: clock.note("rejected")
         }
-        clock.note(Self.summary(outcome))
-        let written = try clock.measure("write") { try write(outcome) }
+        let written = try clock.measure("write") { try write(difference, documents: documents, names: interner) }
         clock.note("\(written) bytes")
-        if case .rejected(let error) = outcome {
-            throw CLIError(error.description, status: .rejected)
-        }
-    }
-
-    /// What the diff phase produced: the format's content, or the reason there is none.
-    enum Outcome {
-        case batches([BatchUpdate])
-        case steps([ListStep])
-        case rejected(DocumentError)
-    }
-
-    /// `150000 operations in 2 batches`, `150000 steps` or `rejected`. - Complexity: O(batches).
-    static func summary(_ outcome: Outcome) -> String {
-        switch outcome {
-        case .batches(let batches): "\(batches.reduce(0) { $0 + $1.operationCount }) operations in \(batches.count) batches"
-        case .steps(let steps): "\(steps.count) steps"
-        case .rejected: "rejected"
+        if case .failure(let error) = difference {
+            throw CLIError(error.description(oldSource: sources[0], newSource: sources[1]), status: .rejected)
         }
     }
 
@@ -129,46 +109,29 @@ struct DiffCommand: ParsableCommand {
         }
     }
 
-    /// Writes the outcome on stdout; returns the bytes written.
-    func write(_ outcome: Outcome) throws -> Int {
+    /// Writes the diff in `format` on stdout; returns the bytes written. A rejected input is
+    /// the fixture error object in JSON; text and steps say it on stderr only.
+    /// - Complexity: O(operations), plus the steps' own cost for `steps`.
+    func write(
+        _ difference: Result<SnapshotDifference<Int, Int>, DocumentError>, documents: [NumberedSnapshotDocument], names: IdentifierInterner
+    ) throws -> Int {
         var bytes: [UInt8]
-        switch (outcome, format) {
-        case (.steps(let steps), _): bytes = StepLines.encode(steps)
-        case (.batches(let batches), .text): bytes = Array((Self.text(.batches(batches)) + "\n").utf8)
-        case (.batches(let batches), _): bytes = try OutcomeJSON.encode(.batches(batches)) + [0x0A]
-        // The error object is the fixture's expect; text and steps say it on stderr only.
-        case (.rejected(let error), .json): bytes = try OutcomeJSON.encode(.error(error)) + [0x0A]
-        case (.rejected, _): return 0
+        switch (difference, format) {
+        case (_, .json): bytes = try OutcomeJSON.encode(DiffOutcome(difference.map(\.batches))) + [0x0A]
+        case (.failure, _): return 0
+        case (.success(let difference), .steps): bytes = StepLines.encode(difference.steps)
+        case (.success(let difference), .text):
+            let (old, new) = (documents[0], documents[1])
+            let text = BatchText.render(
+                difference.batches,
+                names: .init(
+                    oldSection: { old.sectionIdentifier(at: $0, names: names) },
+                    newSection: { new.sectionIdentifier(at: $0, names: names) },
+                    oldItem: { old.itemIdentifier(at: $0, names: names) }, newItem: { new.itemIdentifier(at: $0, names: names) }))
+            bytes = Array((text + "\n").utf8)
         }
         try StandardOutput.writeAll(bytes)
         return bytes.count
-    }
-
-    /// The outcome for people: one line per kind of change in each batch.
-    /// - Complexity: O(operations).
-    static func text(_ outcome: DiffOutcome) -> String {
-        guard case .batches(let batches) = outcome else {
-            if case .error(let error) = outcome { return "rejected: \(error)" }
-            return ""
-        }
-        if batches.isEmpty { return "no changes" }
-        return batches.enumerated().map { index, batch in
-            var lines = ["batch \(index + 1)\(batch.isRefreshOnly ? " (refresh)" : ""):"]
-            func add(_ name: String, _ values: [String]) {
-                if !values.isEmpty { lines.append("  \(name): \(values.joined(separator: ", "))") }
-            }
-            func path(_ p: IndexPath) -> String { "(\(p.section), \(p.item))" }
-            add("delete sections", batch.deleteSections.map(String.init))
-            add("insert sections", batch.insertSections.map(String.init))
-            add("move sections", batch.moveSections.map(\.description))
-            add("reload sections", batch.reloadSections.map(String.init))
-            add("delete items", batch.deleteItems.map(path))
-            add("insert items", batch.insertItems.map(path))
-            add("move items", batch.moveItems.map(\.description))
-            add("reload items", batch.reloadItems.map(path))
-            add("reconfigure items", batch.reconfigureItems.map(path))
-            return lines.joined(separator: "\n")
-        }.joined(separator: "\n")
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Diffable
+import DiffableTools
 import Foundation
 
 @main
@@ -21,6 +22,7 @@ struct DiffableCommand: ParsableCommand {
     /// line on stderr and never a backtrace.
     static func main() {
         do {
+            try checkSubcommandNames(Array(CommandLine.arguments.dropFirst()))
             var command = try parseAsRoot()
             try command.run()
         } catch let error as CLIError {
@@ -39,48 +41,27 @@ struct DiffableCommand: ParsableCommand {
             Foundation.exit(CLIError.Status.usage.rawValue)
         }
     }
-}
 
-/// The package and C core versions (`diffable --version`).
-enum DiffableVersion {
-    static let package = "0.3.0"
-    static var description: String { "diffable \(package) (C core \(CoreVersion.string))" }
-}
-
-/// A command-line failure with a message for people and its exit status.
-struct CLIError: Error, CustomStringConvertible {
-    /// The documented exit statuses (`diffable --help`).
-    enum Status: Int32 {
-        case rejected = 1
-        case usage = 2
-        case internalError = 3
-    }
-
-    var description: String
-    var status: Status
-
-    init(_ description: String, status: Status = .usage) {
-        self.description = description
-        self.status = status
-    }
-}
-
-/// Debug builds (`swift run`, `swift build`) are 10–100× slower than release builds on
-/// large inputs; say so once, where it matters.
-enum DebugBuild {
-    /// Inputs above this many items get the notice.
-    static let noticeThreshold = 100_000
-
-    /// Prints the notice on stderr when this is a debug build and `itemCount` is large.
-    /// - Complexity: O(1).
-    static func noteIfLarge(itemCount: Int) {
-        #if DEBUG
-            if itemCount > noticeThreshold {
-                FileHandle.standardError.write(
-                    Data(
-                        ("diffable: note: this is a debug build, slow on \(itemCount) items; "
-                            + "use a release build (`make install`, or `swift build -c release` → .build/release/diffable)\n").utf8))
+    /// Names a mistyped subcommand (`diffable dif`, `diffable fixtures verfy`) with the
+    /// nearest one, as the argument parser does for a mistyped option; it would otherwise be
+    /// reported as unexpected arguments. Stops at the first option.
+    /// - Complexity: O(arguments · subcommands · name length²).
+    static func checkSubcommandNames(_ arguments: [String]) throws {
+        var command: any ParsableCommand.Type = DiffableCommand.self
+        var path = ["diffable"]
+        for argument in arguments {
+            let subcommands = command.configuration.subcommands
+            guard !subcommands.isEmpty, command.configuration.defaultSubcommand == nil, !argument.hasPrefix("-") else { return }
+            let names = subcommands.map { $0._commandName }
+            if let index = names.firstIndex(of: argument) {
+                command = subcommands[index]
+                path.append(argument)
+                continue
             }
-        #endif
+            if argument == "help" { return }
+            let hint = NearestName.suggestion(for: argument, among: names).map { " (did you mean '\($0)'?)" } ?? ""
+            let name = path.joined(separator: " ")
+            throw CLIError("unknown subcommand '\(argument)'\(hint); \(name) has: \(names.joined(separator: ", ")) (see \(name) --help)")
+        }
     }
 }

@@ -59,6 +59,15 @@ check "stdin for both sides is refused" '[ $status -eq 2 ] && grep -q "stdin" "$
 diffable_cli diff "$scratch/plain.json" "$scratch/plain-new.json" --format steps > "$scratch/steps.out"; status=$?
 check "--format steps prints one step a line" \
     '[ $status -eq 0 ] && [ "$(cat "$scratch/steps.out")" = "$(printf "deleteItem 0 0\ndeleteSection 1\ninsertSection 0\nmoveItem 1 1 1 0\nreloadItem 1 1")" ]'
+diffable_cli diff "$scratch/plain.json" "$scratch/plain-new.json" --format text > "$scratch/text.out"; status=$?
+check "--format text names the identifier at every position (old for deletes and move starts, new for the rest)" \
+    '[ $status -eq 0 ] && [ "$(cat "$scratch/text.out")" = "$(printf "batch 1:\n  delete sections: \"T\" 1\n  insert sections: \"T\" 0\n  delete items: \"a\" (0, 0)\n  move items: \"c\" (0, 2)→(1, 0)\nbatch 2 (refresh):\n  reload items: \"b\" (1, 1)")" ]'
+printf '{"sections":[{"id":"A","items":["x"]},{"id":"B","items":["y"]},{"id":"C","items":["z"]}]}' > "$scratch/moves-old.json"
+printf '{"sections":[{"id":"C","items":["z"]},{"id":"A","items":["x","w"]},{"id":"B","items":["y"]}],"reconfigureItems":["x"],"reloadSections":["B"]}' \
+    > "$scratch/moves-new.json"
+diffable_cli diff "$scratch/moves-old.json" "$scratch/moves-new.json" --format text > "$scratch/text.out"; status=$?
+check "--format text names section moves, inserts, section reloads and reconfigures" \
+    '[ $status -eq 0 ] && [ "$(cat "$scratch/text.out")" = "$(printf "batch 1:\n  move sections: \"C\" 2→0\n  insert items: \"w\" (1, 1)\nbatch 2 (refresh):\n  reload sections: \"B\" 2\n  reconfigure items: \"x\" (1, 0)")" ]'
 diffable_cli diff "$scratch/plain.json" "$scratch/plain-new.json" --timings > /dev/null 2> "$scratch/err"; status=$?
 check "--timings names every phase on stderr" \
     '[ $status -eq 0 ] && for phase in read parse build diff write total; do grep -q "^timing $phase " "$scratch/err" || exit 1; done'
@@ -82,10 +91,15 @@ diffable_cli diff "$scratch/twotabs.tsv" "$scratch/old.tsv" 2> "$scratch/err"; s
 check "a TSV line with two TABs is located (exit 2)" '[ $status -eq 2 ] && grep -q "line 1, column 4" "$scratch/err" && grep -q "second TAB" "$scratch/err"'
 printf 'S\ta\nT\tb\nS\ta\n' > "$scratch/dup.tsv"
 diffable_cli diff "$scratch/dup.tsv" "$scratch/old.tsv" --format text > "$scratch/out" 2> "$scratch/err"; status=$?
-check "a duplicate names the identifier and its positions on stderr (exit 1)" \
-    '[ $status -eq 1 ] && grep -q "duplicateSection: \"S\" at \[0\], \[2\]" "$scratch/err" && [ ! -s "$scratch/out" ]'
+check "a duplicate names the file, the identifier and its positions on stderr (exit 1)" \
+    '[ $status -eq 1 ] && grep -q "^diffable: .$scratch/dup.tsv. (old snapshot): duplicateSection: \"S\" at \[0\], \[2\]$" "$scratch/err" && [ ! -s "$scratch/out" ]'
 diffable_cli diff "$scratch/dup.json" "$scratch/new.json" > /dev/null 2> "$scratch/err"; status=$?
-check "a duplicate item is named on stderr too" '[ $status -eq 1 ] && grep -q "duplicateItem: \"a\" at \[0, 0\], \[0, 2\]" "$scratch/err"'
+check "a duplicate item is named on stderr too, with its file" \
+    '[ $status -eq 1 ] && grep -q "dup.json. (old snapshot): duplicateItem: \"a\" at \[0, 0\], \[0, 2\]" "$scratch/err"'
+printf '{"sections":[{"id":"S","items":["a"]}],"reloadItems":["zz"]}' > "$scratch/unknown-reload.json"
+diffable_cli diff "$scratch/plain.json" - < "$scratch/unknown-reload.json" > /dev/null 2> "$scratch/err"; status=$?
+check "an unknown reload target names the new side's source (stdin here)" \
+    '[ $status -eq 1 ] && grep -q "^diffable: .stdin. (new snapshot): unknownIdentifier in reloadItems: \"zz\" at \[0\]$" "$scratch/err"'
 for bad in truncated latin shape typo; do
     diffable_cli diff "$scratch/$bad.json" "$scratch/plain.json" > /dev/null 2> "$scratch/err"
     check "no backtrace for $bad input" '! grep -qiE "backtrace|fatal error|Thread [0-9]" "$scratch/err"'
@@ -123,6 +137,10 @@ python3 -c "import json,sys; f=json.load(open(sys.argv[1])); f['expect']['batche
     "$fixture" "$scratch/bad-fixtures/x.json"
 diffable_cli fixtures verify "$scratch/bad-fixtures" > "$scratch/bad.out"; status=$?
 check "fixtures verify fails a wrong expectation" '[ $status -eq 1 ] && grep -q "0 passed, 1 failed" "$scratch/bad.out"'
+check "a failing fixture shows where Diffable differs from expect, and both values" \
+    'grep -q "differs from expect at batches\[0\].moveItems\[0\]: expected nothing, got \[\[0,3\],\[0,0\]\]" "$scratch/bad.out" \
+        && grep -q "expect: *{\"batches\":\[{\"deleteItems\":\[\[0,1\]\],.*\"moveItems\":\[\]," "$scratch/bad.out" \
+        && grep -q "difference(from:): *{\"batches\"" "$scratch/bad.out"'
 
 diffable_cli bench --sizes 1000 --scenarios churn --keys int --runs 1 > "$scratch/bench.out" 2>/dev/null; status=$?
 check "bench prints a table row" '[ $status -eq 0 ] && grep -q "| churn | int | 1000 |" "$scratch/bench.out"'
@@ -211,10 +229,28 @@ diffable_cli diff "$scratch/typo2.json" "$scratch/typo.json" 2> "$scratch/err" >
 check "an unknown key inside a section is named with its path" '[ $status -eq 2 ] && grep -q "sections\[0\]" "$scratch/err"'
 diffable_cli diff --lenient "$scratch/typo.json" "$scratch/typo.json" > "$scratch/out"; status=$?
 check "--lenient ignores unknown keys" '[ $status -eq 0 ] && grep -q "\"batches\":\[\]" "$scratch/out"'
+# The project's one version lives in dfc.h; the package and the linked core both report it.
+header_version=$(awk '$1 == "#define" && $2 ~ /^DFC_VERSION_(MAJOR|MINOR|RELEASE)$/ { v[$2] = $3 }
+    END { print v["DFC_VERSION_MAJOR"] "." v["DFC_VERSION_MINOR"] "." v["DFC_VERSION_RELEASE"] }' CSources/CDiffCore/include/dfc.h)
 diffable_cli --version > "$scratch/out"; status=$?
-check "--version prints the package and core versions" '[ $status -eq 0 ] && grep -Eq "^diffable [0-9]+\.[0-9]+\.[0-9]+ \(C core [0-9]+\.[0-9]+\.[0-9]+\)$" "$scratch/out"'
+check "--version prints dfc.h's version as the package's and the C core's ($header_version)" \
+    '[ $status -eq 0 ] && [[ "$header_version" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] && [ "$(cat "$scratch/out")" = "diffable $header_version (C core $header_version)" ]'
 diffable_cli --help > "$scratch/out"; status=$?
 check "--help documents the exit statuses" '[ $status -eq 0 ] && grep -q "internal error" "$scratch/out"'
+diffable_cli --experimental-dump-help > "$scratch/dump.json"
+check "--help lists every subcommand" \
+    'python3 -c "
+import json, re, sys
+names = [c[\"commandName\"] for c in json.load(open(sys.argv[1]))[\"command\"][\"subcommands\"] if c[\"commandName\"] != \"help\"]
+shown = re.findall(r\"^  ([a-z][a-z-]*) \", open(sys.argv[2]).read().split(\"SUBCOMMANDS:\")[1], re.M)
+assert len(names) >= 6 and \"generate\" in names and shown == names, (names, shown)
+" "$scratch/dump.json" "$scratch/out"'
+diffable_cli dif "$scratch/plain.json" "$scratch/plain-new.json" > /dev/null 2> "$scratch/err"; status=$?
+check "a mistyped subcommand gets a suggestion (exit 2)" \
+    '[ $status -eq 2 ] && [ $(wc -l < "$scratch/err") -eq 1 ] && grep -q "unknown subcommand .dif. (did you mean .diff.?)" "$scratch/err"'
+diffable_cli fixtures verfy > /dev/null 2> "$scratch/err"; status=$?
+check "a mistyped nested subcommand gets a suggestion (exit 2)" \
+    '[ $status -eq 2 ] && grep -q "unknown subcommand .verfy. (did you mean .verify.?); diffable fixtures has: verify" "$scratch/err"'
 for args in "--runs 0" "--sizes ," "--sizes 10000000000" "--sizes 2000000000"; do
     diffable_cli bench $args > /dev/null 2> "$scratch/err"; status=$?
     check "bench $args is refused in one line with exit 2" '[ $status -eq 2 ] && [ $(wc -l < "$scratch/err") -eq 1 ]'
@@ -222,15 +258,14 @@ done
 diffable_cli bench --sizes 2000000000 2> "$scratch/err"; status=$?
 check "a size that will not fit in memory is refused with the estimate" 'grep -q "MB" "$scratch/err"'
 diffable_cli frobnicate 2> "$scratch/err"; status=$?
-check "an unknown subcommand exits 2" '[ $status -eq 2 ]'
+check "an unknown subcommand exits 2, listing the subcommands without a far-fetched suggestion" \
+    '[ $status -eq 2 ] && grep -q "unknown subcommand .frobnicate.; diffable has: demo, diff," "$scratch/err" && ! grep -q "did you mean" "$scratch/err"'
 diffable_cli demo > "$scratch/demo.out"; status=$?
 check "the demo never says \"1 items\"" '[ $status -eq 0 ] && ! grep -q "\b1 items\b" "$scratch/demo.out" && ! grep -q "\b1 sections\b" "$scratch/demo.out"'
 
 python3 -c "import json,sys; json.dump({'sections':[{'id':'S','items':[str(i) for i in range(100001)]}]}, open(sys.argv[1],'w'))" "$scratch/big.json"
 diffable_cli diff "$scratch/big.json" "$scratch/big.json" > /dev/null 2> "$scratch/err"; status=$?
 check "a debug binary says so once on a large input" '[ $status -eq 0 ] && [ $(grep -c "debug build" "$scratch/err") -eq 1 ]'
-check "make install installs a release diffable" \
-    'env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n install PREFIX="$scratch/prefix" > "$scratch/install.txt" 2>&1; grep -q "swift build -c release --product diffable" "$scratch/install.txt" && grep -q "release/diffable" "$scratch/install.txt"'
 diffable_cli stress --items 1000 --sections 10 > "$scratch/stress.out" 2> /dev/null; status=$?
 check "stress runs every scenario of the three shapes and passes its checks" \
     '[ $status -eq 0 ] && [ $(grep -c "| ok |" "$scratch/stress.out") -eq 22 ] && grep -q "every check passed" "$scratch/stress.out"'

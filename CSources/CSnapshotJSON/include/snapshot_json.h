@@ -53,12 +53,23 @@ typedef struct snapshot_json_document {
     void *storage;
 } snapshot_json_document;
 
+/* The key names of a snapshot document. The reader spells none itself: the caller gives
+ * the format's one key table (the CLI passes DiffableTools' SnapshotFormatKeys), so that
+ * every reader and writer of the format agrees on them. */
+typedef struct snapshot_json_keys {
+    /* The document object's keys: the sections (required), then the three refresh lists. */
+    snapshot_string sections, reload_items, reconfigure_items, reload_sections;
+    /* A section object's keys (both required). */
+    snapshot_string id, items;
+} snapshot_json_keys;
+
 /* A reusable parser: its buffers (about 2.5 times the largest input's size, touched as
  * needed) serve every document it parses. */
 typedef struct snapshot_json_parser snapshot_json_parser;
 
-/* A new parser, or NULL when out of memory. Complexity: O(1). */
-snapshot_json_parser *snapshot_json_parser_create(void);
+/* A new parser for documents with the key names `keys` (copied; the caller may release
+ * them on return), or NULL when out of memory. Complexity: O(total length of the keys). */
+snapshot_json_parser *snapshot_json_parser_create(const snapshot_json_keys *keys);
 
 /* Releases the parser and its buffers; NULL is fine. Complexity: O(1). */
 void snapshot_json_parser_free(snapshot_json_parser *parser);
@@ -66,8 +77,7 @@ void snapshot_json_parser_free(snapshot_json_parser *parser);
 /*
  * Parses `length` bytes at `bytes` (followed by SNAPSHOT_JSON_PADDING readable bytes) into
  * `document`, numbering identifiers with `interner` (shared by the documents to be diffed).
- * Keys other than sections/reloadItems/reconfigureItems/reloadSections (and id/items in a
- * section) are an error unless `lenient`. On any status, release the document with
+ * Keys other than the parser's (snapshot_json_keys) are an error unless `lenient`. On any status, release the document with
  * snapshot_json_free. The caller diagnoses an invalid input separately (position, what was
  * expected); this function only says that it is invalid.
  * Complexity: O(length) time expected; O(length) memory in the parser, O(identifiers) in the document.

@@ -65,12 +65,18 @@ public struct Fixture: Codable, Equatable, Sendable {
         return problems
     }
 
+    /// The first JSON path where `actual` differs from `expect`, then both whole objects.
     private static func problems(expect: DiffOutcome, actual: DiffOutcome) -> [String] {
         guard actual != expect else { return [] }
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let text = (try? encoder.encode(actual)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
-        return ["difference(from:) gave \(text)"]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let (expectData, actualData) = ((try? encoder.encode(expect)) ?? Data(), (try? encoder.encode(actual)) ?? Data())
+        let place = JSONDifference.first(expected: expectData, actual: actualData).map { " \($0)" } ?? ""
+        return [
+            "difference(from:) differs from expect\(place)",
+            "expect:            \(String(decoding: expectData, as: UTF8.self))",
+            "difference(from:): \(String(decoding: actualData, as: UTF8.self))",
+        ]
     }
 
     /// What the strict simulator, as a table and as a collection view, says of `difference` shown over `old`.

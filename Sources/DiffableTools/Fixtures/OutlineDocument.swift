@@ -26,7 +26,7 @@ public struct OutlineDocument: Codable, Equatable, Sendable {
         enum CodingKeys: String, CodingKey, CaseIterable { case id, parent, expanded }
 
         /// Decodes `{"id": …, "parent": …, "expanded": …}`; unknown keys are an error unless
-        /// ``SnapshotDocument/lenientKey`` is set.
+        /// ``SnapshotFormatKeys/lenient`` is set.
         /// - Complexity: O(size of the decoded value).
         public init(from decoder: Decoder) throws {
             try KnownKeys.check(decoder, CodingKeys.allCases.map(\.rawValue))
@@ -62,7 +62,7 @@ public struct OutlineDocument: Codable, Equatable, Sendable {
 
     enum CodingKeys: String, CodingKey, CaseIterable { case outline }
 
-    /// Decodes the JSON form; unknown keys are an error unless ``SnapshotDocument/lenientKey`` is set.
+    /// Decodes the JSON form; unknown keys are an error unless ``SnapshotFormatKeys/lenient`` is set.
     /// - Complexity: O(size of the decoded value).
     public init(from decoder: Decoder) throws {
         try KnownKeys.check(decoder, CodingKeys.allCases.map(\.rawValue))

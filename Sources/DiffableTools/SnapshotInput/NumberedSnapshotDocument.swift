@@ -1,4 +1,5 @@
 import Diffable
+import Foundation
 
 /// A snapshot document whose identifiers are numbers from an ``IdentifierInterner``: what
 /// ``SnapshotReader`` reads, four bytes per item however long the identifiers are.
@@ -29,9 +30,34 @@ public struct NumberedSnapshotDocument: Equatable, Sendable {
         self.reloadSections = reloadSections
     }
 
+    /// The refresh list named `key` (``SnapshotFormatKeys/Document/refreshLists``); the
+    /// sections' identifiers for `.sections`. - Complexity: O(1).
+    public func list(_ key: SnapshotFormatKeys.Document) -> [UInt32] {
+        switch key {
+        case .sections: sections
+        case .reloadItems: reloadItems
+        case .reconfigureItems: reconfigureItems
+        case .reloadSections: reloadSections
+        }
+    }
+
     /// The range of section `section`'s items in ``items``. - Complexity: O(1).
     public func itemRange(ofSection section: Int) -> Range<Int> {
         (section == 0 ? 0 : sectionItemEnds[section - 1])..<sectionItemEnds[section]
+    }
+
+    /// The identifier of section `section`, as written; traps when there is no such section.
+    /// - Complexity: O(its length).
+    public func sectionIdentifier(at section: Int, names: IdentifierInterner) -> String {
+        names.string(Int(sections[section]))
+    }
+
+    /// The identifier of the item at `path`, as written; traps when there is no such item.
+    /// - Complexity: O(its length).
+    public func itemIdentifier(at path: IndexPath, names: IdentifierInterner) -> String {
+        let range = itemRange(ofSection: path.section)
+        precondition(path.item >= 0 && path.item < range.count, "no item at \(path)")
+        return names.string(Int(items[range.lowerBound + path.item]))
     }
 
     /// The document with its identifiers written out (small inputs, tests).
@@ -68,14 +94,13 @@ public struct NumberedSnapshotDocument: Equatable, Sendable {
             guard let canonical else { return list.map { Int($0) } }
             return list.map { canonical[Int($0)] }
         }
-        let lists = ["reloadItems": reloadItems, "reconfigureItems": reconfigureItems, "reloadSections": reloadSections]
         return try DocumentSnapshotBuilder.build(
             sections: zip(numbers(sections), sections.indices).map { ($0, numbers(items[itemRange(ofSection: $1)])) },
             reloadItems: numbers(reloadItems), reconfigureItems: numbers(reconfigureItems), reloadSections: numbers(reloadSections),
             side: side,
             names: .init(
                 section: { names.string(Int(sections[$0])) }, item: { names.string(Int(items[itemRange(ofSection: $0).lowerBound + $1])) },
-                request: { names.string(Int(lists[$0]![$1])) }))
+                request: { names.string(Int(list($0)[$1])) }))
     }
 
     private static func convert(_ failure: DocumentSnapshotBuilder.Failure, side: String) -> any Error {

@@ -6,15 +6,18 @@
 /// of input inside a string), bytes that are not UTF-8, or a valid JSON value of the wrong
 /// shape (a number where an identifier belongs, a missing, repeated or unknown key).
 struct SnapshotInputDiagnosis {
+    private typealias Document = SnapshotFormatKeys.Document
+    private typealias Section = SnapshotFormatKeys.Section
+
     /// What the grammar expects at a value.
     private enum Expected {
         case document, sections, section, identifiers, identifier, anyValue
 
         var words: String {
             switch self {
-            case .document: "an object {\"sections\": [...]}"
+            case .document: "an object {\"\(Document.sections.rawValue)\": [...]}"
             case .sections: "an array of sections"
-            case .section: "a section object {\"id\": ..., \"items\": [...]}"
+            case .section: "a section object {\"\(Section.id.rawValue)\": ..., \"\(Section.items.rawValue)\": [...]}"
             case .identifiers: "an array of identifiers"
             case .identifier: "a string (an identifier)"
             case .anyValue: "a JSON value"
@@ -24,18 +27,19 @@ struct SnapshotInputDiagnosis {
         /// The keys an object of this kind may have, the required ones first.
         var keys: (required: [String], optional: [String]) {
             switch self {
-            case .document: (["sections"], ["reloadItems", "reconfigureItems", "reloadSections"])
-            case .section: (["id", "items"], [])
+            case .document:
+                (Document.allCases.filter(\.isRequired).map(\.rawValue), Document.allCases.filter { !$0.isRequired }.map(\.rawValue))
+            case .section: (Section.allCases.map(\.rawValue), [])
             default: ([], [])
             }
         }
 
         /// What the value of a known `key` must be.
         func member(_ key: String) -> Expected {
-            switch key {
-            case "sections": .sections
-            case "id": .identifier
-            default: .identifiers
+            switch self {
+            case .document: Document(rawValue: key) == .sections ? .sections : .identifiers
+            case .section: Section(rawValue: key) == .id ? .identifier : .identifiers
+            default: .anyValue
             }
         }
 

@@ -25,9 +25,35 @@ public final class SnapshotReader {
 
     /// - Complexity: O(1).
     public init(interner: IdentifierInterner) {
-        guard let parser = snapshot_json_parser_create() else { fatalError("Diffable: out of memory creating a JSON parser") }
+        guard let parser = Self.withKeyTable({ snapshot_json_parser_create($0) }) else {
+            fatalError("Diffable: out of memory creating a JSON parser")
+        }
         self.parser = parser
         self.interner = interner
+    }
+
+    /// Calls `body` with the format's key table (``SnapshotFormatKeys``) in the C reader's
+    /// form, valid during the call: the C++ reader spells no key itself.
+    /// - Complexity: O(total length of the keys).
+    private static func withKeyTable<Result>(_ body: (UnsafePointer<snapshot_json_keys>) -> Result) -> Result {
+        typealias Document = SnapshotFormatKeys.Document
+        typealias Section = SnapshotFormatKeys.Section
+        let names = Document.allCases.map(\.rawValue) + Section.allCases.map(\.rawValue)
+        let bytes = Array(names.joined().utf8).map { CChar(bitPattern: $0) }
+        return bytes.withUnsafeBufferPointer { buffer in
+            var strings: [snapshot_string] = []
+            var start = 0
+            for name in names {
+                strings.append(snapshot_string(bytes: buffer.baseAddress! + start, length: name.utf8.count))
+                start += name.utf8.count
+            }
+            func key(_ name: String) -> snapshot_string { strings[names.firstIndex(of: name)!] }
+            var keys = snapshot_json_keys(
+                sections: key(Document.sections.rawValue), reload_items: key(Document.reloadItems.rawValue),
+                reconfigure_items: key(Document.reconfigureItems.rawValue), reload_sections: key(Document.reloadSections.rawValue),
+                id: key(Section.id.rawValue), items: key(Section.items.rawValue))
+            return body(&keys)
+        }
     }
 
     deinit { snapshot_json_parser_free(parser) }

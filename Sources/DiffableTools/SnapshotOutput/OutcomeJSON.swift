@@ -9,7 +9,9 @@ public enum OutcomeJSON {
     public static func encode(_ outcome: DiffOutcome) throws -> [UInt8] {
         guard case .batches(let batches) = outcome else { return Array(try foundation(outcome)) }
         var out = JSONBytes(capacity: 64 + batches.reduce(0) { $0 + $1.operationCount * 16 })
-        out.append("{\"batches\":[")
+        out.append("{\"")
+        out.append(DiffOutcome.CodingKeys.batches.stringValue)
+        out.append("\":[")
         for (index, batch) in batches.enumerated() {
             if index > 0 { out.append(byte: UInt8(ascii: ",")) }
             // Keys in sorted order, as JSONEncoder's .sortedKeys gives them.

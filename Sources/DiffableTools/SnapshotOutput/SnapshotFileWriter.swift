@@ -1,30 +1,40 @@
 /// Writes a snapshot document in a file form (the inputs `diffable generate` makes).
 public enum SnapshotFileWriter {
-    /// The JSON form, one section per line. - Complexity: O(bytes written).
+    /// The JSON form, one section per line; empty refresh lists are left out.
+    /// - Complexity: O(bytes written).
     public static func json(_ document: SnapshotDocument) -> [UInt8] {
+        typealias Key = SnapshotFormatKeys.Document
+        typealias SectionKey = SnapshotFormatKeys.Section
         var out = JSONBytes()
-        out.append("{\"sections\": [")
-        for (index, section) in document.sections.enumerated() {
-            out.append(index == 0 ? "\n{\"id\": " : ",\n{\"id\": ")
-            out.appendString(section.id)
-            out.append(", \"items\": [")
-            for (position, item) in section.items.enumerated() {
-                if position > 0 { out.append(", ") }
-                out.appendString(item)
-            }
-            out.append("]}")
+        func key(_ name: String) {
+            out.appendString(name)
+            out.append(": ")
         }
-        out.append("\n]")
-        for (key, values) in [
-            ("reloadItems", document.reloadItems), ("reconfigureItems", document.reconfigureItems),
-            ("reloadSections", document.reloadSections),
-        ] where !values.isEmpty {
-            out.append(", \"\(key)\": [")
+        func strings(_ values: [String]) {
+            out.append("[")
             for (position, value) in values.enumerated() {
                 if position > 0 { out.append(", ") }
                 out.appendString(value)
             }
             out.append("]")
+        }
+        out.append("{")
+        key(Key.sections.rawValue)
+        out.append("[")
+        for (index, section) in document.sections.enumerated() {
+            out.append(index == 0 ? "\n{" : ",\n{")
+            key(SectionKey.id.rawValue)
+            out.appendString(section.id)
+            out.append(", ")
+            key(SectionKey.items.rawValue)
+            strings(section.items)
+            out.append("}")
+        }
+        out.append("\n]")
+        for list in Key.refreshLists where !document.list(list).isEmpty {
+            out.append(", ")
+            key(list.rawValue)
+            strings(document.list(list))
         }
         out.append("}\n")
         return out.bytes

@@ -3,12 +3,11 @@ import DiffableTools
 import Foundation
 
 /// `diffable generate OLD NEW`: the sectioned churn of PERFORMANCE.md written as two snapshot
-/// files (hidden: it makes the large inputs that the CLI tests and the I/O measurements diff).
+/// files: the large inputs that the CLI tests and the I/O measurements diff.
 struct GenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
-        abstract: "Write the sectioned churn workload as two snapshot files (JSON or TSV).",
-        shouldDisplay: false)
+        abstract: "Write the sectioned churn workload as two snapshot files (JSON or TSV).")
 
     @Argument(help: "Where to write the old snapshot.")
     var old: String

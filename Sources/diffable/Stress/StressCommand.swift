@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 
-/// `diffable stress` (hidden; `make stress`): 10^7-item snapshots, flat, sectioned and outline,
+/// `diffable stress` (`make stress`): 10^7-item snapshots, flat, sectioned and outline,
 /// through every scenario, each checked cheaply at its end, with its time and memory in a table.
 struct StressCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,8 +16,7 @@ struct StressCommand: ParsableCommand {
             batches accepted by the validator). The table (stdout) gives the operation's time, \
             the scenario's total, its sampled peak RSS and the process's VmHWM so far. Exit 1 \
             when a check fails or the peak passes --limit-mb. Build in release.
-            """,
-        shouldDisplay: false)
+            """)
 
     @Option(help: "Items per snapshot.")
     var items: Int = 10_000_000

@@ -13,8 +13,8 @@ enum DocumentSnapshotBuilder {
         var section: (_ section: Int) -> String
         /// The identifier of item `item` of section `section`.
         var item: (_ section: Int, _ item: Int) -> String
-        /// The identifier at `index` of the request list `list` (reloadItems, reconfigureItems, reloadSections).
-        var request: (_ list: String, _ index: Int) -> String
+        /// The identifier at `index` of the refresh list `list` (``SnapshotFormatKeys/Document/refreshLists``).
+        var request: (_ list: SnapshotFormatKeys.Document, _ index: Int) -> String
     }
 
     /// Why no snapshot was built.
@@ -51,11 +51,15 @@ enum DocumentSnapshotBuilder {
                 throw .outOfMemory
             }
         }
-        let requests: [(list: String, values: [ID], known: (ID) -> Bool)] = [
-            ("reloadItems", reloadItems, { [snapshot] in snapshot.contains(item: $0) }),
-            ("reconfigureItems", reconfigureItems, { [snapshot] in snapshot.contains(item: $0) }),
-            ("reloadSections", reloadSections, { [snapshot] in snapshot.contains(section: $0) }),
-        ]
+        let requests = SnapshotFormatKeys.Document.refreshLists.map {
+            list -> (list: SnapshotFormatKeys.Document, values: [ID], known: (ID) -> Bool) in
+            switch list {
+            case .reloadItems: (list, reloadItems, { [snapshot] in snapshot.contains(item: $0) })
+            case .reconfigureItems: (list, reconfigureItems, { [snapshot] in snapshot.contains(item: $0) })
+            case .reloadSections: (list, reloadSections, { [snapshot] in snapshot.contains(section: $0) })
+            case .sections: preconditionFailure("sections is not a refresh list")
+            }
+        }
         for request in requests {
             let unknown = Occurrences.group(request.values.enumerated().lazy.filter { !request.known($1) }.map { ($1, [$0]) })
             if !unknown.isEmpty {
@@ -63,7 +67,7 @@ enum DocumentSnapshotBuilder {
                     DocumentError(
                         kind: .unknownIdentifier, snapshot: side,
                         identifiers: unknown.map { names.request(request.list, $0.positions[0][0]) },
-                        positions: unknown.map(\.positions), list: request.list))
+                        positions: unknown.map(\.positions), list: request.list.rawValue))
             }
         }
         snapshot.reloadItems(reloadItems)

@@ -86,9 +86,16 @@ enum KeyStrategy: Equatable {
 public enum IdentifierKey {
     /// XXH3-64 (seed 0) of the string's NFC UTF-8: canonically equivalent
     /// strings (`"caf\u{E9}"`, `"cafe\u{301}"`) get one key, as Swift's `==` demands.
-    /// - Complexity: O(length); ASCII skips normalization.
+    /// - Complexity: O(length). Strings the core's quick check finds in NFC (ASCII, and
+    ///   text from the common scripts) are hashed in place; others are normalized first.
     public static func string(_ string: String) -> UInt64 {
-        var canonical = CanonicalString.nfc(string)
+        // Most identifiers are NFC already (all ASCII is): the core recognises them in
+        // place and hashes the string's own UTF-8, with no copy and no normalization.
+        var string = string
+        var key: UInt64 = 0
+        let isNFC = string.withUTF8 { dfc_hash_if_nfc($0.baseAddress, $0.count, 0, &key) != 0 }
+        if isNFC { return key }
+        var canonical = string.precomposedStringWithCanonicalMapping
         return canonical.withUTF8 { dfc_hash_one($0.baseAddress, $0.count, 0) }
     }
 

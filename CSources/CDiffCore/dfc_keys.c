@@ -30,3 +30,76 @@ int dfc_hash_bytes(const void *bytes, const uint64_t *offsets, size_t count, uin
     }
     return DFC_OK;
 }
+
+/* Code points that keep a string in NFC whatever surrounds them: NFC_QC=Yes,
+ * canonical combining class 0, and never the second character of a canonical
+ * composition (so no neighbour can compose with them or reorder around them).
+ * Checked exhaustively against Unicode's data by Tests/python/test_nfc_quick_check.py.
+ * Everything below U+0300 qualifies and is tested before this table. */
+static const struct { uint32_t first, last; } nfc_stable_ranges[] = {
+    {0x0400, 0x0482}, {0x048A, 0x052F}, /* Cyrillic, without its combining marks */
+    {0x05D0, 0x05EA},                   /* Hebrew letters */
+    {0x0620, 0x064A},                   /* Arabic letters */
+    {0x2010, 0x2027},                   /* dashes, quotes, bullets, ellipsis */
+    {0x20A0, 0x20BF},                   /* currency signs */
+    {0x3041, 0x3096}, {0x309B, 0x30FF}, /* kana, without the combining sound marks */
+    {0x4E00, 0x9FFF},                   /* CJK unified ideographs */
+    {0xAC00, 0xD7A3},                   /* Hangul syllables */
+    {0xFE00, 0xFE0F},                   /* variation selectors */
+    {0xFF01, 0xFF60},                   /* full-width forms */
+    {0x1F300, 0x1F64F}, {0x1F900, 0x1F9FF}, /* emoji */
+};
+
+static bool is_nfc_stable(uint32_t code_point) {
+    if (code_point < 0x0300) return true;
+    for (size_t i = 0; i < sizeof nfc_stable_ranges / sizeof nfc_stable_ranges[0]; i++) {
+        if (code_point < nfc_stable_ranges[i].first) return false;
+        if (code_point <= nfc_stable_ranges[i].last) return true;
+    }
+    return false;
+}
+
+/* Decodes the well-formed UTF-8 sequence at *cursor (RFC 3629: no overlong forms,
+ * no surrogates, nothing above U+10FFFF); false when it is not one. */
+static bool decode_utf8(const unsigned char **cursor, const unsigned char *end, uint32_t *code_point) {
+    const unsigned char *p = *cursor;
+    unsigned lead = p[0];
+    size_t extra;
+    uint32_t value, minimum;
+    if (lead >= 0xC2 && lead <= 0xDF) { extra = 1; value = lead & 0x1Fu; minimum = 0x80; }
+    else if (lead >= 0xE0 && lead <= 0xEF) { extra = 2; value = lead & 0x0Fu; minimum = 0x800; }
+    else if (lead >= 0xF0 && lead <= 0xF4) { extra = 3; value = lead & 0x07u; minimum = 0x10000; }
+    else return false;
+    if ((size_t)(end - p) <= extra) return false;
+    for (size_t i = 1; i <= extra; i++) {
+        if ((p[i] & 0xC0u) != 0x80u) return false;
+        value = (value << 6) | (p[i] & 0x3Fu);
+    }
+    if (value < minimum || value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF)) return false;
+    *cursor = p + extra + 1;
+    *code_point = value;
+    return true;
+}
+
+int dfc_hash_if_nfc(const void *bytes, size_t length, uint64_t seed, uint64_t *key) {
+    if (key == NULL || (bytes == NULL && length != 0)) return 0;
+    if (length == 0) {
+        *key = XXH3_64bits_withSeed("", 0, seed);
+        return 1;
+    }
+    const unsigned char *p = bytes, *end = p + length;
+    /* ASCII, a word at a time: the common identifier never leaves this loop. */
+    while ((size_t)(end - p) >= 8) {
+        uint64_t word;
+        memcpy(&word, p, 8);
+        if (word & UINT64_C(0x8080808080808080)) break;
+        p += 8;
+    }
+    while (p < end) {
+        if (*p < 0x80) { p++; continue; }
+        uint32_t code_point;
+        if (!decode_utf8(&p, end, &code_point) || !is_nfc_stable(code_point)) return 0;
+    }
+    *key = XXH3_64bits_withSeed(bytes, length, seed);
+    return 1;
+}

@@ -457,6 +457,25 @@ static long duplicates_fresh(contract_env *e) {
 static long hash_one_valid(contract_env *e) { (void)e; return dfc_hash_one("abc", 3, 0) == UINT64_C(0x78af5f94892f3950); }
 static long hash_one_null(contract_env *e) { (void)e; return dfc_hash_one(NULL, 5, 0) == EMPTY_KEY; }
 static long hash_one_zero(contract_env *e) { (void)e; return dfc_hash_one("abc", 0, 0) == EMPTY_KEY; }
+/* dfc_hash_if_nfc: 1 and the key for strings it knows are NFC; 0 (key untouched) otherwise. */
+static long hash_if_nfc_ascii(contract_env *e) {
+    (void)e;
+    uint64_t key = 0;
+    return dfc_hash_if_nfc("abc", 3, 0, &key) == 1 && key == dfc_hash_one("abc", 3, 0);
+}
+static long hash_if_nfc_combining(contract_env *e) {
+    (void)e;
+    uint64_t key = 7; /* "e" + U+0301 COMBINING ACUTE ACCENT: not NFC, the caller normalizes */
+    return dfc_hash_if_nfc("e\xCC\x81", 3, 0, &key) == 0 && key == 7;
+}
+static long hash_if_nfc_invalid_utf8(contract_env *e) {
+    (void)e;
+    uint64_t key = 7; /* an overlong "/" and a lone continuation byte */
+    return dfc_hash_if_nfc("\xC0\xAF", 2, 0, &key) == 0 && dfc_hash_if_nfc("a\x80", 2, 0, &key) == 0 && key == 7;
+}
+static long hash_if_nfc_null_bytes(contract_env *e) { (void)e; uint64_t key = 7; return dfc_hash_if_nfc(NULL, 5, 0, &key) == 0 && key == 7; }
+static long hash_if_nfc_null_key(contract_env *e) { (void)e; return dfc_hash_if_nfc("abc", 3, 0, NULL) == 0; }
+static long hash_if_nfc_zero(contract_env *e) { (void)e; uint64_t key = 0; return dfc_hash_if_nfc(NULL, 0, 0, &key) == 1 && key == EMPTY_KEY; }
 static long hash_bytes_valid(contract_env *e) {
     const uint64_t offsets[] = {0, 3, 3, 5};
     int status = dfc_hash_bytes("abcde", offsets, 3, 0, e->out.keys);
@@ -1093,6 +1112,16 @@ static const contract_row rows[] = {
     CANNOT(dfc_hash_one, CASE_TOO_LARGE, "a byte length, not an element count: any length the buffer holds"),
     CANNOT(dfc_hash_one, CASE_OVERFLOW, "reads `length` bytes; no arithmetic on it"),
     CANNOT(dfc_hash_one, CASE_ALLOCATION, NO_ALLOCATION),
+
+    VALUE(dfc_hash_if_nfc, CASE_VALID, "ASCII: 1 and dfc_hash_one's key", hash_if_nfc_ascii, 1),
+    VALUE(dfc_hash_if_nfc, CASE_VALID, "a combining mark: 0, key untouched", hash_if_nfc_combining, 1),
+    VALUE(dfc_hash_if_nfc, CASE_VALID, "invalid UTF-8: 0, key untouched", hash_if_nfc_invalid_utf8, 1),
+    VALUE(dfc_hash_if_nfc, CASE_NULL, "NULL bytes with length 5: 0", hash_if_nfc_null_bytes, 1),
+    VALUE(dfc_hash_if_nfc, CASE_NULL, "NULL key: 0", hash_if_nfc_null_key, 1),
+    VALUE(dfc_hash_if_nfc, CASE_ZERO, "length 0: the empty string's key", hash_if_nfc_zero, 1),
+    CANNOT(dfc_hash_if_nfc, CASE_TOO_LARGE, "a byte length, not an element count: any length the buffer holds"),
+    CANNOT(dfc_hash_if_nfc, CASE_OVERFLOW, "reads `length` bytes; no arithmetic on it"),
+    CANNOT(dfc_hash_if_nfc, CASE_ALLOCATION, NO_ALLOCATION),
 
     STATUS(dfc_hash_bytes, CASE_VALID, "keys equal dfc_hash_one", hash_bytes_valid, DFC_OK),
     STATUS(dfc_hash_bytes, CASE_NULL, "NULL offsets, count 2", hash_bytes_null_offsets, DFC_ERR_NULL_ARGUMENT),

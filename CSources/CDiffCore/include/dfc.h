@@ -73,6 +73,7 @@
  *     dfc_context_duplicates        O(1)
  *     dfc_hash_one                  O(length)
  *     dfc_hash_bytes                O(count + bytes hashed)
+ *     dfc_hash_if_nfc               O(length)
  *     dfc_idtable_create            O(1)
  *     dfc_idtable_copy              O(c)
  *     dfc_idtable_free              O(1)
@@ -280,6 +281,28 @@ uint64_t dfc_hash_one(const void *DFC_NULLABLE bytes, size_t length, uint64_t se
  */
 int dfc_hash_bytes(const void *DFC_NULLABLE bytes, const uint64_t *DFC_NULLABLE offsets,
                    size_t count, uint64_t seed, uint64_t *DFC_NULLABLE keys);
+
+/**
+ * @brief The canonical key of a UTF-8 string whose bytes are certainly in
+ * Unicode Normalization Form C, decided by a quick check without normalizing.
+ *
+ * String identifiers are keyed by XXH3-64 of their NFC UTF-8 (so canonically
+ * equivalent strings share a key). Most strings are NFC already; this function
+ * recognises them in one pass — eight ASCII bytes at a time, then code points
+ * from ranges whose every character is NFC, has canonical combining class 0 and
+ * never composes with a preceding character (U+0000–U+02FF, Cyrillic, Hebrew and
+ * Arabic letters, kana, CJK ideographs, Hangul syllables, full-width forms,
+ * common punctuation and emoji) — and hashes them in place.
+ *
+ * @param key receives XXH3_64bits_withSeed(bytes, length, seed) when the
+ *            function returns 1; untouched otherwise. May not be NULL.
+ * @return 1 when the bytes are valid UTF-8 made only of such code points (the
+ *         string is its own NFC form, and *key is its canonical key); 0 when the
+ *         caller must normalize to NFC and hash with dfc_hash_one (other code
+ *         points, invalid UTF-8, or a NULL argument with a non-zero length).
+ * Complexity O(length). Thread-safe; allocates nothing.
+ */
+int dfc_hash_if_nfc(const void *DFC_NULLABLE bytes, size_t length, uint64_t seed, uint64_t *DFC_NULLABLE key);
 
 /* ------------------------------------------------------------------------ */
 /* Lists and identity                                                       */

@@ -72,7 +72,11 @@ enum KeyStrategy: Equatable {
     /// reinterpreted (the same buffer, no copy).
     /// - Complexity: O(1) for 64-bit integers, else O(k) (plus string/byte lengths).
     func keys<T: Hashable>(_ values: [T]) -> [UInt64] {
-        isOwnKey(for: T.self) ? unsafeBitCast(values, to: [UInt64].self) : values.map { key($0) }
+        if isOwnKey(for: T.self) { return unsafeBitCast(values, to: [UInt64].self) }
+        // Strings straight to their key function: the generic per-element path copies each
+        // string out through a pointer (a retain and a release per identifier).
+        if self == .string { return IdentifierKey.strings(unsafeBitCast(values, to: [String].self)) }
+        return values.map { key($0) }
     }
 
     /// Reads `value` as `U`; valid only when `T` is `U` (checked by the strategy choice).
@@ -86,10 +90,28 @@ enum KeyStrategy: Equatable {
 public enum IdentifierKey {
     /// XXH3-64 (seed 0) of the string's NFC UTF-8: canonically equivalent
     /// strings (`"caf\u{E9}"`, `"cafe\u{301}"`) get one key, as Swift's `==` demands.
-    /// - Complexity: O(length); ASCII skips normalization.
+    /// - Complexity: O(length). Strings the core's quick check finds in NFC (ASCII, and
+    ///   text from the common scripts) are hashed in place; others are normalized first.
     public static func string(_ string: String) -> UInt64 {
-        var canonical = CanonicalString.nfc(string)
+        // Most identifiers are NFC already (all ASCII is): the core recognises them in
+        // place and hashes the string's own UTF-8, with no copy and no normalization.
+        var key: UInt64 = 0
+        let isNFC = string.utf8.withContiguousStorageIfAvailable { dfc_hash_if_nfc($0.baseAddress, $0.count, 0, &key) != 0 }
+        if isNFC == true { return key }
+        var canonical = string.precomposedStringWithCanonicalMapping
         return canonical.withUTF8 { dfc_hash_one($0.baseAddress, $0.count, 0) }
+    }
+
+    /// The keys of many strings, as ``string(_:)`` gives them, in order.
+    /// - Complexity: O(total UTF-8 length).
+    static func strings(_ strings: [String]) -> [UInt64] {
+        // Filled in place from borrowed elements: no per-string retain, no closure per element.
+        [UInt64](unsafeUninitializedCapacity: strings.count) { keys, count in
+            strings.withUnsafeBufferPointer { strings in
+                for index in strings.indices { keys[index] = string(strings[index]) }
+            }
+            count = strings.count
+        }
     }
 
     /// XXH3-64 (seed 0) of raw bytes.

@@ -57,8 +57,45 @@ public final class ListDiffer {
     /// does (canonical equivalence): keys are XXH3-64 of their NFC UTF-8.
     ///
     /// - Throws: ``ListDifferenceError`` naming every duplicate and its positions.
-    /// - Complexity: O(total UTF-8 length) to key, then as the integer variant.
+    /// - Complexity: O(total UTF-8 length) to key, then as the integer variant, plus one
+    ///   `==` per matched pair.
     public func difference(from old: [String], to new: [String], assumeUnique: Bool = false)
+        throws(ListDifferenceError) -> ListDifference
+    {
+        // Keys first, trusted as identities, and every match confirmed with `==` afterwards:
+        // one pass over the matches instead of copying every string's bytes for the core to
+        // compare. Equal keys of unequal strings (a hash collision, about 2^-64 per pair) show
+        // up as a failed confirmation or a duplicate; the byte-confirmed diff then decides.
+        let oldKeys = old.map(IdentifierKey.string), newKeys = new.map(IdentifierKey.string)
+        if let confirmed = try? confirmedKeyDifference(from: old, to: new, oldKeys: oldKeys, newKeys: newKeys, assumeUnique: assumeUnique) {
+            return confirmed
+        }
+        return try byteConfirmedDifference(from: old, to: new, assumeUnique: assumeUnique)
+    }
+
+    /// The diff of `old` and `new` by their keys, or nil when two unequal strings share a key.
+    /// Throws when the keys repeat (a real duplicate or a collision: the caller decides).
+    /// - Complexity: as the integer variant, plus one `==` per matched pair.
+    private func confirmedKeyDifference(
+        from old: [String], to new: [String], oldKeys: [UInt64], newKeys: [UInt64], assumeUnique: Bool
+    ) throws -> ListDifference? {
+        try oldKeys.withUnsafeBufferPointer { oldKeys in
+            try newKeys.withUnsafeBufferPointer { newKeys in
+                try context.withFlatDiff(old: oldKeys, new: newKeys, identity: .injective, assumeUnique: assumeUnique) {
+                    view -> ListDifference? in
+                    for (oldIndex, newIndex) in view.oldToNew.enumerated() where newIndex >= 0 {
+                        if old[oldIndex] != new[Int(newIndex)] { return nil }
+                    }
+                    return ListDifference(view)
+                }
+            }
+        }
+    }
+
+    /// The diff with every key match confirmed by the core on the NFC bytes: exact whatever
+    /// the keys, and the path that names duplicates.
+    /// - Complexity: O(total UTF-8 length), then as the integer variant.
+    private func byteConfirmedDifference(from old: [String], to new: [String], assumeUnique: Bool)
         throws(ListDifferenceError) -> ListDifference
     {
         let oldBytes = DiffContext.ByteList(strings: old.lazy.map(CanonicalString.nfc))

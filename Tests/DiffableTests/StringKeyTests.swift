@@ -43,6 +43,14 @@ import Testing
         #expect(KeyStrategy.string.keys(strings) == strings.map(Self.referenceKey))
     }
 
+    @Test func uuidKeyColumnsMatchOneByOneKeys() {
+        let uuids = (0..<50).map { _ in UUID() } + [UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))]
+        let oneByOne = uuids.map { uuid in withUnsafeBytes(of: uuid.uuid) { dfc_hash_one($0.baseAddress, $0.count, 0) } }
+        #expect(KeyStrategy.uuid.keys(uuids) == oneByOne)
+        #expect(oneByOne.map { $0 } == uuids.map { KeyStrategy.uuid.key($0) })
+        #expect(Set(oneByOne).count == uuids.count)
+    }
+
     @Test func canonicallyEquivalentSpellingsMatchInAFlatDiff() throws {
         let difference = try ListDiffer().difference(from: ["cafe\u{301}", "b", "\u{212B}"], to: ["b", "\u{C5}", "caf\u{E9}"])
         #expect(difference.deletes.isEmpty && difference.inserts.isEmpty)

@@ -1,4 +1,5 @@
 import Diffable
+import DiffableTesting
 import Foundation
 
 /// The seeds' scenarios, each as the list before and after with the batch between.

@@ -242,11 +242,12 @@ fuzz_modules = -I $(1)/debug/Modules -Xcc -fmodule-map-file=$(1)/debug/CDiffCore
 # today's sources, so a stale object of a deleted file is never linked).
 fuzz_objects = $(foreach target,$(2),$(foreach source,$(FUZZ_SOURCES_$(target)),$(1)/debug/$(target).build/$(notdir $(source)).o))
 FUZZ_SOURCES_CDiffCore := $(CORE_SOURCES)
-FUZZ_SOURCES_Diffable := $(wildcard Sources/Diffable/*/*.swift)
+FUZZ_SOURCES_Diffable := $(wildcard Sources/Diffable/*/*.swift Sources/Diffable/*/*/*.swift)
+FUZZ_SOURCES_DiffableTesting := $(wildcard Sources/DiffableTesting/*.swift)
 FUZZ_SOURCES_CSnapshotJSON := $(wildcard CSources/CSnapshotJSON/*.cpp)
 FUZZ_SOURCES_DiffableTools := $(wildcard Sources/DiffableTools/*/*.swift)
-SNAPSHOT_FUZZ_TARGETS := CDiffCore Diffable
-INPUT_FUZZ_TARGETS := CDiffCore Diffable CSnapshotJSON DiffableTools
+SNAPSHOT_FUZZ_TARGETS := CDiffCore Diffable DiffableTesting
+INPUT_FUZZ_TARGETS := CDiffCore Diffable DiffableTesting CSnapshotJSON DiffableTools
 # $(call fuzz_link,SCRATCH,FLAGS,MODULE,SOURCES,TARGETS,OUTPUT,EXTRA)
 fuzz_link = echo "  LINK $(6)"; swiftc -parse-as-library -g -use-ld=lld $(2) -module-name $(3) $(call fuzz_modules,$(1)) $(4) \
     $(call fuzz_objects,$(1),$(5)) $(7) -o $(6) 2>&1 | { grep -v "warning: Cannot export" || true; }; test $${PIPESTATUS[0]} -eq 0
@@ -311,8 +312,10 @@ tsan: deps
 	SWIFT_BACKTRACE=enable=no swift test --sanitize=thread --disable-xctest --filter "$(TSAN_FILTER)" --scratch-path .build-tsan
 
 # House style (.swift-format): any lint warning fails the run.
+# Then the library's layer order (Tests/lint/check_layers.py, docs/ARCHITECTURE.md).
 lint:
 	swift format lint --strict -r Sources Tests/DiffableTests Tests/fuzz Benchmarks/Benchmarks Package.swift
+	$(PYTHON) Tests/lint/check_layers.py Sources/Diffable
 
 # The CLI end to end (the checked debug build that swift-test leaves in its own folder).
 cli-test: deps

@@ -16,6 +16,9 @@ let package = Package(
     name: "Diffable",
     products: [
         .library(name: "Diffable", targets: ["Diffable"]),
+        // Headless list views that check every batch as UIKit would, for an app's tests
+        // (beside the library, as swift-nio ships NIOEmbedded beside NIOCore).
+        .library(name: "DiffableTesting", targets: ["DiffableTesting"]),
         .library(name: "CDiffCore", targets: ["CDiffCore"]),
         // Fixture I/O and seeded workloads shared by the CLI, the tests and Benchmarks/;
         // an app using Diffable never needs it.
@@ -43,6 +46,12 @@ let package = Package(
             path: "Sources/Diffable",
             swiftSettings: internalChecks
         ),
+        .target(
+            name: "DiffableTesting",
+            dependencies: ["Diffable"],
+            path: "Sources/DiffableTesting",
+            swiftSettings: internalChecks
+        ),
         // The CLI's input: snapshot documents parsed by simdjson, identifiers interned to
         // numbers (XXH3 from CDiffCore), behind a C API (docs/CLI_IO.md). simdjson is the
         // system's (Debian: libsimdjson-dev, which `make deps` installs); its pkg-config file
@@ -58,13 +67,14 @@ let package = Package(
         ),
         .target(
             name: "DiffableTools",
-            dependencies: ["Diffable", "CSnapshotJSON"],
+            dependencies: ["Diffable", "DiffableTesting", "CSnapshotJSON"],
             path: "Sources/DiffableTools"
         ),
         .executableTarget(
             name: "diffable",
             dependencies: [
                 "Diffable",
+                "DiffableTesting",
                 "DiffableTools",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -75,7 +85,7 @@ let package = Package(
         .testTarget(
             name: "DiffableTests",
             dependencies: [
-                "Diffable", "DiffableTools", "CDiffCore", "IndexPathTwin",
+                "Diffable", "DiffableTesting", "DiffableTools", "CDiffCore", "IndexPathTwin",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             path: "Tests/DiffableTests"

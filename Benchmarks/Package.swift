@@ -26,6 +26,7 @@ func benchmarkTarget(_ name: String) -> Target {
         name: name,
         dependencies: [
             .product(name: "Diffable", package: "Diffable"),
+            .product(name: "DiffableTesting", package: "Diffable"),
             .product(name: "DiffableTools", package: "Diffable"),
             .product(name: "Benchmark", package: "package-benchmark"),
             "BenchmarkSupport",

@@ -1,3 +1,4 @@
+import DiffableTesting
 import DiffableTools
 import Foundation
 import Testing

@@ -1,6 +1,7 @@
 import Benchmark
 import BenchmarkSupport
 import Diffable
+import DiffableTesting
 import DiffableTools
 import Foundation
 

@@ -25,7 +25,7 @@ import Foundation
 /// **Outline sections.** ``apply(_:to:animatingDifferences:completion:)`` shows a
 /// ``DiffableDataSourceSectionSnapshot`` in one section (its visible items are the rows) and
 /// leaves the others; ``snapshot(for:)`` returns it. A view that adopts the user's side of
-/// ``ListViewInteractionDelegate`` (``SimulatedListView`` does) reports disclosure taps, which
+/// ``ListViewInteractionDelegate`` (`DiffableTesting`'s `SimulatedListView` does) reports disclosure taps, which
 /// expand and collapse items through ``sectionSnapshotHandlers``, and drags, which reorder
 /// through ``reorderingHandlers``.
 ///

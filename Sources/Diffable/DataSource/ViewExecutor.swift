@@ -12,7 +12,7 @@ import Foundation
 /// pass a queue.
 public struct ViewExecutor: Sendable {
     let enqueue: @Sendable (@escaping @Sendable () -> Void) -> Void
-    let isCurrent: @Sendable () -> Bool
+    package let isCurrent: @Sendable () -> Bool
 
     /// A custom serial context.
     ///

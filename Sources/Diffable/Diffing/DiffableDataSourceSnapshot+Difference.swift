@@ -16,3 +16,30 @@ extension DiffableDataSourceSnapshot {
         DiffContextPool.shared.withContext { $0.diffSnapshots(old: other, new: self) }
     }
 }
+
+extension DiffContext {
+    /// The two-level diff of two snapshots (unique by construction, so the core
+    /// skips duplicate validation).
+    /// - Complexity: O(n + s) expected plus O(k log k) for the LIS of matched items.
+    package func diffSnapshots<S, I>(old: DiffableDataSourceSnapshot<S, I>, new: DiffableDataSourceSnapshot<S, I>)
+        -> SnapshotDifference<S, I>
+    {
+        let oldStorage = old.storage, newStorage = new.storage
+        let hashedKeys = !oldStorage.sectionStrategy.isInjective || !oldStorage.itemStrategy.isInjective
+        let oldFlat = FlatSnapshot(oldStorage, slots: hashedKeys)
+        let newFlat = FlatSnapshot(newStorage, slots: hashedKeys, sharingWith: oldFlat)
+        let result = oldStorage.itemIDs.withUnsafeBufferPointer { oldItemIDs in
+            newStorage.itemIDs.withUnsafeBufferPointer { newItemIDs in
+                oldStorage.sectionIDs.withUnsafeBufferPointer { oldSectionIDs in
+                    newStorage.sectionIDs.withUnsafeBufferPointer { newSectionIDs in
+                        diffSections(
+                            old: oldFlat, new: newFlat, refresh: FlatRefresh(newStorage, flat: newFlat),
+                            sections: (oldSectionIDs, newSectionIDs, oldStorage.sectionStrategy.isInjective),
+                            items: (oldItemIDs, newItemIDs, oldStorage.itemStrategy.isInjective))
+                    }
+                }
+            }
+        }
+        return SnapshotDifference(old: .snapshot(old), new: .snapshot(new), result: result, oldFlat: oldFlat, newFlat: newFlat)
+    }
+}

@@ -1,15 +1,5 @@
 import Foundation
 
-/// An item index path as the C planner writes it: two 32-bit indices, 8 bytes
-/// (a Foundation `IndexPath` takes 24, and an `ItemMove` 48).
-struct PackedIndexPath: Hashable, Sendable {
-    var section: UInt32
-    var item: UInt32
-
-    /// - Complexity: O(1).
-    var indexPath: IndexPath { IndexPath(item: Int(item), section: Int(section)) }
-}
-
 /// The item index paths of one diff, packed in one array, shared by the batches that
 /// came out of it. A batch's item lists are ranges of it; each list becomes Foundation
 /// `IndexPath`s only when someone reads it, once (10^6 moves otherwise cost 48 MB of

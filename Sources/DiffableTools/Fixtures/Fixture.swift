@@ -1,4 +1,5 @@
 import Diffable
+import DiffableTesting
 import Foundation
 
 /// One cross-language fixture (FIXTURES.md, format 1): two snapshots (or two outlines,

@@ -1,4 +1,5 @@
 import Diffable
+import DiffableTesting
 import Foundation
 
 /// A headless ``ListView`` for benchmarks: it asks the count of every section and the cells of

@@ -1,4 +1,5 @@
 import Diffable
+import DiffableTesting
 import Foundation
 
 /// A data source driving a strict headless list view, for the demo: each ``apply(_:_:)``

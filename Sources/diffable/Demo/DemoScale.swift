@@ -1,4 +1,5 @@
 import Diffable
+import DiffableTesting
 import DiffableTools
 import Foundation
 

@@ -1,4 +1,5 @@
 import Diffable
+import DiffableTesting
 import Foundation
 
 /// Everyday list changes (states, cities, payments, filter, favourite, outline): before, after, the batch between.

@@ -1,4 +1,5 @@
 import Diffable
+import DiffableTesting
 import DiffableTools
 
 /// The flat (one section) and sectioned shapes: a snapshot of `itemCount` items numbered in

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DiffableTesting
 import Foundation
 
 /// `diffable stress` (`make stress`): 10^7-item snapshots, flat, sectioned and outline,

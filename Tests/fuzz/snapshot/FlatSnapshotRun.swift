@@ -1,3 +1,5 @@
+import DiffableTesting
+
 @testable import Diffable
 
 /// A `DiffableDataSourceSnapshot` and the naive `SnapshotModel` driven by the same decoded

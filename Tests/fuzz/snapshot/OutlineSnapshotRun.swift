@@ -1,3 +1,5 @@
+import DiffableTesting
+
 @testable import Diffable
 
 /// A `DiffableDataSourceSectionSnapshot` and the naive tree `OutlineModel` driven by the

@@ -5,7 +5,8 @@ import Foundation
 /// ``Violation`` naming the rule and the offending index path. It never traps.
 ///
 /// The validator knows counts only (what a `UITableView` caches and what its data source
-/// answers); ``ListViewSimulator`` and ``SimulatedListView`` add the identity replay (V9).
+/// answers); `ListViewSimulator` and `SimulatedListView` (in `DiffableTesting`) add the identity
+/// replay (V9).
 ///
 /// ```swift
 /// let validator = BatchValidator(flavor: .table)
@@ -51,7 +52,7 @@ public struct BatchValidator: Sendable, Hashable {
 
     /// Checks `batch` for a view that shows `oldCounts[s]` items in section `s` and whose
     /// data source answers `newCounts` after the batch's update closure (steps V0–V8 of
-    /// docs/BATCH_RULES.md; the identity replay V9 needs the rows, see ``ListViewSimulator``).
+    /// docs/BATCH_RULES.md; the identity replay V9 needs the rows, see `ListViewSimulator` in DiffableTesting).
     /// - Throws: the first ``Violation``, in UIKit's checking order.
     /// - Complexity: O(s + k log k), where s counts old and new sections and k the batch's operations.
     public func validate(_ batch: BatchUpdate, oldCounts: [Int], newCounts: [Int]) throws(Violation) {
@@ -60,7 +61,7 @@ public struct BatchValidator: Sendable, Hashable {
 
     /// Validates `batch` and resolves it into what the view does (docs/BATCH_RULES.md, V0–V8).
     /// - Complexity: O(s + k log k), where s counts old and new sections and k the batch's operations.
-    func plan(_ batch: BatchUpdate, oldCounts: [Int], newCounts: [Int]) throws(Violation) -> BatchPlan {
+    package func plan(_ batch: BatchUpdate, oldCounts: [Int], newCounts: [Int]) throws(Violation) -> BatchPlan {
         var check = BatchCheck(validator: self, batch: batch, oldCounts: oldCounts, newCounts: newCounts)
         return try check.run()
     }
@@ -70,7 +71,7 @@ extension BatchValidator {
     /// An index path as UIKit prints an `NSIndexPath` in its exception texts:
     /// `{length = 2, path = S - I}` (any length, so malformed paths print too).
     /// - Complexity: O(length of the path).
-    static func show(_ path: IndexPath) -> String {
+    package static func show(_ path: IndexPath) -> String {
         "{length = \(path.count), path = \(path.map(String.init).joined(separator: " - "))}"
     }
 }

@@ -5,8 +5,8 @@ import Foundation
 /// from the batch's lists (a diff's lists stay packed). Readers apply UIKit's clean-up: item
 /// deletes inside deleted sections and item inserts inside inserted ones are dropped (I1, I2);
 /// compat mode has already dropped exact repeated moves (E24).
-struct BatchPlan {
-    typealias Violation = BatchValidator.Violation
+package struct BatchPlan {
+    package typealias Violation = BatchValidator.Violation
     /// The batch as the view interprets it (compat mode drops exact repeated moves).
     let batch: BatchUpdate
     let oldCounts: [Int]
@@ -40,15 +40,15 @@ struct BatchPlan {
 }
 
 /// The rows a view shows after a replayed batch, and which of them it had to refresh.
-struct BatchReplay<Row> {
-    var rows: [[Row]]
+package struct BatchReplay<Row> {
+    package var rows: [[Row]]
     /// New paths whose row was inserted, reloaded or reconfigured.
-    var refreshedPaths: [IndexPath] = []
+    package var refreshedPaths: [IndexPath] = []
     /// New sections laid out fresh (inserted or reloaded).
-    var freshSections: [Int] = []
+    package var freshSections: [Int] = []
     /// With `staleContent` allowed: new paths that hold the right row with old content
     /// (the data source changed the value; a refresh batch must follow).
-    var stalePaths: [IndexPath] = []
+    package var stalePaths: [IndexPath] = []
 }
 
 extension BatchPlan {
@@ -67,7 +67,7 @@ extension BatchPlan {
     ///   - staleContent: the rows are cells, and a section with the right number of rows whose
     ///     content differs is recorded in ``BatchReplay/stalePaths`` instead of rejected: between a
     ///     structural batch and the refresh batch that follows, changed values still show old content.
-    func replay<Row: Equatable>(
+    package func replay<Row: Equatable>(
         oldRows: [[Row]], newRows: [[Row]], reloadsKeepRow: Bool, staleContent: Bool = false,
         sectionMismatch: (_ old: Int, _ new: Int) -> String? = { _, _ in nil }
     ) throws(Violation) -> BatchReplay<Row> {

@@ -1,23 +1,5 @@
-internal import CDiffCore
-
-/// The flat form of a snapshot handed to the C core: keys in display order and
-/// section starts, plus the slot of each position (to reach the Swift identifiers)
-/// when the keys are hashes.
-struct FlatSnapshot {
-    var sectionKeys: [UInt64]
-    var sectionSlots: [Int32]
-    var itemKeys: [UInt64]
-    var itemSlots: [Int32]
-    var starts: [UInt32]
-
-    /// A flat form given whole (the visible rows of an outline).
-    /// - Complexity: O(1).
-    init(sectionKeys: [UInt64], sectionSlots: [Int32], itemKeys: [UInt64], itemSlots: [Int32], starts: [UInt32]) {
-        (self.sectionKeys, self.sectionSlots, self.itemKeys, self.itemSlots, self.starts) = (
-            sectionKeys, sectionSlots, itemKeys, itemSlots, starts
-        )
-    }
-
+extension FlatSnapshot {
+    /// The flat form of the snapshot `storage` holds, for the engine.
     /// - Parameters:
     ///   - slots: whether to record each position's slot (needed to reach the identifiers
     ///     when keys are hashes; integer keys are the identifiers).
@@ -171,20 +153,17 @@ struct FlatSnapshot {
             }
         }
     }
+}
 
-    /// The C view of this snapshot (identity confirmed by the caller's match), valid inside `body`.
-    /// - Complexity: O(1) plus `body`.
-    func withCSnapshot<R>(_ body: (inout dfc_snapshot) -> R) -> R {
-        sectionKeys.withUnsafeBufferPointer { sections in
-            itemKeys.withUnsafeBufferPointer { items in
-                starts.withUnsafeBufferPointer { starts in
-                    var snapshot = dfc_snapshot(
-                        sections: dfc_list(keys: sections.baseAddress, count: sections.count, bytes: nil, offsets: nil),
-                        items: dfc_list(keys: items.baseAddress, count: items.count, bytes: nil, offsets: nil),
-                        section_starts: starts.baseAddress)
-                    return body(&snapshot)
-                }
-            }
+extension DiffContext.FlatRefresh {
+    /// `newStorage`'s requests, positioned through its flat form's section starts.
+    /// - Complexity: O(r + s) for r requests.
+    init<S, I>(_ newStorage: SnapshotStorage<S, I>, flat newFlat: FlatSnapshot) {
+        self.init()
+        reloadItems = newFlat.positions(of: newStorage.reloadedItems, in: newStorage)
+        reconfigureItems = newFlat.positions(of: newStorage.reconfiguredItems, in: newStorage)
+        reloadSections = newStorage.reloadedSections.compactMap { newStorage.sectionSlot($0) }.map {
+            UInt32(newStorage.sectionPosition[Int($0)])
         }
     }
 }

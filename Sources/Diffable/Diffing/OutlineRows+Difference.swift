@@ -1,5 +1,3 @@
-internal import CDiffCore
-
 extension OutlineRows {
     /// Whether `other` holds the same items at the same positions with the same subtree
     /// sizes (so the same tree: only expansion may differ), and every identifier is equal
@@ -105,31 +103,17 @@ extension OutlineRows {
                 itemSlots: injective ? [] : rows.visiblePositions(runs: runs), starts: [0, UInt32(keys.count)])
         }
         let oldFlat = flatForm(old), newFlat = flatForm(new)
-        return DiffContextPool.shared.withContext { context in
+        let result = DiffContextPool.shared.withContext { context in
             old.ids.withUnsafeBufferPointer { oldIDs in
                 new.ids.withUnsafeBufferPointer { newIDs in
-                    oldFlat.itemSlots.withUnsafeBufferPointer { oldSlots in
-                        newFlat.itemSlots.withUnsafeBufferPointer { newSlots in
-                            sections.withUnsafeBufferPointer { sections in
-                                sectionSlots.withUnsafeBufferPointer { sectionSlots in
-                                    EqualityOracle.withMatch(
-                                        injective: sectionStrategy.isInjective, old: sections, at: sectionSlots, new: sections,
-                                        at: sectionSlots
-                                    ) { sectionMatch in
-                                        EqualityOracle.withMatch(
-                                            injective: injective, old: oldIDs, at: oldSlots, new: newIDs, at: newSlots
-                                        ) { itemMatch in
-                                            context.diffFlatSnapshots(
-                                                old: oldSide, new: newSide, oldFlat: oldFlat, newFlat: newFlat,
-                                                refresh: DiffContext.FlatRefresh(), sectionMatch: &sectionMatch, itemMatch: &itemMatch)
-                                        }
-                                    }
-                                }
-                            }
-                        }
+                    sections.withUnsafeBufferPointer { sections in
+                        context.diffSections(
+                            old: oldFlat, new: newFlat, refresh: DiffContext.FlatRefresh(),
+                            sections: (sections, sections, sectionStrategy.isInjective), items: (oldIDs, newIDs, injective))
                     }
                 }
             }
         }
+        return SnapshotDifference(old: oldSide, new: newSide, result: result, oldFlat: oldFlat, newFlat: newFlat)
     }
 }

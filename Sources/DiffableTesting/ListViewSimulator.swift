@@ -1,3 +1,4 @@
+import Diffable
 import Foundation
 
 /// A headless list view that checks batch updates the way `UITableView` and

@@ -1,3 +1,4 @@
+import Diffable
 import Foundation
 
 /// A headless ``ListView`` with UIKit's strict batch checking: drive it with a

@@ -1,15 +1,18 @@
 import Foundation
 
 /// A (section, item) pair: 16 bytes, hashed and compared without Foundation's `IndexPath`.
-struct RowPath: Hashable, Comparable {
-    var section: Int
-    var item: Int
+package struct RowPath: Hashable, Comparable {
+    package var section: Int
+    package var item: Int
+
+    /// - Complexity: O(1).
+    package init(section: Int, item: Int) { (self.section, self.item) = (section, item) }
 
     /// - Complexity: O(1).
     var indexPath: IndexPath { IndexPath(item: item, section: section) }
 
     /// Section first, then item: the order of `IndexPath`s. - Complexity: O(1).
-    static func < (lhs: RowPath, rhs: RowPath) -> Bool { (lhs.section, lhs.item) < (rhs.section, rhs.item) }
+    package static func < (lhs: RowPath, rhs: RowPath) -> Bool { (lhs.section, lhs.item) < (rhs.section, rhs.item) }
 }
 
 /// One item list of a ``BatchUpdate`` (or one side of its moves) read as ``RowPath``s, without

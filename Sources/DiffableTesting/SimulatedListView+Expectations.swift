@@ -1,3 +1,4 @@
+import Diffable
 import Foundation
 
 extension SimulatedListView {

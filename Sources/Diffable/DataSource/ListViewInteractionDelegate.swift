@@ -3,9 +3,9 @@ import Foundation
 /// Who a view tells about what the user did to its rows: UIKit's `tableView(_:moveRowAt:to:)`
 /// and `canMoveRowAt` data-source calls, and a tap on an outline row's disclosure control.
 ///
-/// ``SimulatedListView`` calls these from ``SimulatedListView/simulateReorder(from:to:)`` and
-/// ``SimulatedListView/simulateTapDisclosure(at:)``; a data source adopts it to support
-/// reordering handlers and expandable sections.
+/// `DiffableTesting`'s `SimulatedListView` calls these from `simulateReorder(from:to:)` and
+/// `simulateTapDisclosure(at:)`; a data source adopts it to support reordering handlers and
+/// expandable sections.
 public protocol ListViewInteractionDelegate: AnyObject {
     /// Whether the user may drag the row at `indexPath`. Defaults to `true`.
     /// - Complexity: O(1) plus the handler's own work.

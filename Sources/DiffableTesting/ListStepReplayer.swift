@@ -1,3 +1,4 @@
+import Diffable
 import Foundation
 
 /// A headless view that applies ``ListStep``s one at a time, as a GTK list store, an Android

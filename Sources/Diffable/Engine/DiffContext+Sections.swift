@@ -1,0 +1,182 @@
+internal import CDiffCore
+import Foundation
+
+extension DiffContext {
+    /// A snapshot's refresh requests as flat new positions (item) and section positions.
+    struct FlatRefresh {
+        var reloadItems: [UInt32] = []
+        var reconfigureItems: [UInt32] = []
+        var reloadSections: [UInt32] = []
+
+        /// None (a side with no refresh requests).
+        init() {}
+    }
+
+    /// The two-level diff of two flat forms (unique by construction, so the core skips
+    /// duplicate validation): the one call into the core's diff for flat snapshots and
+    /// outlines alike. Hashed keys are confirmed by `==` on the identifiers, reached through
+    /// the flat forms' slots; the identifiers are borrowed buffers valid for the whole call
+    /// (the core may ask for equality a million times, and no retain may happen per ask).
+    /// - Complexity: O(n + s) expected plus O(k log k) for the LIS of matched items.
+    func diffSections<S: Equatable, I: Equatable>(
+        old oldFlat: FlatSnapshot, new newFlat: FlatSnapshot, refresh: FlatRefresh,
+        sections: (old: UnsafeBufferPointer<S>, new: UnsafeBufferPointer<S>, injective: Bool),
+        items: (old: UnsafeBufferPointer<I>, new: UnsafeBufferPointer<I>, injective: Bool)
+    ) -> SectionsDiffResult {
+        oldFlat.itemSlots.withUnsafeBufferPointer { oldItemSlots in
+            newFlat.itemSlots.withUnsafeBufferPointer { newItemSlots in
+                oldFlat.sectionSlots.withUnsafeBufferPointer { oldSectionSlots in
+                    newFlat.sectionSlots.withUnsafeBufferPointer { newSectionSlots in
+                        EqualityOracle.withMatch(
+                            injective: sections.injective, old: sections.old, at: oldSectionSlots, new: sections.new, at: newSectionSlots
+                        ) { sectionMatch in
+                            EqualityOracle.withMatch(
+                                injective: items.injective, old: items.old, at: oldItemSlots, new: items.new, at: newItemSlots
+                            ) { itemMatch in
+                                diffSections(
+                                    old: oldFlat, new: newFlat, refresh: refresh, sectionMatch: &sectionMatch, itemMatch: &itemMatch)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The core call itself, with the match rules made.
+    /// - Complexity: O(n + s) expected plus O(k log k) for the LIS of matched items.
+    private func diffSections(
+        old oldFlat: FlatSnapshot, new newFlat: FlatSnapshot, refresh: FlatRefresh, sectionMatch: inout dfc_match,
+        itemMatch: inout dfc_match
+    ) -> SectionsDiffResult {
+        releaseHandedOverBuffers()
+        var result = dfc_sections_result()
+        let status: Int32 = oldFlat.withCSnapshot { oldSnapshot in
+            newFlat.withCSnapshot { newSnapshot in
+                refresh.reloadItems.withUnsafeBufferPointer { reload in
+                    refresh.reconfigureItems.withUnsafeBufferPointer { reconfigure in
+                        refresh.reloadSections.withUnsafeBufferPointer { reloadSectionList in
+                            var refresh = dfc_refresh(
+                                reload_items: reload.baseAddress, reload_item_count: reload.count,
+                                reconfigure_items: reconfigure.baseAddress, reconfigure_item_count: reconfigure.count,
+                                reload_sections: reloadSectionList.baseAddress, reload_section_count: reloadSectionList.count)
+                            return dfc_diff_sections(
+                                raw, &oldSnapshot, &newSnapshot, &refresh, &sectionMatch, &itemMatch,
+                                UInt32(DFC_DIFF_ASSUME_UNIQUE), &result)
+                        }
+                    }
+                }
+            }
+        }
+        // Snapshots are valid by construction: a failure here is a bug in Diffable or exhausted memory.
+        CoreError.require(status, "snapshot diff")
+        // A context too large to be kept hands its item maps and paths over (no copy made
+        // while its scratch is allocated); otherwise they are copied and it stays warm.
+        let handOver = handsOverResults ? allocations : nil
+        let packed = Self.packedPaths(result.structural, result.refresh, handingOver: handOver)
+        func copy(_ pointer: UnsafePointer<Int32>?, _ count: Int) -> [Int32] {
+            count == 0 ? [] : Array(UnsafeBufferPointer(start: pointer, count: count))
+        }
+        func itemMap(_ pointer: UnsafePointer<Int32>?, _ count: Int) -> ResultArray<Int32> {
+            if count > 0, let memory = handOver?.takeBlock(at: pointer, bytes: count * MemoryLayout<Int32>.stride) {
+                return ResultArray(memory, count: count)
+            }
+            return ResultArray(copy(pointer, count))
+        }
+        // A valid batch without structural operations leaves every item where it was: the
+        // item maps are the identity, not worth copying (2 × 4 MB at 10^6 items).
+        let itemsInPlace = result.has_structural == 0
+        return SectionsDiffResult(
+            paths: packed.paths,
+            structural: result.has_structural != 0 ? Self.batch(result.structural, items: packed.structural) : nil,
+            refresh: result.has_refresh != 0 ? Self.batch(result.refresh, items: packed.refresh) : nil,
+            itemsInPlace: itemsInPlace,
+            oldItemToNew: itemsInPlace ? ResultArray([]) : itemMap(result.old_item_to_new, oldFlat.itemKeys.count),
+            newItemToOld: itemsInPlace ? ResultArray([]) : itemMap(result.new_item_to_old, newFlat.itemKeys.count),
+            oldSectionToNew: copy(result.old_section_to_new, oldFlat.sectionKeys.count),
+            newSectionToOld: copy(result.new_section_to_old, newFlat.sectionKeys.count))
+    }
+
+    /// A C batch: section lists copied into Swift arrays, item lists as the ranges given.
+    /// - Complexity: O(section operations).
+    private static func batch(_ batch: dfc_batch, items: SectionsDiffResult.ItemRanges) -> SectionsDiffResult.Batch {
+        func ints(_ pointer: UnsafePointer<UInt32>?, _ count: Int) -> [Int] {
+            count == 0 ? [] : UnsafeBufferPointer(start: pointer, count: count).map { Int($0) }
+        }
+        return SectionsDiffResult.Batch(
+            deleteSections: ints(batch.delete_sections, batch.delete_section_count),
+            insertSections: ints(batch.insert_sections, batch.insert_section_count),
+            moveSectionsFrom: ints(batch.move_section_from, batch.move_section_count),
+            moveSectionsTo: ints(batch.move_section_to, batch.move_section_count),
+            reloadSections: ints(batch.reload_sections, batch.reload_section_count),
+            items: items)
+    }
+
+    /// The item paths of both batches of a diff in one packed array, and each list's range:
+    /// the context's own block of paths when `allocations` is given and hands it over (the C
+    /// planner writes every list of both batches into one block, in this order), otherwise
+    /// one allocation and a memory copy per list.
+    /// - Complexity: O(1) handed over, O(item operations) copied.
+    private static func packedPaths(_ structural: dfc_batch, _ refresh: dfc_batch, handingOver allocations: ContextAllocations?) -> (
+        paths: ResultArray<PackedIndexPath>, structural: SectionsDiffResult.ItemRanges, refresh: SectionsDiffResult.ItemRanges
+    ) {
+        precondition(MemoryLayout<PackedIndexPath>.stride == MemoryLayout<dfc_index_path>.stride)
+        func lists(_ batch: dfc_batch) -> [(UnsafePointer<dfc_index_path>?, Int)] {
+            [
+                (batch.delete_items, batch.delete_item_count), (batch.insert_items, batch.insert_item_count),
+                (batch.move_item_from, batch.move_item_count), (batch.move_item_to, batch.move_item_count),
+                (batch.reload_items, batch.reload_item_count), (batch.reconfigure_items, batch.reconfigure_item_count),
+            ]
+        }
+        let all = lists(structural) + lists(refresh)
+        func batchRanges(_ ranges: [Range<Int>], _ first: Int) -> SectionsDiffResult.ItemRanges {
+            SectionsDiffResult.ItemRanges(
+                delete: ranges[first], insert: ranges[first + 1], moveFrom: ranges[first + 2], moveTo: ranges[first + 3],
+                reload: ranges[first + 4], reconfigure: ranges[first + 5])
+        }
+        if let allocations, let taken = handedOver(all, allocations) {
+            let total = taken.ranges.map(\.upperBound).max() ?? 0
+            return (
+                ResultArray(taken.memory, count: total), batchRanges(taken.ranges, 0), batchRanges(taken.ranges, 6)
+            )
+        }
+        var ranges: [Range<Int>] = []
+        let packed = [PackedIndexPath](filling: all.reduce(0) { $0 + $1.1 }) { buffer, initialized in
+            var next = 0
+            for (pointer, count) in all {
+                if let pointer, count > 0 {
+                    UnsafeMutableRawPointer(buffer.baseAddress! + next).copyMemory(
+                        from: pointer, byteCount: count * MemoryLayout<dfc_index_path>.stride)
+                }
+                ranges.append(next..<(next + count))
+                next += count
+            }
+            initialized = next
+        }
+        return (ResultArray(packed), batchRanges(ranges, 0), batchRanges(ranges, 6))
+    }
+
+    /// The context's block holding every non-empty list, taken from `allocations`, and each
+    /// list's range in it (an empty list: an empty range); nil when the lists are not all in
+    /// one block of the context, or all empty.
+    /// - Complexity: O(1) (12 lists).
+    private static func handedOver(_ lists: [(UnsafePointer<dfc_index_path>?, Int)], _ allocations: ContextAllocations) -> (
+        memory: HandedOverMemory, ranges: [Range<Int>]
+    )? {
+        let used = lists.compactMap { pointer, count in count > 0 ? pointer : nil }
+        guard let base = used.min(), let size = allocations.blockSize(at: base) else { return nil }
+        var ranges: [Range<Int>] = []
+        for (pointer, count) in lists {
+            guard count > 0, let pointer else {
+                ranges.append(0..<0)
+                continue
+            }
+            let start = pointer - base
+            guard (start + count) * MemoryLayout<dfc_index_path>.stride <= size else { return nil }
+            ranges.append(start..<(start + count))
+        }
+        let end = ranges.map(\.upperBound).max() ?? 0
+        guard let memory = allocations.takeBlock(at: base, bytes: end * MemoryLayout<dfc_index_path>.stride) else { return nil }
+        return (memory, ranges)
+    }
+}

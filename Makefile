@@ -106,15 +106,20 @@ install: lib
 	ln -sf $(DFC_SONAME) $(DESTDIR)$(PREFIX)/lib/libdfc.so
 	install -m 644 $(BUILD)/dfc.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
 
-C_TEST_SOURCES := Tests/CDiffCoreTests/test_main.c Tests/CDiffCoreTests/test_contract.c
+# The C tests: one file per C source (Tests/CDiffCoreTests/test_*.c), the runner, the harness and
+# the oracles; the fuzz targets and the fixture reader share the last two.
+C_TEST_DIR := Tests/CDiffCoreTests
+C_TEST_SUPPORT := $(C_TEST_DIR)/harness.c $(C_TEST_DIR)/oracle.c
+C_TEST_HEADERS := $(C_TEST_DIR)/harness.h $(C_TEST_DIR)/oracle.h
+C_TEST_SOURCES := $(wildcard $(C_TEST_DIR)/test_*.c) $(C_TEST_SUPPORT)
 
-$(BUILD)/cdiffcore-tests: $(C_TEST_SOURCES) Tests/CDiffCoreTests/harness.h $(CORE_SOURCES) $(CORE_HEADERS) | deps
+$(BUILD)/cdiffcore-tests: $(C_TEST_SOURCES) $(C_TEST_HEADERS) $(CORE_SOURCES) $(CORE_HEADERS) | deps
 	@mkdir -p $(BUILD)
 	gcc $(TEST_CFLAGS) $(C_TEST_SOURCES) $(CORE_SOURCES) -o $@
 
-$(BUILD)/fixtures-tests: Tests/CDiffCoreTests/fixtures_main.c $(CORE_SOURCES) $(CORE_HEADERS) | c-deps
+$(BUILD)/fixtures-tests: Tests/CDiffCoreTests/fixtures_main.c $(C_TEST_DIR)/oracle.c $(C_TEST_DIR)/oracle.h $(CORE_SOURCES) $(CORE_HEADERS) | c-deps
 	@mkdir -p $(BUILD)
-	gcc $(TEST_CFLAGS) $$(pkg-config --cflags $(FIXTURE_LIBS)) Tests/CDiffCoreTests/fixtures_main.c $(CORE_SOURCES) \
+	gcc $(TEST_CFLAGS) $$(pkg-config --cflags $(FIXTURE_LIBS)) Tests/CDiffCoreTests/fixtures_main.c $(C_TEST_DIR)/oracle.c $(CORE_SOURCES) \
 	    $$(pkg-config --libs $(FIXTURE_LIBS)) -o $@
 
 # Every fixture through the C API alone (cJSON + utf8proc + the core).
@@ -138,13 +143,13 @@ valgrind-deps:
 	@command -v valgrind >/dev/null || { echo "installing valgrind"; \
 	    $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null; }
 
-$(BUILD)/plain/cdiffcore-tests: $(C_TEST_SOURCES) Tests/CDiffCoreTests/harness.h $(CORE_SOURCES) $(CORE_HEADERS) | deps
+$(BUILD)/plain/cdiffcore-tests: $(C_TEST_SOURCES) $(C_TEST_HEADERS) $(CORE_SOURCES) $(CORE_HEADERS) | deps
 	@mkdir -p $(dir $@)
 	gcc $(PLAIN_CFLAGS) $(C_TEST_SOURCES) $(CORE_SOURCES) -o $@
 
-$(BUILD)/plain/fixtures-tests: Tests/CDiffCoreTests/fixtures_main.c $(CORE_SOURCES) $(CORE_HEADERS) | c-deps
+$(BUILD)/plain/fixtures-tests: Tests/CDiffCoreTests/fixtures_main.c $(C_TEST_DIR)/oracle.c $(C_TEST_DIR)/oracle.h $(CORE_SOURCES) $(CORE_HEADERS) | c-deps
 	@mkdir -p $(dir $@)
-	gcc $(PLAIN_CFLAGS) $$(pkg-config --cflags $(FIXTURE_LIBS)) Tests/CDiffCoreTests/fixtures_main.c $(CORE_SOURCES) \
+	gcc $(PLAIN_CFLAGS) $$(pkg-config --cflags $(FIXTURE_LIBS)) Tests/CDiffCoreTests/fixtures_main.c $(C_TEST_DIR)/oracle.c $(CORE_SOURCES) \
 	    $$(pkg-config --libs $(FIXTURE_LIBS)) -o $@
 
 # memcheck on the C tests and the C fixture reader: any invalid access or leak fails.
@@ -167,11 +172,11 @@ c-coverage: coverage-deps c-deps
 	cd $(C_COVERAGE)/obj && gcc -std=c11 -g -O0 --coverage -I$(CURDIR)/$(CORE_DIR)/include \
 	    -c $(addprefix $(CURDIR)/,$(CORE_SOURCES))
 	gcc $(PLAIN_CFLAGS) --coverage $(C_TEST_SOURCES) $(C_COVERAGE)/obj/*.o -o $(C_COVERAGE)/cdiffcore-tests
-	gcc $(PLAIN_CFLAGS) --coverage $$(pkg-config --cflags $(FIXTURE_LIBS)) Tests/CDiffCoreTests/fixtures_main.c \
+	gcc $(PLAIN_CFLAGS) --coverage $$(pkg-config --cflags $(FIXTURE_LIBS)) Tests/CDiffCoreTests/fixtures_main.c $(C_TEST_DIR)/oracle.c \
 	    $(C_COVERAGE)/obj/*.o $$(pkg-config --libs $(FIXTURE_LIBS)) -o $(C_COVERAGE)/fixtures-tests
-	gcc $(PLAIN_CFLAGS) --coverage Tests/CDiffCoreTests/fuzz/fuzz_diff.c Tests/CDiffCoreTests/fuzz/fuzz_main.c \
+	gcc $(PLAIN_CFLAGS) --coverage Tests/CDiffCoreTests/fuzz/fuzz_diff.c Tests/CDiffCoreTests/fuzz/fuzz_main.c $(C_TEST_SUPPORT) \
 	    $(C_COVERAGE)/obj/*.o -o $(C_COVERAGE)/fuzz-replay
-	gcc $(PLAIN_CFLAGS) --coverage Tests/CDiffCoreTests/fuzz/fuzz_idtable.c Tests/CDiffCoreTests/fuzz/fuzz_main.c \
+	gcc $(PLAIN_CFLAGS) --coverage Tests/CDiffCoreTests/fuzz/fuzz_idtable.c Tests/CDiffCoreTests/fuzz/fuzz_main.c $(C_TEST_SUPPORT) \
 	    $(C_COVERAGE)/obj/*.o -o $(C_COVERAGE)/fuzz-replay-idtable
 	$(C_COVERAGE)/cdiffcore-tests > /dev/null
 	$(C_COVERAGE)/fixtures-tests Tests/Fixtures > /dev/null
@@ -185,13 +190,13 @@ c-coverage: coverage-deps c-deps
 FUZZ_CC ?= $(shell command -v /opt/swift/usr/bin/clang || command -v clang)
 FUZZ_SECONDS ?= 20
 
-$(BUILD)/fuzz-replay: Tests/CDiffCoreTests/fuzz/fuzz_diff.c Tests/CDiffCoreTests/fuzz/fuzz_main.c $(CORE_SOURCES) $(CORE_HEADERS) | deps
+$(BUILD)/fuzz-replay: Tests/CDiffCoreTests/fuzz/fuzz_diff.c Tests/CDiffCoreTests/fuzz/fuzz_main.c $(C_TEST_SUPPORT) $(C_TEST_HEADERS) $(CORE_SOURCES) $(CORE_HEADERS) | deps
 	@mkdir -p $(BUILD)
-	gcc $(TEST_CFLAGS) Tests/CDiffCoreTests/fuzz/fuzz_diff.c Tests/CDiffCoreTests/fuzz/fuzz_main.c $(CORE_SOURCES) -o $@
+	gcc $(TEST_CFLAGS) Tests/CDiffCoreTests/fuzz/fuzz_diff.c Tests/CDiffCoreTests/fuzz/fuzz_main.c $(C_TEST_SUPPORT) $(CORE_SOURCES) -o $@
 
-$(BUILD)/fuzz-replay-idtable: Tests/CDiffCoreTests/fuzz/fuzz_idtable.c Tests/CDiffCoreTests/fuzz/fuzz_main.c $(CORE_SOURCES) $(CORE_HEADERS) | deps
+$(BUILD)/fuzz-replay-idtable: Tests/CDiffCoreTests/fuzz/fuzz_idtable.c Tests/CDiffCoreTests/fuzz/fuzz_main.c $(C_TEST_SUPPORT) $(C_TEST_HEADERS) $(CORE_SOURCES) $(CORE_HEADERS) | deps
 	@mkdir -p $(BUILD)
-	gcc $(TEST_CFLAGS) Tests/CDiffCoreTests/fuzz/fuzz_idtable.c Tests/CDiffCoreTests/fuzz/fuzz_main.c $(CORE_SOURCES) -o $@
+	gcc $(TEST_CFLAGS) Tests/CDiffCoreTests/fuzz/fuzz_idtable.c Tests/CDiffCoreTests/fuzz/fuzz_main.c $(C_TEST_SUPPORT) $(CORE_SOURCES) -o $@
 
 # The committed corpora (diff, identifier table) through the oracles, with ASan and UBSan,
 # no libFuzzer needed.
@@ -199,15 +204,15 @@ fuzz-replay: $(BUILD)/fuzz-replay $(BUILD)/fuzz-replay-idtable
 	$(BUILD)/fuzz-replay Tests/CDiffCoreTests/fuzz/corpus/*
 	$(BUILD)/fuzz-replay-idtable Tests/CDiffCoreTests/fuzz/corpus_idtable/*
 
-$(BUILD)/fuzz_diff: Tests/CDiffCoreTests/fuzz/fuzz_diff.c $(CORE_SOURCES) $(CORE_HEADERS) | deps
+$(BUILD)/fuzz_diff: Tests/CDiffCoreTests/fuzz/fuzz_diff.c $(C_TEST_SUPPORT) $(C_TEST_HEADERS) $(CORE_SOURCES) $(CORE_HEADERS) | deps
 	@mkdir -p $(BUILD)
 	$(FUZZ_CC) -std=c11 -g -O1 -fuse-ld=lld -fsanitize=fuzzer,address,undefined -I$(CORE_DIR)/include \
-	    Tests/CDiffCoreTests/fuzz/fuzz_diff.c $(CORE_SOURCES) -o $@
+	    Tests/CDiffCoreTests/fuzz/fuzz_diff.c $(C_TEST_SUPPORT) $(CORE_SOURCES) -o $@
 
-$(BUILD)/fuzz_idtable: Tests/CDiffCoreTests/fuzz/fuzz_idtable.c $(CORE_SOURCES) $(CORE_HEADERS) | deps
+$(BUILD)/fuzz_idtable: Tests/CDiffCoreTests/fuzz/fuzz_idtable.c $(C_TEST_SUPPORT) $(C_TEST_HEADERS) $(CORE_SOURCES) $(CORE_HEADERS) | deps
 	@mkdir -p $(BUILD)
 	$(FUZZ_CC) -std=c11 -g -O1 -fuse-ld=lld -fsanitize=fuzzer,address,undefined -I$(CORE_DIR)/include \
-	    Tests/CDiffCoreTests/fuzz/fuzz_idtable.c $(CORE_SOURCES) -o $@
+	    Tests/CDiffCoreTests/fuzz/fuzz_idtable.c $(C_TEST_SUPPORT) $(CORE_SOURCES) -o $@
 
 # A bounded libFuzzer pass when a clang with libFuzzer is present: FUZZ_SECONDS (default 20)
 # in all, half to each C target (diff, then identifier table), one line of executions each.

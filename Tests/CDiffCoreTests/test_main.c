@@ -88,7 +88,7 @@ int main(int argc, char **argv) {
             printf("FAIL %s (%d checks)\n", tests[i].name, harness_failures_in_test);
         }
     }
-    printf("%d passed, %d failed\n", passed, failed);
+    printf("C tests: %d passed, %d failed\n", passed, failed);
     return failed == 0 && passed > 0 ? 0 : 1;
 }
 

@@ -2,10 +2,11 @@
  * runs in ordinary builds too (the zstd tests/fuzz pattern); the C targets and the Swift ones
  * share it. Each input runs in a child process, so an oracle that aborts (or a sanitizer
  * report) fails that input alone and the replay goes on: every failing input is named, then
- * "fuzz corpus: N inputs replayed, F failed". Exits non-zero when an input failed, a file
+ * "<program>: N inputs replayed, F failed" (the program's name tells the corpora apart). Exits non-zero when an input failed, a file
  * could not be read, or there was no input at all. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <libgen.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -43,12 +44,13 @@ static uint8_t *read_input(const char *path, size_t *size) {
 }
 
 int main(int argc, char **argv) {
+    const char *name = argc > 0 ? basename(argv[0]) : "fuzz corpus";
     int replayed = 0, failed = 0, unreadable = 0;
     for (int k = 1; k < argc; k++) {
         size_t size = 0;
         uint8_t *data = read_input(argv[k], &size);
         if (data == NULL) {
-            fprintf(stderr, "fuzz corpus: cannot read %s: %s\n", argv[k], strerror(errno));
+            fprintf(stderr, "%s: cannot read %s: %s\n", name, argv[k], strerror(errno));
             unreadable++;
             continue;
         }
@@ -63,7 +65,7 @@ int main(int argc, char **argv) {
         free(data);
         int status = 0;
         if (child < 0 || waitpid(child, &status, 0) != child) {
-            fprintf(stderr, "fuzz corpus: cannot run %s: %s\n", argv[k], strerror(errno));
+            fprintf(stderr, "%s: cannot run %s: %s\n", name, argv[k], strerror(errno));
             failed++;
             continue;
         }
@@ -71,13 +73,13 @@ int main(int argc, char **argv) {
         if (WIFEXITED(status) && WEXITSTATUS(status) == 0) continue;
         failed++;
         if (WIFSIGNALED(status))
-            fprintf(stderr, "fuzz corpus: FAILED %s (signal %d, %s)\n", argv[k], WTERMSIG(status), strsignal(WTERMSIG(status)));
+            fprintf(stderr, "%s: FAILED %s (signal %d, %s)\n", name, argv[k], WTERMSIG(status), strsignal(WTERMSIG(status)));
         else
-            fprintf(stderr, "fuzz corpus: FAILED %s (exit status %d)\n", argv[k], WEXITSTATUS(status));
+            fprintf(stderr, "%s: FAILED %s (exit status %d)\n", name, argv[k], WEXITSTATUS(status));
     }
-    printf("fuzz corpus: %d inputs replayed, %d failed", replayed, failed);
+    printf("%s: %d inputs replayed, %d failed", name, replayed, failed);
     if (unreadable > 0) printf(", %d unreadable", unreadable);
     printf("\n");
-    if (replayed == 0 && unreadable == 0) fprintf(stderr, "fuzz corpus: no input given\n");
+    if (replayed == 0 && unreadable == 0) fprintf(stderr, "%s: no input given\n", name);
     return failed == 0 && unreadable == 0 && replayed > 0 ? 0 : 1;
 }

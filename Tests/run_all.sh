@@ -32,6 +32,7 @@ part() {
     else
         count=$(grep -Eo "$pattern" "$logs/$target.log" | tail -1)
     fi
+    count=${count#"$name: "} # "C fixtures: 198 passed" shows as "C fixtures 198 passed"
     skipped=$(grep -Eo ': skipped \(.*\)$' "$logs/$target.log" | tail -1 | sed 's/^: //')
     if [ "$status" -ne 0 ]; then
         summary+=("$name FAILED")
@@ -62,7 +63,7 @@ counts_nonzero() {
 }
 
 part lint lint 'lint: [0-9]+ files'
-part "C" c-test 'C tests: [0-9]+ passed, [0-9]+ failed'
+part "C tests" c-test 'C tests: [0-9]+ passed, [0-9]+ failed'
 part "C install" c-install-test 'C install: [0-9]+ passed, [0-9]+ failed'
 part "C fixtures" c-fixtures 'C fixtures: [0-9]+ passed, [0-9]+ failed'
 part "fuzz corpus" fuzz-replay '[a-z_-]+: [0-9]+ inputs replayed, [0-9]+ failed' all

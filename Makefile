@@ -23,7 +23,7 @@ PREFIX ?= /usr/local
 FIXTURE_LIBS := libcjson libutf8proc
 
 .PHONY: all demo test deps lint sanitize tsan c-deps python-deps c-test c-fixtures swift-test cli-test python-test fixtures fixtures-check \
-        lib install docs bench bench-check bench-thresholds bench-cli plot c-bench fuzz fuzz-replay fuzz-replay-swift fuzz-swift-build fuzz-deep \
+        lib lib-deps install install-lib c-install-test bench-check-test FORCE docs bench bench-check bench-thresholds bench-cli plot c-bench fuzz fuzz-replay fuzz-replay-swift fuzz-swift-build fuzz-deep \
         fuzz-merge clean valgrind valgrind-deps c-coverage coverage-deps stress check-deep
 
 all: lib
@@ -31,14 +31,16 @@ all: lib
 
 # ---- set-up ------------------------------------------------------------------
 
-# libxxhash-dev gives xxhash.h; the core compiles XXH3 inline. libsimdjson-dev is the CLI's
-# JSON parser (docs/CLI_IO.md).
-deps:
+# libxxhash-dev gives xxhash.h; the core compiles XXH3 inline (all the C library needs).
+# libsimdjson-dev is the CLI's JSON parser (docs/CLI_IO.md).
+lib-deps:
 	@if ! pkg-config --exists libxxhash 2>/dev/null; then \
 	    echo "installing libxxhash-dev"; \
 	    $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libxxhash-dev pkg-config >/dev/null; \
 	fi
 	@pkg-config --exists libxxhash || { echo "libxxhash-dev is required (apt-get install libxxhash-dev)"; exit 1; }
+
+deps: lib-deps
 	@if ! pkg-config --exists simdjson 2>/dev/null; then \
 	    echo "installing libsimdjson-dev"; \
 	    $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libsimdjson-dev >/dev/null; \
@@ -63,7 +65,7 @@ python-deps:
 
 # ---- the C core on its own -------------------------------------------------------
 
-$(BUILD)/obj/%.o: $(CORE_DIR)/%.c $(CORE_HEADERS) | deps
+$(BUILD)/obj/%.o: $(CORE_DIR)/%.c $(CORE_HEADERS) | lib-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CORE_CFLAGS) -fPIC -c $< -o $@
 
@@ -86,18 +88,20 @@ $(BUILD)/libdfc.so: $(BUILD)/libdfc.so.$(DFC_VERSION)
 	ln -sf libdfc.so.$(DFC_VERSION) $(BUILD)/$(DFC_SONAME)
 	ln -sf $(DFC_SONAME) $@
 
-$(BUILD)/dfc.pc: CSources/CDiffCore/dfc.pc.in $(CORE_DIR)/include/dfc.h
+# Written on every run, so it always names the PREFIX of this make (a stale one once sent
+# `pkg-config --cflags dfc` to /usr/local after `make install PREFIX=…`).
+$(BUILD)/dfc.pc: CSources/CDiffCore/dfc.pc.in $(CORE_DIR)/include/dfc.h FORCE
 	@mkdir -p $(BUILD)
 	sed 's|@PREFIX@|$(PREFIX)|; s|@VERSION@|$(DFC_VERSION)|' $< > $@
 
+FORCE:
+
+# The C library alone; needs only a C compiler and libxxhash-dev.
 lib: $(BUILD)/libdfc.a $(BUILD)/libdfc.so $(BUILD)/dfc.pc
 
-# Installs a release `diffable` in PREFIX/bin and dfc.h, libdfc.a, libdfc.so and dfc.pc
-# under PREFIX (default /usr/local).
-install: lib
-	swift build -c release --product diffable
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 755 .build/release/diffable $(DESTDIR)$(PREFIX)/bin/
+# The C library alone (no Swift build, no simdjson): dfc.h, libdfc.a, libdfc.so with its soname
+# links, and dfc.pc naming PREFIX (default /usr/local), under $(DESTDIR)$(PREFIX).
+install-lib: lib
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 644 $(CORE_DIR)/include/dfc.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(BUILD)/libdfc.a $(DESTDIR)$(PREFIX)/lib/
@@ -106,15 +110,31 @@ install: lib
 	ln -sf $(DFC_SONAME) $(DESTDIR)$(PREFIX)/lib/libdfc.so
 	install -m 644 $(BUILD)/dfc.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
 
-C_TEST_SOURCES := Tests/CDiffCoreTests/test_main.c Tests/CDiffCoreTests/test_contract.c
+# install-lib, and a release `diffable` in PREFIX/bin.
+install: install-lib
+	swift build -c release --product diffable
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 .build/release/diffable $(DESTDIR)$(PREFIX)/bin/
 
-$(BUILD)/cdiffcore-tests: $(C_TEST_SOURCES) Tests/CDiffCoreTests/harness.h $(CORE_SOURCES) $(CORE_HEADERS) | deps
+# install-lib into a temporary prefix, then a C program built with `pkg-config --cflags --libs dfc`
+# from it, run shared (rpath, LD_LIBRARY_PATH) and static.
+c-install-test: lib-deps
+	Tests/CDiffCoreTests/check_install.sh "$(MAKE)"
+
+# The C tests: one file per C source (Tests/CDiffCoreTests/test_*.c), the runner, the harness and
+# the oracles; the fuzz targets and the fixture reader share the last two.
+C_TEST_DIR := Tests/CDiffCoreTests
+C_TEST_SUPPORT := $(C_TEST_DIR)/harness.c $(C_TEST_DIR)/oracle.c
+C_TEST_HEADERS := $(C_TEST_DIR)/harness.h $(C_TEST_DIR)/oracle.h
+C_TEST_SOURCES := $(wildcard $(C_TEST_DIR)/test_*.c) $(C_TEST_SUPPORT)
+
+$(BUILD)/cdiffcore-tests: $(C_TEST_SOURCES) $(C_TEST_HEADERS) $(CORE_SOURCES) $(CORE_HEADERS) | deps
 	@mkdir -p $(BUILD)
 	gcc $(TEST_CFLAGS) $(C_TEST_SOURCES) $(CORE_SOURCES) -o $@
 
-$(BUILD)/fixtures-tests: Tests/CDiffCoreTests/fixtures_main.c $(CORE_SOURCES) $(CORE_HEADERS) | c-deps
+$(BUILD)/fixtures-tests: Tests/CDiffCoreTests/fixtures_main.c $(C_TEST_DIR)/oracle.c $(C_TEST_DIR)/oracle.h $(CORE_SOURCES) $(CORE_HEADERS) | c-deps
 	@mkdir -p $(BUILD)
-	gcc $(TEST_CFLAGS) $$(pkg-config --cflags $(FIXTURE_LIBS)) Tests/CDiffCoreTests/fixtures_main.c $(CORE_SOURCES) \
+	gcc $(TEST_CFLAGS) $$(pkg-config --cflags $(FIXTURE_LIBS)) Tests/CDiffCoreTests/fixtures_main.c $(C_TEST_DIR)/oracle.c $(CORE_SOURCES) \
 	    $$(pkg-config --libs $(FIXTURE_LIBS)) -o $@
 
 # Every fixture through the C API alone (cJSON + utf8proc + the core).
@@ -138,13 +158,13 @@ valgrind-deps:
 	@command -v valgrind >/dev/null || { echo "installing valgrind"; \
 	    $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null; }
 
-$(BUILD)/plain/cdiffcore-tests: $(C_TEST_SOURCES) Tests/CDiffCoreTests/harness.h $(CORE_SOURCES) $(CORE_HEADERS) | deps
+$(BUILD)/plain/cdiffcore-tests: $(C_TEST_SOURCES) $(C_TEST_HEADERS) $(CORE_SOURCES) $(CORE_HEADERS) | deps
 	@mkdir -p $(dir $@)
 	gcc $(PLAIN_CFLAGS) $(C_TEST_SOURCES) $(CORE_SOURCES) -o $@
 
-$(BUILD)/plain/fixtures-tests: Tests/CDiffCoreTests/fixtures_main.c $(CORE_SOURCES) $(CORE_HEADERS) | c-deps
+$(BUILD)/plain/fixtures-tests: Tests/CDiffCoreTests/fixtures_main.c $(C_TEST_DIR)/oracle.c $(C_TEST_DIR)/oracle.h $(CORE_SOURCES) $(CORE_HEADERS) | c-deps
 	@mkdir -p $(dir $@)
-	gcc $(PLAIN_CFLAGS) $$(pkg-config --cflags $(FIXTURE_LIBS)) Tests/CDiffCoreTests/fixtures_main.c $(CORE_SOURCES) \
+	gcc $(PLAIN_CFLAGS) $$(pkg-config --cflags $(FIXTURE_LIBS)) Tests/CDiffCoreTests/fixtures_main.c $(C_TEST_DIR)/oracle.c $(CORE_SOURCES) \
 	    $$(pkg-config --libs $(FIXTURE_LIBS)) -o $@
 
 # memcheck on the C tests and the C fixture reader: any invalid access or leak fails.
@@ -167,11 +187,11 @@ c-coverage: coverage-deps c-deps
 	cd $(C_COVERAGE)/obj && gcc -std=c11 -g -O0 --coverage -I$(CURDIR)/$(CORE_DIR)/include \
 	    -c $(addprefix $(CURDIR)/,$(CORE_SOURCES))
 	gcc $(PLAIN_CFLAGS) --coverage $(C_TEST_SOURCES) $(C_COVERAGE)/obj/*.o -o $(C_COVERAGE)/cdiffcore-tests
-	gcc $(PLAIN_CFLAGS) --coverage $$(pkg-config --cflags $(FIXTURE_LIBS)) Tests/CDiffCoreTests/fixtures_main.c \
+	gcc $(PLAIN_CFLAGS) --coverage $$(pkg-config --cflags $(FIXTURE_LIBS)) Tests/CDiffCoreTests/fixtures_main.c $(C_TEST_DIR)/oracle.c \
 	    $(C_COVERAGE)/obj/*.o $$(pkg-config --libs $(FIXTURE_LIBS)) -o $(C_COVERAGE)/fixtures-tests
-	gcc $(PLAIN_CFLAGS) --coverage Tests/CDiffCoreTests/fuzz/fuzz_diff.c Tests/CDiffCoreTests/fuzz/fuzz_main.c \
+	gcc $(PLAIN_CFLAGS) --coverage Tests/CDiffCoreTests/fuzz/fuzz_diff.c Tests/CDiffCoreTests/fuzz/fuzz_main.c $(C_TEST_SUPPORT) \
 	    $(C_COVERAGE)/obj/*.o -o $(C_COVERAGE)/fuzz-replay
-	gcc $(PLAIN_CFLAGS) --coverage Tests/CDiffCoreTests/fuzz/fuzz_idtable.c Tests/CDiffCoreTests/fuzz/fuzz_main.c \
+	gcc $(PLAIN_CFLAGS) --coverage Tests/CDiffCoreTests/fuzz/fuzz_idtable.c Tests/CDiffCoreTests/fuzz/fuzz_main.c $(C_TEST_SUPPORT) \
 	    $(C_COVERAGE)/obj/*.o -o $(C_COVERAGE)/fuzz-replay-idtable
 	$(C_COVERAGE)/cdiffcore-tests > /dev/null
 	$(C_COVERAGE)/fixtures-tests Tests/Fixtures > /dev/null
@@ -185,13 +205,13 @@ c-coverage: coverage-deps c-deps
 FUZZ_CC ?= $(shell command -v /opt/swift/usr/bin/clang || command -v clang)
 FUZZ_SECONDS ?= 20
 
-$(BUILD)/fuzz-replay: Tests/CDiffCoreTests/fuzz/fuzz_diff.c Tests/CDiffCoreTests/fuzz/fuzz_main.c $(CORE_SOURCES) $(CORE_HEADERS) | deps
+$(BUILD)/fuzz-replay: Tests/CDiffCoreTests/fuzz/fuzz_diff.c Tests/CDiffCoreTests/fuzz/fuzz_main.c $(C_TEST_SUPPORT) $(C_TEST_HEADERS) $(CORE_SOURCES) $(CORE_HEADERS) | deps
 	@mkdir -p $(BUILD)
-	gcc $(TEST_CFLAGS) Tests/CDiffCoreTests/fuzz/fuzz_diff.c Tests/CDiffCoreTests/fuzz/fuzz_main.c $(CORE_SOURCES) -o $@
+	gcc $(TEST_CFLAGS) Tests/CDiffCoreTests/fuzz/fuzz_diff.c Tests/CDiffCoreTests/fuzz/fuzz_main.c $(C_TEST_SUPPORT) $(CORE_SOURCES) -o $@
 
-$(BUILD)/fuzz-replay-idtable: Tests/CDiffCoreTests/fuzz/fuzz_idtable.c Tests/CDiffCoreTests/fuzz/fuzz_main.c $(CORE_SOURCES) $(CORE_HEADERS) | deps
+$(BUILD)/fuzz-replay-idtable: Tests/CDiffCoreTests/fuzz/fuzz_idtable.c Tests/CDiffCoreTests/fuzz/fuzz_main.c $(C_TEST_SUPPORT) $(C_TEST_HEADERS) $(CORE_SOURCES) $(CORE_HEADERS) | deps
 	@mkdir -p $(BUILD)
-	gcc $(TEST_CFLAGS) Tests/CDiffCoreTests/fuzz/fuzz_idtable.c Tests/CDiffCoreTests/fuzz/fuzz_main.c $(CORE_SOURCES) -o $@
+	gcc $(TEST_CFLAGS) Tests/CDiffCoreTests/fuzz/fuzz_idtable.c Tests/CDiffCoreTests/fuzz/fuzz_main.c $(C_TEST_SUPPORT) $(CORE_SOURCES) -o $@
 
 # The committed corpora (diff, identifier table) through the oracles, with ASan and UBSan,
 # no libFuzzer needed.
@@ -199,27 +219,29 @@ fuzz-replay: $(BUILD)/fuzz-replay $(BUILD)/fuzz-replay-idtable
 	$(BUILD)/fuzz-replay Tests/CDiffCoreTests/fuzz/corpus/*
 	$(BUILD)/fuzz-replay-idtable Tests/CDiffCoreTests/fuzz/corpus_idtable/*
 
-$(BUILD)/fuzz_diff: Tests/CDiffCoreTests/fuzz/fuzz_diff.c $(CORE_SOURCES) $(CORE_HEADERS) | deps
+$(BUILD)/fuzz_diff: Tests/CDiffCoreTests/fuzz/fuzz_diff.c $(C_TEST_SUPPORT) $(C_TEST_HEADERS) $(CORE_SOURCES) $(CORE_HEADERS) | deps
 	@mkdir -p $(BUILD)
 	$(FUZZ_CC) -std=c11 -g -O1 -fuse-ld=lld -fsanitize=fuzzer,address,undefined -I$(CORE_DIR)/include \
-	    Tests/CDiffCoreTests/fuzz/fuzz_diff.c $(CORE_SOURCES) -o $@
+	    Tests/CDiffCoreTests/fuzz/fuzz_diff.c $(C_TEST_SUPPORT) $(CORE_SOURCES) -o $@
 
-$(BUILD)/fuzz_idtable: Tests/CDiffCoreTests/fuzz/fuzz_idtable.c $(CORE_SOURCES) $(CORE_HEADERS) | deps
+$(BUILD)/fuzz_idtable: Tests/CDiffCoreTests/fuzz/fuzz_idtable.c $(C_TEST_SUPPORT) $(C_TEST_HEADERS) $(CORE_SOURCES) $(CORE_HEADERS) | deps
 	@mkdir -p $(BUILD)
 	$(FUZZ_CC) -std=c11 -g -O1 -fuse-ld=lld -fsanitize=fuzzer,address,undefined -I$(CORE_DIR)/include \
-	    Tests/CDiffCoreTests/fuzz/fuzz_idtable.c $(CORE_SOURCES) -o $@
+	    Tests/CDiffCoreTests/fuzz/fuzz_idtable.c $(C_TEST_SUPPORT) $(CORE_SOURCES) -o $@
 
 # A bounded libFuzzer pass when a clang with libFuzzer is present: FUZZ_SECONDS (default 20)
-# in all, half to each C target (diff, then identifier table), one line of executions each.
+# in all, half to each C target (diff, then identifier table), one line "NAME: N executions" each;
+# without such a clang, one line "fuzz: skipped (…)" (make test shows it as skipped, not passed).
 fuzz: deps
-	@if [ -z "$(FUZZ_CC)" ]; then echo "fuzz: no clang with libFuzzer; skipped"; exit 0; fi; \
+	@if [ -z "$(FUZZ_CC)" ]; then echo "fuzz: skipped (no clang with libFuzzer)"; exit 0; fi; \
 	$(MAKE) --no-print-directory $(BUILD)/fuzz_diff $(BUILD)/fuzz_idtable && \
 	mkdir -p $(BUILD)/fuzz-corpus $(BUILD)/fuzz-corpus-idtable && half=$$(( ($(FUZZ_SECONDS) + 1) / 2 )) && status=0 && \
 	for spec in diff:fuzz-corpus:corpus idtable:fuzz-corpus-idtable:corpus_idtable; do \
 	    IFS=: read -r name work corpus <<<"$$spec"; \
 	    SWIFT_BACKTRACE=enable=no $(BUILD)/fuzz_$$name -max_total_time=$$half -max_len=256 -print_final_stats=1 \
 	        -artifact_prefix=$(BUILD)/fuzz_$$name- $(BUILD)/$$work Tests/CDiffCoreTests/fuzz/$$corpus 2>&1 \
-	        | grep -E "stat::number_of_executed_units|ERROR|SUMMARY|fuzz oracle failed" | sed "s/^/fuzz $$name: /"; \
+	        | grep -E "stat::number_of_executed_units|ERROR|SUMMARY|fuzz oracle failed" \
+	        | sed -E "s/^stat::number_of_executed_units: *([0-9]+)$$/$$name: \1 executions/; t; s/^/fuzz $$name: /"; \
 	    [ $${PIPESTATUS[0]} -eq 0 ] || status=1; \
 	done; exit $$status
 
@@ -296,8 +318,13 @@ fuzz-merge:
 # build folder, so the `.build/debug/diffable` a user finds is never one of them.
 CHECKED := .build-checked
 
+# $(call swift_test_logged,LOG,ARGS): swift test ARGS, its output also in LOG; fails when it ran
+# "with 0 tests" (a --filter that matches nothing; swift test alone would pass).
+swift_test_logged = mkdir -p $(BUILD); set -o pipefail; swift test $(2) 2>&1 | tee $(1) && \
+    { ! grep -q "with 0 tests" $(1) || { echo "swift test $(2): ran no test"; exit 1; }; }
+
 swift-test: deps
-	swift test --scratch-path $(CHECKED) $(SWIFT_TEST_FLAGS)
+	@$(call swift_test_logged,$(BUILD)/swift-test.log,--scratch-path $(CHECKED) $(SWIFT_TEST_FLAGS))
 
 # The Swift suite under AddressSanitizer + LeakSanitizer (docs/RELIABILITY.md G7; its own build folder,
 # about 4 extra minutes, so not part of make test).
@@ -308,13 +335,16 @@ sanitize: deps
 # Swift Testing only (XCTest adds nothing here); NSLock/pthread locks only (futex-based
 # Synchronization.Mutex gives false reports on Linux; see docs/TESTING.md).
 TSAN_FILTER ?= SharedSnapshot|concurrentDiffs|DataSource
+# A filter that matches no test fails.
 tsan: deps
-	SWIFT_BACKTRACE=enable=no swift test --sanitize=thread --disable-xctest --filter "$(TSAN_FILTER)" --scratch-path .build-tsan
+	@$(call swift_test_logged,$(BUILD)/tsan.log,--sanitize=thread --disable-xctest --filter "$(TSAN_FILTER)" --scratch-path .build-tsan)
 
 # House style (.swift-format): any lint warning fails the run.
 # Then the library's layer order (Tests/lint/check_layers.py, docs/ARCHITECTURE.md).
+LINT_PATHS := Sources Tests/DiffableTests Tests/fuzz Benchmarks/Benchmarks Package.swift
 lint:
-	swift format lint --strict -r Sources Tests/DiffableTests Tests/fuzz Benchmarks/Benchmarks Package.swift
+	swift format lint --strict -r $(LINT_PATHS)
+	@echo "lint: $$(find $(LINT_PATHS) -name '*.swift' | wc -l) files, no warning"
 	$(PYTHON) Tests/lint/check_layers.py Sources/Diffable
 
 # The CLI end to end (the checked debug build that swift-test leaves in its own folder).
@@ -348,6 +378,7 @@ demo: deps
 # .build/plugins/Swift-DocC/outputs/Diffable.doccarchive; broken symbol links fail it.
 docs:
 	swift package --disable-sandbox generate-documentation --target Diffable --warnings-as-errors
+	@echo "DocC: $$(find .build/plugins/Swift-DocC/outputs/Diffable.doccarchive/data/documentation -name '*.json' | wc -l) pages"
 
 # ---- benchmarks (not part of make test) --------------------------------------------
 
@@ -373,8 +404,9 @@ bench: deps
 
 # Allocation regressions (docs/PERFORMANCE.md, "Allocation thresholds"): runs every benchmark
 # and holds its malloc count and the -peak-RSS twins' peak memory to the committed
-# Benchmarks/Thresholds/; wall time is never checked. Fails when any count is worse; passes,
-# asking for `make bench-thresholds`, when counts only went down (the tool itself fails then too).
+# Benchmarks/Thresholds/; wall time is never checked. Fails when any count is worse (even beside
+# one that got better); passes, asking for `make bench-thresholds`, when counts only went down
+# (the tool itself fails then too). The decision is Tests/bench_check/verdict.sh.
 # The tool's stderr is printed after its tables (interleaved, it would cut into them).
 BENCH_CHECK_LOG := $(CURDIR)/Benchmarks/.build/bench-check.log
 # Benchmarks whose malloc counts depend on other threads' timing: never held to a threshold.
@@ -385,16 +417,12 @@ bench-check: deps
 	@mkdir -p Benchmarks/.build; set -o pipefail; \
 	$(BENCH) thresholds check $(BENCH_UNCHECKED) $(BENCH_ARGS) --no-progress 2>$(BENCH_CHECK_LOG).stderr | tee $(BENCH_CHECK_LOG); \
 	status=$$?; cat $(BENCH_CHECK_LOG).stderr >&2; \
-	if [ $$status = 0 ]; then exit 0; fi; \
-	if grep -aq "is BETTER than the defined thresholds" $(BENCH_CHECK_LOG); then \
-	    echo "bench-check: passed; counts went DOWN (above): record them with make bench-thresholds and commit Benchmarks/Thresholds"; \
-	    exit 0; \
-	fi; \
-	if grep -aq "is WORSE than the defined thresholds" $(BENCH_CHECK_LOG); then \
-	    echo "bench-check: FAILED: a benchmark above allocates more (or holds more memory) than Benchmarks/Thresholds/ allows;"; \
-	    echo "bench-check: if that is intended, run make bench-thresholds and commit the new files"; \
-	else echo "bench-check: FAILED: the benchmarks did not run to a verdict (see above)"; fi; \
-	exit 1
+	Tests/bench_check/verdict.sh $$status $(BENCH_CHECK_LOG) $(BENCH_CHECK_LOG).stderr
+
+# bench-check's verdict (Tests/bench_check/verdict.sh) on saved tool outputs, in seconds: a
+# regression beside an improvement must fail, counts only going down must pass.
+bench-check-test:
+	Tests/bench_check/test_verdict.sh
 
 # Re-records Benchmarks/Thresholds/ from a fresh run (p90 of each checked metric); wall time
 # and throughput are dropped from the files, as they are never checked.

@@ -2,7 +2,7 @@
  * and every kind of hostile argument (NULL with a non-zero count, zero counts, a count
  * above DFC_MAX_COUNT, size arithmetic that would overflow, the k-th allocation failing
  * for every k) a row with the documented result, or the reason the case cannot arise.
- * Each row runs against fresh objects made with a counting allocator; afterwards the
+ * Each row runs against fresh objects made with the test allocator (harness.h); afterwards the
  * context and the table must still work, and every block must have been released.
  * CSources/CDiffCore/README.md tables the same promises; check_symbols.sh fails when
  * an export has no row here (`cdiffcore-tests --list-contract`). */
@@ -15,35 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- a counting allocator that fails on request ------------------------------- */
-
-/* Requests above this are refused, as a real allocator refuses 32 GiB. */
-#define TEST_HEAP_LIMIT ((size_t)1 << 30)
-
-typedef struct test_heap {
-    long calls;   /* allocations attempted */
-    long fail_at; /* the attempt that fails; 0: none */
-    long live;    /* blocks not yet released */
-} test_heap;
-
-static void *test_allocate(void *user, size_t size) {
-    test_heap *heap = user;
-    heap->calls++;
-    if (heap->calls == heap->fail_at || size > TEST_HEAP_LIMIT) return NULL;
-    void *pointer = malloc(size);
-    if (pointer != NULL) heap->live++;
-    return pointer;
-}
-
-static void test_release(void *user, void *pointer) {
-    test_heap *heap = user;
-    if (pointer != NULL) heap->live--;
-    free(pointer);
-}
-
 /* ---- canonical inputs and what they must give ---------------------------------- */
 
-static const dfc_match injective = {DFC_MATCH_INJECTIVE, NULL, NULL};
 static const dfc_match by_bytes = {DFC_MATCH_BYTES, NULL, NULL};
 
 static const uint64_t flat_old[] = {1, 2, 3, 4, 5, 6}, flat_new[] = {3, 1, 2, 7, 6, 5};
@@ -413,7 +386,7 @@ static long context_sizeof_fresh(contract_env *e) {
     return size > 0 && size < 1024;
 }
 static long allocation_count_valid(contract_env *e) {
-    test_heap own = {0, 0, 0};
+    test_heap own = {0};
     dfc_allocator allocator = {test_allocate, test_release, &own};
     dfc_context *context = dfc_context_create(&allocator);
     dfc_flat_result r;

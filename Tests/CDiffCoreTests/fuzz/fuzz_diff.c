@@ -3,12 +3,17 @@
  * Input bytes become two snapshots of small integer identifiers (duplicates and
  * empty sections included) plus refresh requests; the flat diff of the item lists
  * must replay exactly with minimal moves, or report duplicates that really exist;
- * the sectioned diff must succeed or fail with the same verdict, keep every index
- * in range, and be deterministic. Built by `make fuzz` with the toolchain's clang;
- * `make fuzz-replay` runs the corpus through a plain main (fuzz_main.c). */
+ * the sectioned diff must succeed or fail with the same verdict, its two-level batch
+ * must replay onto the old sections under UIKit's rules to exactly the new ones, with
+ * UIKit's counts and minimal moves (oracle.h), and the trusted path must give the same
+ * batch. Built by `make fuzz` with the toolchain's clang; `make fuzz-replay` runs the
+ * corpus through a plain main (fuzz_main.c). */
 #include "dfc.h"
+#include "../harness.h"
+#include "../oracle.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,57 +54,27 @@ static bool has_duplicates(const uint64_t *values, size_t count) {
     return false;
 }
 
-static size_t lis_length(const uint32_t *values, size_t count) {
-    size_t best[MAX_ITEMS], longest = 0;
-    for (size_t j = 0; j < count; j++) {
-        best[j] = 1;
-        for (size_t i = 0; i < j; i++)
-            if (values[i] < values[j] && best[i] + 1 > best[j]) best[j] = best[i] + 1;
-        if (best[j] > longest) longest = best[j];
-    }
-    return longest;
-}
-
 static void check_flat(dfc_context *ctx, const side *a, const side *b) {
     dfc_list old_list = {a->items, a->item_count, NULL, NULL}, new_list = {b->items, b->item_count, NULL, NULL};
     dfc_match match = {DFC_MATCH_INJECTIVE, NULL, NULL};
     dfc_flat_result r;
     int status = dfc_diff_flat(ctx, &old_list, &new_list, &match, 0, &r);
     bool duplicates = has_duplicates(a->items, a->item_count) || has_duplicates(b->items, b->item_count);
-    if (duplicates != (status == DFC_ERR_DUPLICATE)) abort();
+    CHECK(duplicates == (status == DFC_ERR_DUPLICATE));
     if (status != DFC_OK) return;
-    /* replay */
-    uint64_t out[MAX_ITEMS];
-    bool filled[MAX_ITEMS] = {false}, leaves[MAX_ITEMS] = {false};
-    for (size_t k = 0; k < r.delete_count; k++) leaves[r.deletes[k]] = true;
-    for (size_t k = 0; k < r.insert_count; k++) { out[r.inserts[k]] = b->items[r.inserts[k]]; filled[r.inserts[k]] = true; }
-    for (size_t k = 0; k < r.move_count; k++) {
-        if (filled[r.move_to[k]]) abort();
-        leaves[r.move_from[k]] = true;
-        out[r.move_to[k]] = a->items[r.move_from[k]];
-        filled[r.move_to[k]] = true;
-    }
-    size_t slot = 0;
-    for (size_t i = 0; i < a->item_count; i++) {
-        if (leaves[i]) continue;
-        while (slot < b->item_count && filled[slot]) slot++;
-        if (slot >= b->item_count) abort();
-        out[slot] = a->items[i];
-        filled[slot++] = true;
-    }
-    for (size_t j = 0; j < b->item_count; j++)
-        if (!filled[j] || out[j] != b->items[j]) abort();
-    uint32_t sequence[MAX_ITEMS];
-    size_t matched = 0;
-    for (size_t j = 0; j < b->item_count; j++)
-        if (r.new_to_old[j] >= 0) sequence[matched++] = (uint32_t)r.new_to_old[j];
-    if (r.move_count != matched - lis_length(sequence, matched)) abort();
+    CHECK(oracle_flat_replay(a->items, a->item_count, b->items, b->item_count, &r));
 }
 
-static void check_paths(const dfc_index_path *paths, size_t count, const side *s) {
-    for (size_t k = 0; k < count; k++)
-        if (paths[k].section >= s->section_count ||
-            paths[k].item >= s->starts[paths[k].section + 1] - s->starts[paths[k].section]) abort();
+/* Two results' batches are the same operations (the trusted path against the validated one). */
+static bool same_batch(const dfc_batch *x, const dfc_batch *y) {
+#define SAME(list, count, type) (x->count == y->count && (x->count == 0 || memcmp(x->list, y->list, x->count * sizeof(type)) == 0))
+    return SAME(delete_sections, delete_section_count, uint32_t) && SAME(insert_sections, insert_section_count, uint32_t) &&
+           SAME(move_section_from, move_section_count, uint32_t) && SAME(move_section_to, move_section_count, uint32_t) &&
+           SAME(reload_sections, reload_section_count, uint32_t) && SAME(delete_items, delete_item_count, dfc_index_path) &&
+           SAME(insert_items, insert_item_count, dfc_index_path) && SAME(move_item_from, move_item_count, dfc_index_path) &&
+           SAME(move_item_to, move_item_count, dfc_index_path) && SAME(reload_items, reload_item_count, dfc_index_path) &&
+           SAME(reconfigure_items, reconfigure_item_count, dfc_index_path);
+#undef SAME
 }
 
 static void check_sections(dfc_context *ctx, const side *a, const side *b, const uint8_t *data, size_t size) {
@@ -116,26 +91,24 @@ static void check_sections(dfc_context *ctx, const side *a, const side *b, const
     int status = dfc_diff_sections(ctx, &old_s, &new_s, &refresh, &match, &match, 0, &r);
     bool duplicates = has_duplicates(a->sections, a->section_count) || has_duplicates(b->sections, b->section_count) ||
                       has_duplicates(a->items, a->item_count) || has_duplicates(b->items, b->item_count);
-    if (duplicates != (status == DFC_ERR_DUPLICATE)) abort();
+    CHECK(duplicates == (status == DFC_ERR_DUPLICATE));
     if (status != DFC_OK) return;
-    const dfc_batch *s = &r.structural;
-    for (size_t k = 0; k < s->delete_section_count; k++) if (s->delete_sections[k] >= a->section_count) abort();
-    for (size_t k = 0; k < s->insert_section_count; k++) if (s->insert_sections[k] >= b->section_count) abort();
-    check_paths(s->delete_items, s->delete_item_count, a);
-    check_paths(s->insert_items, s->insert_item_count, b);
-    check_paths(s->move_item_from, s->move_item_count, a);
-    check_paths(s->move_item_to, s->move_item_count, b);
-    check_paths(r.refresh.reload_items, r.refresh.reload_item_count, b);
-    /* the section count balances and the result is deterministic */
-    if (b->section_count != a->section_count - s->delete_section_count + s->insert_section_count) abort();
-    size_t first_total = s->delete_item_count + s->insert_item_count + s->move_item_count;
+    const oracle_snapshot before = {a->sections, a->section_count, a->items, a->starts};
+    const oracle_snapshot after = {b->sections, b->section_count, b->items, b->starts};
+    const char *problem = oracle_sections_replay(&before, &after, &r);
+    if (problem != NULL) fprintf(stderr, "sectioned batch: %s\n", problem);
+    CHECK(problem == NULL);
+    /* The trusted path gives the same batches (a second context: the first one's arrays stay). */
+    dfc_context *trusted = dfc_context_create(NULL);
+    CHECK(trusted != NULL);
     dfc_sections_result again;
-    if (dfc_diff_sections(ctx, &old_s, &new_s, &refresh, &match, &match, DFC_DIFF_ASSUME_UNIQUE, &again) != DFC_OK) abort();
-    if (again.structural.delete_item_count + again.structural.insert_item_count + again.structural.move_item_count != first_total)
-        abort();
+    CHECK(dfc_diff_sections(trusted, &old_s, &new_s, &refresh, &match, &match, DFC_DIFF_ASSUME_UNIQUE, &again) == DFC_OK);
+    CHECK(same_batch(&r.structural, &again.structural) && same_batch(&r.refresh, &again.refresh));
+    dfc_context_free(trusted);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    harness_fatal = 1;
     const uint8_t *cursor = data;
     size_t left = size;
     side a, b;

@@ -16,10 +16,11 @@
  * every value the model has for that key, and any other candidate's key shares the key's
  * fingerprint; a failed call changed nothing (count, sizeof and every candidate list,
  * in order); calls that must not allocate did not ask the allocator; at the end every
- * allocation was released. A mismatch aborts. `make fuzz` runs it with libFuzzer,
+ * allocation was released. A mismatch aborts (CHECK of ../harness.h, fatal here). `make fuzz` runs it with libFuzzer,
  * `make fuzz-replay` and `make c-coverage` replay Tests/CDiffCoreTests/fuzz/corpus_idtable
  * through fuzz_main.c. */
 #include "dfc.h"
+#include "../harness.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -33,39 +34,6 @@
 #define MAX_STEPS 160
 #define MAX_BATCH 24
 #define MAX_CANDIDATES (MAX_VALUES + 1)
-
-static void fail(const char *what, int line) {
-    fprintf(stderr, "fuzz oracle failed (fuzz_idtable.c:%d): %s\n", line, what);
-    abort();
-}
-#define CHECK(condition) \
-    do { \
-        if (!(condition)) fail(#condition, __LINE__); \
-    } while (0)
-
-/* ---- the counting allocator ---- */
-
-typedef struct counter {
-    size_t attempts, live, fail_countdown; /* fail_countdown k > 0: the k-th next attempt fails */
-} counter;
-
-static void *count_allocate(void *user_data, size_t size) {
-    counter *c = user_data;
-    c->attempts++;
-    if (c->fail_countdown > 0 && --c->fail_countdown == 0) return NULL;
-    if (size > (1u << 20)) return NULL; /* refuses the huge tables of DFC_MAX_COUNT */
-    void *pointer = malloc(size);
-    if (pointer != NULL) c->live++;
-    return pointer;
-}
-
-static void count_release(void *user_data, void *pointer) {
-    counter *c = user_data;
-    if (pointer == NULL) return;
-    CHECK(c->live > 0);
-    c->live--;
-    free(pointer);
-}
 
 /* ---- input ---- */
 
@@ -83,7 +51,7 @@ static uint8_t take(input *in) {
 /* ---- the model and the program state ---- */
 
 typedef struct state {
-    counter alloc;
+    test_heap alloc; /* the test allocator, refusing requests above 1 MiB (the huge tables of DFC_MAX_COUNT) */
     dfc_allocator allocator;
     dfc_idtable *table;
     uint64_t pool[POOL];
@@ -264,7 +232,7 @@ static size_t known_room(const state *s) {
 static void new_table(state *s, bool make_fail) {
     dfc_idtable_free(s->table);
     CHECK(s->alloc.live == 0);
-    s->alloc.fail_countdown = make_fail ? 1 : 0;
+    s->alloc.fail_at = make_fail ? s->alloc.calls + 1 : 0;
     s->table = dfc_idtable_create(&s->allocator);
     if (make_fail) {
         CHECK(s->table == NULL && s->alloc.live == 0);
@@ -302,10 +270,10 @@ static void op_reserve_honest(state *s, input *in) {
     if (!(b & 1) || !dense(s)) key_count += (b >> 1) % 4; /* (dense and b odd: the in-order rebuild) */
     fill_keys(s, keys, key_count, b);
     bool arm = (b & 0x30) == 0x30;
-    if (arm) s->alloc.fail_countdown = 1;
+    if (arm) s->alloc.fail_at = s->alloc.calls + 1;
     int rebuild = must_rebuild(s, count, key_count);
     take_picture(s, &before);
-    size_t attempts = s->alloc.attempts;
+    long attempts = s->alloc.calls;
     int status = dfc_idtable_reserve(s->table, count, key_count ? keys : (b & 8 ? NULL : keys), key_count);
     if (status == DFC_ERR_OUT_OF_MEMORY) {
         CHECK(arm && rebuild != 0);
@@ -313,16 +281,16 @@ static void op_reserve_honest(state *s, input *in) {
         CHECK(same_picture(&before, &after));
     } else {
         CHECK(status == DFC_OK);
-        if (rebuild == 1) CHECK(s->alloc.attempts == attempts + 1);
-        if (rebuild == 0) CHECK(s->alloc.attempts == attempts);
+        if (rebuild == 1) CHECK(s->alloc.calls == attempts + 1);
+        if (rebuild == 0) CHECK(s->alloc.calls == attempts);
         reserved(s, count, key_count, before.bytes);
-        if (s->alloc.attempts == attempts) { /* no rebuild: nothing moved */
+        if (s->alloc.calls == attempts) { /* no rebuild: nothing moved */
             take_picture(s, &after);
             CHECK(same_picture(&before, &after));
         } else
             s->marks_zero = true;
     }
-    s->alloc.fail_countdown = 0;
+    s->alloc.fail_at = 0;
 }
 
 /* key_count below some entry's value: DFC_ERR_INCONSISTENT when it grows, nothing allocated. */
@@ -337,12 +305,12 @@ static void op_reserve_short_keys(state *s, input *in) {
     size_t limit = limit_of(s);
     size_t count = b & 1 ? limit + 1 + b % 7 : b % (MAX_COUNT_ASKED + 1); /* growing, or maybe not */
     int rebuild = must_rebuild(s, count, key_count);
-    if (b & 2) s->alloc.fail_countdown = 1; /* must not matter: nothing is allocated */
+    if (b & 2) s->alloc.fail_at = s->alloc.calls + 1; /* must not matter: nothing is allocated */
     take_picture(s, &before);
-    size_t attempts = s->alloc.attempts;
+    long attempts = s->alloc.calls;
     int status = dfc_idtable_reserve(s->table, count, keys, key_count);
-    CHECK(s->alloc.attempts == attempts);
-    s->alloc.fail_countdown = 0;
+    CHECK(s->alloc.calls == attempts);
+    s->alloc.fail_at = 0;
     take_picture(s, &after);
     if (rebuild == 1) CHECK(status == DFC_ERR_INCONSISTENT);
     else if (rebuild == 0) CHECK(status == DFC_OK);
@@ -358,18 +326,18 @@ static void op_reserve_null_keys(state *s, input *in) {
     size_t key_count = b & 1 ? max_value_plus_one(s) : 0;
     int rebuild = must_rebuild(s, count, key_count);
     take_picture(s, &before);
-    size_t attempts = s->alloc.attempts;
+    long attempts = s->alloc.calls;
     int status = dfc_idtable_reserve(s->table, count, NULL, key_count);
     if (s->n == 0) {
         /* An empty table takes NULL keys. */
         CHECK(status == DFC_OK);
         reserved(s, count, key_count, before.bytes);
-        if (s->alloc.attempts != attempts) s->marks_zero = true;
+        if (s->alloc.calls != attempts) s->marks_zero = true;
         return;
     }
     take_picture(s, &after);
     CHECK(same_picture(&before, &after));
-    CHECK(s->alloc.attempts == attempts);
+    CHECK(s->alloc.calls == attempts);
     if (rebuild == 1) CHECK(status == DFC_ERR_NULL_ARGUMENT || (key_count < max_value_plus_one(s) && status == DFC_ERR_INCONSISTENT));
     else if (rebuild == 0) CHECK(status == DFC_OK);
     else CHECK(status == DFC_OK || status == DFC_ERR_NULL_ARGUMENT);
@@ -383,7 +351,7 @@ static void op_reserve_oversized(state *s, input *in) {
     size_t honest = max_value_plus_one(s);
     fill_keys(s, keys, honest, a);
     take_picture(s, &before);
-    size_t attempts = s->alloc.attempts;
+    long attempts = s->alloc.calls;
     int status;
     switch (a % 4) {
     case 0: status = dfc_idtable_reserve(s->table, DFC_MAX_COUNT + 1, keys, honest); break;
@@ -392,12 +360,12 @@ static void op_reserve_oversized(state *s, input *in) {
     default:
         /* DFC_MAX_COUNT itself is allowed; the allocator refuses its slots. */
         status = dfc_idtable_reserve(s->table, DFC_MAX_COUNT, keys, honest);
-        CHECK(status == DFC_ERR_OUT_OF_MEMORY && s->alloc.attempts == attempts + 1);
+        CHECK(status == DFC_ERR_OUT_OF_MEMORY && s->alloc.calls == attempts + 1);
         take_picture(s, &after);
         CHECK(same_picture(&before, &after));
         return;
     }
-    CHECK(status == DFC_ERR_TOO_LARGE && s->alloc.attempts == attempts);
+    CHECK(status == DFC_ERR_TOO_LARGE && s->alloc.calls == attempts);
     take_picture(s, &after);
     CHECK(same_picture(&before, &after));
 }
@@ -417,9 +385,9 @@ static void op_insert(state *s, input *in) {
     bool fits = value_fits(s, value);
     size_t room = known_room(s);
     take_picture(s, &before);
-    size_t attempts = s->alloc.attempts;
+    long attempts = s->alloc.calls;
     int status = dfc_idtable_insert(s->table, key, value);
-    CHECK(s->alloc.attempts == attempts);
+    CHECK(s->alloc.calls == attempts);
     CHECK(dfc_idtable_sizeof(s->table) == before.bytes);
     if (capacity == 0) CHECK(status == DFC_ERR_NO_ROOM);
     else if (!fits) CHECK(status == DFC_ERR_TOO_LARGE || (room == 0 && status == DFC_ERR_NO_ROOM));
@@ -454,7 +422,7 @@ static void op_insert_batch(state *s, input *in) {
     if (variant < 5 && last_value >= HONEST_VALUES) return; /* the model's values stay small */
     size_t room = known_room(s);
     take_picture(s, &before);
-    size_t attempts = s->alloc.attempts;
+    long attempts = s->alloc.calls;
     size_t inserted = 12345;
     int status;
     if (variant == 7) {
@@ -465,7 +433,7 @@ static void op_insert_batch(state *s, input *in) {
         case 2: status = dfc_idtable_insert_batch(s->table, NULL, 0, first, NULL, b & 1 ? NULL : &inserted); break;
         default: status = dfc_idtable_insert_batch(s->table, keys, DFC_MAX_COUNT + 1, 0, conflicts, &inserted); break;
         }
-        CHECK(s->alloc.attempts == attempts);
+        CHECK(s->alloc.calls == attempts);
         take_picture(s, &after);
         CHECK(same_picture(&before, &after));
         switch (b / 8 % 4) {
@@ -496,10 +464,10 @@ static void op_insert_batch(state *s, input *in) {
             }
         }
     }
-    if (b & 0x40) s->alloc.fail_countdown = 1; /* must not matter */
+    if (b & 0x40) s->alloc.fail_at = s->alloc.calls + 1; /* must not matter */
     status = dfc_idtable_insert_batch(s->table, keys, count, first, conflicts, b & 0x80 ? NULL : &inserted);
-    s->alloc.fail_countdown = 0;
-    CHECK(s->alloc.attempts == attempts);
+    s->alloc.fail_at = 0;
+    CHECK(s->alloc.calls == attempts);
     CHECK(dfc_idtable_sizeof(s->table) == before.bytes);
     bool fits = value_fits(s, last_value) && last_value <= DFC_MAX_COUNT;
     if (count == 0) CHECK(status == DFC_OK);
@@ -546,7 +514,7 @@ static void op_remove(state *s, input *in) {
     uint8_t a = take(in), b = take(in);
     int32_t value = live_value(s, a);
     take_picture(s, &before);
-    size_t attempts = s->alloc.attempts;
+    long attempts = s->alloc.calls;
     if (value >= 0 && b % 4 != 0) {
         CHECK(dfc_idtable_remove(s->table, s->key_of[value], (uint32_t)value) == 1);
         model_remove(s, (uint32_t)value);
@@ -575,7 +543,7 @@ static void op_remove(state *s, input *in) {
         take_picture(s, &after);
         CHECK(same_picture(&before, &after));
     }
-    CHECK(s->alloc.attempts == attempts);
+    CHECK(s->alloc.calls == attempts);
 }
 
 static void op_update(state *s, input *in) {
@@ -586,7 +554,7 @@ static void op_update(state *s, input *in) {
     if (b % 4 == 3) new_value = b & 4 ? UINT32_MAX : (uint32_t)(capacity_of(s) - 2 + b % 3);
     if (new_value < MAX_VALUES && s->live[new_value]) return;
     take_picture(s, &before);
-    size_t attempts = s->alloc.attempts;
+    long attempts = s->alloc.calls;
     int result;
     bool expect;
     if (old_value >= 0 && b % 8 != 7) {
@@ -600,7 +568,7 @@ static void op_update(state *s, input *in) {
         expect = false;
     }
     CHECK(result == (expect ? 1 : 0));
-    CHECK(s->alloc.attempts == attempts);
+    CHECK(s->alloc.calls == attempts);
     if (result) {
         CHECK(new_value < MAX_VALUES);
         uint64_t key = s->key_of[old_value];
@@ -648,15 +616,15 @@ static void op_copy(state *s, input *in) {
     static picture before, copied;
     uint8_t a = take(in);
     take_picture(s, &before);
-    size_t live = s->alloc.live;
+    long live = s->alloc.live;
     if (a & 1) {
         /* a failing first or second allocation: NULL, nothing leaked */
         size_t failing = 1 + (a >> 1) % 2;
-        s->alloc.fail_countdown = failing;
+        s->alloc.fail_at = s->alloc.calls + (long)failing;
         dfc_idtable *copy = dfc_idtable_copy(s->table, &s->allocator);
         CHECK((copy == NULL) == (failing == 1 || capacity_of(s) > 0));
         dfc_idtable_free(copy);
-        s->alloc.fail_countdown = 0;
+        s->alloc.fail_at = 0;
         CHECK(s->alloc.live == live);
         CHECK(dfc_idtable_copy(NULL, &s->allocator) == NULL);
         return;
@@ -728,8 +696,10 @@ static void op_null_table(state *s, input *in) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static state s;
     memset(&s, 0, sizeof(s));
-    s.allocator.allocate = count_allocate;
-    s.allocator.release = count_release;
+    harness_fatal = 1;
+    s.alloc.limit = (size_t)1 << 20;
+    s.allocator.allocate = test_allocate;
+    s.allocator.release = test_release;
     s.allocator.user_data = &s.alloc;
     input in = {data, size};
 

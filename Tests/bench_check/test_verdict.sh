@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The decision of `make bench-check` (verdict.sh) on saved tool outputs, without running a
+# benchmark: every case's expected verdict, including one improvement beside one regression.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+passed=0 failed=0
+# case LOG STATUS EXPECTED(pass|fail): the log (and LOG's .stderr when there is one) with that tool status
+case_() {
+    local log=$1 status=$2 expected=$3 errors=/dev/null actual
+    [ -f "$here/logs/${log%.log}.stderr" ] && errors=$here/logs/${log%.log}.stderr
+    if "$here/verdict.sh" "$status" "$here/logs/$log" "$errors" >/dev/null; then actual=pass; else actual=fail; fi
+    if [ "$actual" = "$expected" ]; then
+        passed=$((passed + 1))
+        echo "ok   $log (status $status): $actual"
+    else
+        failed=$((failed + 1))
+        echo "FAIL $log (status $status): $actual, expected $expected"
+    fi
+}
+case_ equal.log 0 pass
+case_ improvement.log 1 pass
+case_ regression.log 1 fail
+case_ improvement-and-regression.log 1 fail
+case_ both-tables.log 1 fail
+case_ regression.log 0 fail   # a regression fails even if the tool exited 0
+case_ no-verdict.log 1 fail
+echo "bench-check verdict: $passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

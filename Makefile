@@ -106,7 +106,7 @@ install: lib
 	ln -sf $(DFC_SONAME) $(DESTDIR)$(PREFIX)/lib/libdfc.so
 	install -m 644 $(BUILD)/dfc.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
 
-C_TEST_SOURCES := Tests/CDiffCoreTests/test_main.c Tests/CDiffCoreTests/test_contract.c
+C_TEST_SOURCES := Tests/CDiffCoreTests/test_main.c Tests/CDiffCoreTests/test_contract.c Tests/CDiffCoreTests/test_reserve.c
 
 $(BUILD)/cdiffcore-tests: $(C_TEST_SOURCES) Tests/CDiffCoreTests/harness.h $(CORE_SOURCES) $(CORE_HEADERS) | deps
 	@mkdir -p $(BUILD)

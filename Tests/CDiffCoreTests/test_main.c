@@ -1636,6 +1636,8 @@ static void test_sections_refresh_in_place(void) {
     dfc_context_free(ctx);
 }
 
+void test_reserve_covers_every_flat_diff(void); /* test_reserve.c */
+
 int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "--list-contract") == 0) return contract_list();
     const harness_test tests[] = {
@@ -1664,6 +1666,7 @@ int main(int argc, char **argv) {
         {"sections_known_answers", test_sections_known_answers},
         {"sections_refresh_in_place", test_sections_refresh_in_place},
         {"warm_context_allocates_nothing", test_warm_context_allocates_nothing},
+        {"reserve_covers_every_flat_diff", test_reserve_covers_every_flat_diff},
         {"allocation_failure_every_k", test_allocation_failure_every_k},
         {"contract", test_contract},
         {"size_guards", test_size_guards},

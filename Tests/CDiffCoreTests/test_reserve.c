@@ -2,7 +2,8 @@
  * elements allocates nothing, whatever the lists hold. Every shape that sizes some buffer at
  * its largest is tried (nothing in common, all the same, shuffled, reversed, churned, one side
  * empty or much shorter, keys crowding one hash partition), at sizes on both sides of the
- * table and partition thresholds, with and without DFC_DIFF_ASSUME_UNIQUE, and counted twice:
+ * table and partition thresholds, with and without DFC_DIFF_ASSUME_UNIQUE, identifiers as
+ * integers and as bytes, and counted twice:
  * by the allocator the context was given and by dfc_context_allocation_count. */
 #include "dfc.h"
 #include "harness.h"
@@ -103,6 +104,10 @@ static void check_reserved_sizes(size_t n, size_t m) {
     CHECK(ctx != NULL);
     if (ctx == NULL) return;
     uint64_t *old_keys = malloc((n + 1) * sizeof(uint64_t)), *new_keys = malloc((m + 1) * sizeof(uint64_t));
+    /* For DFC_MATCH_BYTES each key's own 8 bytes are its identifier: offsets 0, 8, 16, ... */
+    const size_t longer = n > m ? n : m;
+    uint64_t *offsets = malloc((longer + 1) * sizeof(uint64_t));
+    for (size_t i = 0; i <= longer; i++) offsets[i] = i * sizeof(uint64_t);
     CHECK_EQ_INT(dfc_context_reserve(ctx, n, m), DFC_OK);
     const long reserved_calls = heap.calls;
     const uint64_t reserved_count = dfc_context_allocation_count(ctx);
@@ -112,11 +117,14 @@ static void check_reserved_sizes(size_t n, size_t m) {
         for (int shape = 0; shape < SHAPE_COUNT; shape++) {
             /* crowded keys cost quadratic probing: the smaller sizes show the fallback enough */
             if (shape == SHAPE_CROWDED && on + om > 12000) continue;
+            /* the match kind only changes how key matches are confirmed: byte checks at full size suffice */
+            const int last_kind = z == 0 ? DFC_MATCH_BYTES : DFC_MATCH_INJECTIVE;
+            for (int kind = DFC_MATCH_INJECTIVE; kind <= last_kind; kind++)
             for (unsigned flags = 0; flags <= DFC_DIFF_ASSUME_UNIQUE; flags++) {
                 size_t matched = 0;
                 fill_shape((reserve_shape)shape, old_keys, on, new_keys, om, &matched);
-                const dfc_list old_list = {old_keys, on, NULL, NULL}, new_list = {new_keys, om, NULL, NULL};
-                const dfc_match match = {DFC_MATCH_INJECTIVE, NULL, NULL};
+                const dfc_list old_list = {old_keys, on, old_keys, offsets}, new_list = {new_keys, om, new_keys, offsets};
+                const dfc_match match = {kind, NULL, NULL};
                 dfc_flat_result r;
                 const long before = heap.calls;
                 const int status = dfc_diff_flat(ctx, &old_list, &new_list, &match, flags, &r);
@@ -124,8 +132,8 @@ static void check_reserved_sizes(size_t n, size_t m) {
                 const bool right = status == DFC_OK && r.matched == matched && r.insert_count == om - matched &&
                                    r.delete_count == on - matched;
                 if (allocated || !right)
-                    fprintf(stderr, "  reserve(%zu, %zu), %s %zu -> %zu, flags %u: %ld allocations, status %d\n", n, m,
-                            shape_names[shape], on, om, flags, heap.calls - before, status);
+                    fprintf(stderr, "  reserve(%zu, %zu), %s %zu -> %zu, match %d, flags %u: %ld allocations, status %d\n",
+                            n, m, shape_names[shape], on, om, kind, flags, heap.calls - before, status);
                 CHECK(!allocated);
                 CHECK(right);
             }
@@ -136,6 +144,7 @@ static void check_reserved_sizes(size_t n, size_t m) {
     dfc_context_free(ctx);
     free(old_keys);
     free(new_keys);
+    free(offsets);
 }
 
 void test_reserve_covers_every_flat_diff(void) {

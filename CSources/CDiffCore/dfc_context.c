@@ -51,19 +51,27 @@ void *dfc__context_scratch(dfc_context *context, int which, size_t count, size_t
     return context->buffers[which].data;
 }
 
+static size_t dfc__larger(size_t a, size_t b) { return a > b ? a : b; }
+
 int dfc_context_reserve(dfc_context *context, size_t old_count, size_t new_count) {
     if (context == NULL) return DFC_ERR_NULL_ARGUMENT;
     if (old_count > DFC_MAX_COUNT || new_count > DFC_MAX_COUNT) return DFC_ERR_TOO_LARGE;
-    size_t larger = old_count > new_count ? old_count : new_count;
+    size_t larger = dfc__larger(old_count, new_count);
     size_t slots;
     unsigned shift;
     if (!dfc__slot_capacity_for(old_count, &slots, &shift)) return DFC_ERR_TOO_LARGE;
     size_t new_slots;
     if (!dfc__slot_capacity_for(new_count, &new_slots, &shift)) return DFC_ERR_TOO_LARGE;
+    /* A validated diff checks uniqueness (dfc_unique.c) over the whole old list and, at worst
+     * (no element in common), every new element: that check outgrows the tables' buffers. */
+    dfc_unique_scratch unique;
+    if (!dfc__unique_scratch_for(old_count, new_count, &unique)) return DFC_ERR_TOO_LARGE;
     int status = DFC_OK;
+    /* Each buffer at the largest size any step of a flat diff asks of it (dfc_diff.c, dfc_match.c,
+     * dfc_unique.c, dfc_lis.c). */
     const struct { int which; size_t count; size_t size; } plan[] = {
-        {DFC_BUF_SLOTS, slots, sizeof(uint64_t)},
-        {DFC_BUF_SLOTS_NEW, new_slots, sizeof(uint64_t)},
+        {DFC_BUF_SLOTS, dfc__larger(slots, unique.bucketed), sizeof(uint64_t)},
+        {DFC_BUF_SLOTS_NEW, dfc__larger(new_slots, unique.keys_then_table), sizeof(uint64_t)},
         {DFC_BUF_OLD_TO_NEW, old_count, sizeof(int32_t)},
         {DFC_BUF_NEW_TO_OLD, new_count, sizeof(int32_t)},
         {DFC_BUF_DELETES, old_count, sizeof(uint32_t)},
@@ -73,7 +81,7 @@ int dfc_context_reserve(dfc_context *context, size_t old_count, size_t new_count
         {DFC_BUF_SEQUENCE, new_count, sizeof(uint32_t)},
         {DFC_BUF_SEQUENCE_POSITION, new_count, sizeof(uint32_t)},
         {DFC_BUF_KEEP, new_count, sizeof(uint8_t)},
-        {DFC_BUF_LIS_TAILS, new_count, sizeof(uint32_t)},
+        {DFC_BUF_LIS_TAILS, dfc__larger(new_count, unique.starts), sizeof(uint32_t)},
         {DFC_BUF_LIS_TAIL_VALUES, dfc__lis_tail_value_count(new_count), sizeof(uint32_t)},
         {DFC_BUF_LIS_PREVIOUS, new_count, sizeof(int32_t)},
     };

@@ -285,13 +285,25 @@ static inline void dfc__scratch_table_prefetch_match(const dfc_scratch_table *ta
 DFC_HIDDEN int dfc__match_lists(dfc_context *context, const dfc_identity *identity, bool validate, int is_section,
                      int32_t *old_to_new, int32_t *new_to_old, size_t *common_prefix, size_t *common_suffix);
 
-/* Sets *unique to whether no two of these are the same identifier (keys equal and
+/* Sets *unique to true when no two of these are the same identifier (keys equal and
  * confirmed): every element of `side`, and the `probe_count` elements of the other side
- * at the positions `probes` lists (may be NULL when probe_count is 0). Reports nothing
+ * at the positions `probes` lists (may be NULL when probe_count is 0). False when two are,
+ * or when too many keys crowd one partition to check it in the room reserved (equal or
+ * colliding keys): the caller's exact matcher then decides. Reports nothing
  * (dfc_unique.c). Uses the context's two table buffers and its LIS-tails buffer, all
- * free while lists are matched. O(n + probe_count). */
+ * free while lists are matched, sized as dfc__unique_scratch_for says. O(n + probe_count). */
 DFC_HIDDEN int dfc__list_is_unique(dfc_context *context, const dfc_identity *identity, int side, const uint32_t *probes,
                                    size_t probe_count, bool *unique);
+
+/* What dfc__list_is_unique needs for `count` elements and `probe_count` probes, in
+ * elements: 8-byte bucketed entries (the table buffer), 4-byte partition starts (the
+ * LIS-tails buffer), 8-byte probe keys and then one partition's table (the new-side table
+ * buffer). Never more for smaller counts, so dfc_context_reserve asks for the largest
+ * case. False when the sizes overflow. */
+typedef struct dfc_unique_scratch {
+    size_t bucketed, starts, keys_then_table;
+} dfc_unique_scratch;
+DFC_HIDDEN bool dfc__unique_scratch_for(size_t count, size_t probe_count, dfc_unique_scratch *scratch);
 
 /* ---- batch planner (dfc_plan.c) --------------------------------------------- */
 

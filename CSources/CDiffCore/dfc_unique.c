@@ -12,6 +12,33 @@
 
 enum { DFC_PARTITION_TARGET = 4096, DFC_MAX_PARTITION_BITS = 16 };
 
+/* How many bits of the spread pick a partition for `total` elements: enough for partitions
+ * of ~DFC_PARTITION_TARGET, at most DFC_MAX_PARTITION_BITS. */
+static unsigned dfc__partition_bits(size_t total) {
+    unsigned bits = 0;
+    while (bits < DFC_MAX_PARTITION_BITS && (total >> bits) > DFC_PARTITION_TARGET) bits++;
+    return bits;
+}
+
+/* The largest partition checked with a table: twice the average size (spread keys stay far
+ * below it: ~4,096 keys a partition vary by ~64), so keys crowding one partition (equal or
+ * colliding keys) cannot ask for a table beyond what dfc_context_reserve set aside. Grows
+ * with `total`, so a smaller diff never needs more. */
+static size_t dfc__partition_limit(size_t total) {
+    size_t limit = 2 * DFC_PARTITION_TARGET + 2 * (total >> DFC_MAX_PARTITION_BITS);
+    return limit < total ? limit : total;
+}
+
+bool dfc__unique_scratch_for(size_t count, size_t probe_count, dfc_unique_scratch *scratch) {
+    const size_t total = count + probe_count;
+    size_t table;
+    unsigned home_shift;
+    if (!dfc__fingerprint_slot_capacity_for(dfc__partition_limit(total), &table, &home_shift)) return false;
+    scratch->bucketed = total;
+    scratch->starts = ((size_t)1 << dfc__partition_bits(total)) + 1;
+    scratch->keys_then_table = probe_count > table ? probe_count : table;
+    return true;
+}
 
 /* The partition of a spread key: its top `bits` bits. */
 static inline size_t dfc__partition(uint64_t spread, unsigned bits) {
@@ -45,20 +72,20 @@ int dfc__list_is_unique(dfc_context *context, const dfc_identity *identity, int 
     *unique = true;
     const size_t total = n + probe_count;
     if (total < 2) return DFC_OK;
-    unsigned bits = 0;
-    while (bits < DFC_MAX_PARTITION_BITS && (total >> bits) > DFC_PARTITION_TARGET) bits++;
+    const unsigned bits = dfc__partition_bits(total);
     const size_t partitions = (size_t)1 << bits;
+    dfc_unique_scratch sizes;
+    if (!dfc__unique_scratch_for(n, probe_count, &sizes)) return DFC_ERR_TOO_LARGE;
     int status = DFC_OK;
-    /* The partitions' starts, then the probes' keys, read once from their scattered places: the
-     * LIS-tails buffer (room for the new list's count of 4-byte values) holds both whenever
-     * fewer than about half the new elements are probes. */
-    const size_t start_words = (partitions + 2) / 2;
-    uint64_t *words = dfc__context_scratch(context, DFC_BUF_LIS_TAILS, start_words + probe_count, sizeof(uint64_t), &status);
-    if (words == NULL) return status;
-    uint32_t *starts = (uint32_t *)words;
-    uint64_t *probe_keys = words + start_words;
-    uint64_t *bucketed = dfc__context_scratch(context, DFC_BUF_SLOTS, total, sizeof(uint64_t), &status);
+    /* Every buffer here is sized by dfc__unique_scratch_for, as dfc_context_reserve sizes them:
+     * the partitions' starts; every element bucketed; the probes' keys, read once from their
+     * scattered places, then (once scattered) the table of one partition in the same buffer. */
+    uint32_t *starts = dfc__context_scratch(context, DFC_BUF_LIS_TAILS, sizes.starts, sizeof(uint32_t), &status);
+    if (starts == NULL) return status;
+    uint64_t *bucketed = dfc__context_scratch(context, DFC_BUF_SLOTS, sizes.bucketed, sizeof(uint64_t), &status);
     if (bucketed == NULL) return status;
+    uint64_t *probe_keys = dfc__context_scratch(context, DFC_BUF_SLOTS_NEW, sizes.keys_then_table, sizeof(uint64_t), &status);
+    if (probe_keys == NULL) return status;
 
     /* Count, then scatter each element as (the 32 spread bits below its partition's, entry). */
     memset(starts, 0, (partitions + 1) * sizeof(uint32_t));
@@ -72,22 +99,25 @@ int dfc__list_is_unique(dfc_context *context, const dfc_identity *identity, int 
         if (starts[p + 1] > largest) largest = starts[p + 1];
         starts[p + 1] += starts[p];
     }
+    /* A partition this crowded holds many equal (or colliding) keys: rather than a table
+     * larger than reserved, say "maybe not unique" and let the caller's exact matcher decide. */
+    if (largest > dfc__partition_limit(total)) {
+        *unique = false;
+        return DFC_OK;
+    }
     for (size_t i = 0; i < n; i++) dfc__scatter(bucketed, starts, bits, keys[i], (uint32_t)i);
     for (size_t k = 0; k < probe_count; k++)
         dfc__scatter(bucketed, starts, bits, probe_keys[k], probes[k] | DFC_PROBE_BIT);
-    /* starts[p] is now where partition p ends (and p + 1 begins). */
+    /* starts[p] is now where partition p ends (and p + 1 begins); the probe keys are no longer needed. */
 
-    size_t capacity;
-    unsigned home_shift;
-    if (!dfc__fingerprint_slot_capacity_for(largest, &capacity, &home_shift)) return DFC_ERR_TOO_LARGE;
-    uint64_t *table = dfc__context_scratch(context, DFC_BUF_SLOTS_NEW, capacity, sizeof(uint64_t), &status);
-    if (table == NULL) return status;
+    uint64_t *table = probe_keys;
     size_t begin = 0;
     for (size_t p = 0; p < partitions; begin = starts[p], p++) {
         const size_t end = starts[p];
         if (end - begin < 2) continue;
-        size_t slots = capacity;
-        /* no larger than `capacity`; a slot's home: the fingerprint's top bits */
+        size_t slots = 0;
+        unsigned home_shift = 0;
+        /* no larger than the buffer: end - begin is within the partition limit */
         (void)dfc__fingerprint_slot_capacity_for(end - begin, &slots, &home_shift);
         const size_t mask = slots - 1;
         memset(table, 0, slots * sizeof(uint64_t));

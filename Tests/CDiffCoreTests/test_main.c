@@ -43,6 +43,8 @@ void test_contract(void);
 void test_size_guards(void);
 int contract_list(void); /* prints every function the contract table covers */
 
+void test_reserve_covers_every_flat_diff(void); /* test_reserve.c */
+
 int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "--list-contract") == 0) return contract_list();
     const harness_test tests[] = {
@@ -72,6 +74,7 @@ int main(int argc, char **argv) {
         {"sections_refresh_in_place", test_sections_refresh_in_place},
         {"plan_random_replay", test_plan_random_replay},
         {"warm_context_allocates_nothing", test_warm_context_allocates_nothing},
+        {"reserve_covers_every_flat_diff", test_reserve_covers_every_flat_diff},
         {"allocation_failure_every_k", test_allocation_failure_every_k},
         {"contract", test_contract},
         {"size_guards", test_size_guards},

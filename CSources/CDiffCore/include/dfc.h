@@ -20,8 +20,10 @@
  * identifiers are never matched.
  *
  * A dfc_context owns every scratch buffer and every output array. Create one,
- * reuse it for many diffs (one per thread), free it at the end. After the
- * buffers have grown to the largest input seen, a diff allocates nothing.
+ * reuse it for many diffs (one per thread), free it at the end. Its buffers
+ * only grow: after dfc_context_reserve, a flat diff up to the reserved sizes
+ * allocates nothing; otherwise each call grows what it needs, and one that
+ * needs no more room than earlier calls allocates nothing.
  * Outputs (result structs) point into the context and stay valid until the
  * next call that takes the same context, or until it is reset or freed.
  *
@@ -234,12 +236,18 @@ void dfc_context_reset(dfc_context *DFC_NULLABLE context);
 void dfc_context_shrink(dfc_context *DFC_NULLABLE context);
 
 /**
- * @brief Grows the buffers so that a flat diff of `old_count` and
- * `new_count` elements allocates nothing.
+ * @brief Grows the buffers so that every dfc_diff_flat of up to `old_count`
+ * old and `new_count` new elements allocates nothing, whatever the lists hold
+ * (nothing in common, a full shuffle, one list empty, colliding keys) and
+ * whatever the flags and match kind. Only a diff that finds duplicates may
+ * still allocate, to grow the list dfc_context_duplicates returns.
+ * dfc_diff_sections is not covered: its buffers depend on the section counts
+ * too, and it grows them as it needs.
  * @return DFC_OK; DFC_ERR_NULL_ARGUMENT; DFC_ERR_TOO_LARGE;
  *         DFC_ERR_OUT_OF_MEMORY (capacity is then unchanged or larger).
  * Complexity O(1) besides the allocator (buffers are not cleared);
- * O(old_count + new_count) memory.
+ * O(old_count + new_count) memory: about 79 bytes per element for two lists
+ * of 10^6 (every step's worst case is set aside at once).
  */
 int dfc_context_reserve(dfc_context *DFC_NULLABLE context, size_t old_count, size_t new_count);
 

@@ -1,7 +1,8 @@
 /// A reusable engine for diffing flat lists of unique identifiers, for hot paths.
 ///
-/// It wraps one C diff context: scratch memory grows to the largest input seen
-/// and is reused, so once warm a diff allocates only its result arrays. Use one
+/// It wraps one C diff context: scratch memory grows to what the largest diff so far
+/// needed (size and shape both count) and is reused, so once warm a diff allocates only
+/// its result arrays. Use one
 /// `ListDiffer` per thread; it is deliberately not `Sendable`.
 ///
 /// ```swift

@@ -139,9 +139,9 @@ where I.ID: Sendable {
             let id = value.id
             guard let slot = oldIDs.itemSlot(id) else { continue }
             // Both old snapshots have one layout: the same position holds the old value.
-            let section = Int(oldIDs.sectionPosition[Int(oldIDs.itemPlace[Int(slot)].section)])
-            let oldSlot = old.sectionItems[Int(old.sectionOrder[section])][Int(oldIDs.itemPlace[Int(slot)].index)]
-            if old.itemIDs[Int(oldSlot)] != value { changed.append(id) }
+            let (section, index) = oldIDs.displayPlace(ofItemSlot: slot)
+            let oldValue = old.itemID(inSectionAt: section, index: index)
+            if oldValue != value { changed.append(id) }
         }
         return changed
     }

@@ -47,20 +47,9 @@ public struct DiffableDataSourceSnapshot<SectionIdentifierType: Hashable, ItemId
     public init() {
         storage = SnapshotStorage()
     }
-
-    /// Gives this value its own storage before a mutation (copy-on-write).
-    @inline(__always)
-    mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-    }
-
-    @inline(__always)
-    func checkInvariants() {
-        #if DIFFABLE_INTERNAL_CHECKS
-            storage.checkInvariants()
-        #endif
-    }
 }
+
+extension DiffableDataSourceSnapshot: CopyOnWriteSnapshot {}
 
 extension DiffableDataSourceSnapshot: @unchecked Sendable
 where SectionIdentifierType: Sendable, ItemIdentifierType: Sendable {}

@@ -66,10 +66,21 @@ struct IdentifierColumn<ID: Hashable> {
     /// Runs `body` with the keys of `items`: for identifiers that are their own keys their own
     /// bytes, otherwise computed into a temporary buffer (no array made).
     /// - Complexity: O(k) (plus string and byte lengths).
+    @inline(__always)
     func withKeys<R>(of items: UnsafeBufferPointer<ID>, _ body: (UnsafeBufferPointer<UInt64>) -> R) -> R {
+        Self.withKeys(of: items, strategy: strategy, isOwnKey: isOwnKey, body)
+    }
+
+    /// ``withKeys(of:_:)`` for a caller whose `body` changes the column: called on the column,
+    /// the call would hold a copy of it (its arrays then shared, so the first write copies
+    /// them whole).
+    /// - Complexity: O(k) (plus string and byte lengths).
+    static func withKeys<R>(
+        of items: UnsafeBufferPointer<ID>, strategy: KeyStrategy, isOwnKey: Bool, _ body: (UnsafeBufferPointer<UInt64>) -> R
+    ) -> R {
         if isOwnKey { return items.withMemoryRebound(to: UInt64.self, body) }
         return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: items.count) { keys in
-            for index in items.indices { keys.initializeElement(at: index, to: key(of: items[index])) }
+            for index in items.indices { keys.initializeElement(at: index, to: strategy.key(items[index])) }
             return body(UnsafeBufferPointer(keys))
         }
     }
@@ -112,7 +123,7 @@ struct IdentifierColumn<ID: Hashable> {
     /// - Complexity: O(1) expected.
     @inline(__always)
     func slot(of id: ID, key: UInt64) -> Int32? {
-        ids.withUnsafeBufferPointer { ids in withTable { $0.slot(of: id, key: key) { ids[Int($0)] } } }
+        withTable { $0.slot(of: id, key: key) { ids[Int($0)] } }
     }
 
     /// - Complexity: O(1) expected.

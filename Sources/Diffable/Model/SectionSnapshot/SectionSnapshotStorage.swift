@@ -371,7 +371,11 @@ final class SectionSnapshotStorage<Item: Hashable>: SnapshotStorageClass {
         // Borrowed buffers throughout: appending an array argument retains and releases it,
         // atomic operations that were a fifth of building an outline in a profile.
         items.withUnsafeBufferPointer { items in
-            self.items.withKeys(of: items) { appendNewLeavesAtEnd(items, keys: $0, to: parent) }
+            // Not through `self.items`: the call would hold a copy of the column while the
+            // append changes it, and every append would copy the identifiers.
+            IdentifierColumn.withKeys(of: items, strategy: self.items.strategy, isOwnKey: self.items.isOwnKey) {
+                appendNewLeavesAtEnd(items, keys: $0, to: parent)
+            }
         }
     }
 

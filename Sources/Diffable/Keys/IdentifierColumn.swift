@@ -119,6 +119,16 @@ struct IdentifierColumn<ID: Hashable> {
         Unmanaged.passUnretained(table)._withUnsafeGuaranteedRef(body)
     }
 
+    /// Starts loading the table slots of `keys`, for lookups or inserts soon after.
+    /// `mutating` only so that a call on a column stored in a class takes no copy of it.
+    /// - Complexity: O(keys.count).
+    @inline(__always)
+    mutating func prefetchTable(_ keys: UnsafeBufferPointer<UInt64>) {
+        withTable { table in
+            for key in keys { table.prefetch(key) }
+        }
+    }
+
     /// The slot of `id`, whose key is `key`.
     /// - Complexity: O(1) expected.
     @inline(__always)
@@ -181,10 +191,19 @@ struct IdentifierColumn<ID: Hashable> {
     /// order), otherwise any slots below `count`.
     /// - Throws: ``CoreError`` when memory runs out (nothing changed).
     /// - Complexity: O(n) when the table grows, amortized away; O(1) otherwise.
-    func reserveTable(_ count: Int, entriesArePrefix prefix: Int? = nil) throws(CoreError) {
+    /// `mutating` although only the table changes: a call on a column stored in a class
+    /// would otherwise hold a copy of it (a retain and release of each of its buffers).
+    @inline(__always)
+    mutating func reserveTable(_ count: Int, entriesArePrefix prefix: Int? = nil) throws(CoreError) {
         // The usual case, room already there, without borrowing the keys (a retain and a
         // release of the identifier array: 3% of building an outline of one-item appends).
         if withTable({ count <= $0.count + $0.room }) { return }
+        try growTable(count, entriesArePrefix: prefix)
+    }
+
+    /// ``reserveTable(_:entriesArePrefix:)`` when the table must grow.
+    @inline(never)
+    private mutating func growTable(_ count: Int, entriesArePrefix prefix: Int?) throws(CoreError) {
         let size = prefix ?? ids.count
         let failure: CoreError? = withKeys { keys in
             withTable { table -> CoreError? in
@@ -204,7 +223,13 @@ struct IdentifierColumn<ID: Hashable> {
     /// (``reserveTable(_:entriesArePrefix:)``).
     /// - Complexity: O(newKeys.count) expected.
     @inline(__always)
-    func claimKeys(_ newKeys: UnsafeBufferPointer<UInt64>, first: Int) -> Bool {
+    mutating func claimKeys(_ newKeys: UnsafeBufferPointer<UInt64>, first: Int) -> Bool {
+        claim(newKeys, first: first)
+    }
+
+    /// ``claimKeys(_:first:)`` for callers inside the column that hold its keys borrowed.
+    @inline(__always)
+    private func claim(_ newKeys: UnsafeBufferPointer<UInt64>, first: Int) -> Bool {
         if newKeys.count == 1 { return withTable { $0.insertUnlessCandidate(key: newKeys[0], slot: Int32(first)) } }
         return insertBatchOrNothing(newKeys, first: first)
     }
@@ -230,10 +255,10 @@ struct IdentifierColumn<ID: Hashable> {
     /// Adds the table entries of the (distinct, not yet entered) identifiers at `slots`;
     /// the table must have room.
     /// - Complexity: O(slots.count) expected.
-    func addTableEntries(_ slots: Range<Int>) {
+    mutating func addTableEntries(_ slots: Range<Int>) {
         // A batch is prefetched; when it meets a conflict (a hash collision) it changes nothing,
         // and the entries go in one by one.
-        if slots.count > 64, withKeys({ claimKeys(UnsafeBufferPointer(rebasing: $0[slots]), first: slots.lowerBound) }) {
+        if slots.count > 64, withKeys({ claim(UnsafeBufferPointer(rebasing: $0[slots]), first: slots.lowerBound) }) {
             return
         }
         withKeys { keys in
@@ -245,7 +270,7 @@ struct IdentifierColumn<ID: Hashable> {
 
     /// Removes the table entries of the identifiers at `slots` (prefetched ahead).
     /// - Complexity: O(k) expected.
-    func removeTableEntries(_ slots: some Collection<Int32>) {
+    mutating func removeTableEntries(_ slots: some Collection<Int32>) {
         let ahead = Self.prefetchDistance
         withKeys { keys in
             withTable { table in
@@ -266,7 +291,7 @@ struct IdentifierColumn<ID: Hashable> {
     /// (or back, `undo`). Slots stay distinct at every step (the table tells equal keys
     /// apart by slot): the entry moved next never lands on one not moved yet.
     /// - Complexity: O(slots.count) expected.
-    func moveTableEntries(of slots: Range<Int>, by delta: Int, undo: Bool = false) {
+    mutating func moveTableEntries(of slots: Range<Int>, by delta: Int, undo: Bool = false) {
         let (from, to) = undo ? (delta, 0) : (0, delta)
         withKeys { keys in
             withTable { table in

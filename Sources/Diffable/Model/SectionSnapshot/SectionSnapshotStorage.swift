@@ -117,7 +117,10 @@ final class SectionSnapshotStorage<Item: Hashable>: SnapshotStorageClass {
         let guess = hint.guess &+ 1
         // An injective key follows from the identifier, whose neighbour the last lookup read:
         // comparing identifiers alone costs no cache miss when the guess is wrong.
-        if guess >= 0 && guess < items.count && (items.strategy.isInjective || items.key(at: guess) == key) && items[guess] == item {
+        // `items.ids` read directly: a call on the column would hold a copy of it.
+        if guess >= 0 && guess < items.ids.count && (items.strategy.isInjective || items.key(at: guess) == key)
+            && items.ids[guess] == item
+        {
             hint.remember(guess)
             return guess
         }
@@ -385,9 +388,7 @@ final class SectionSnapshotStorage<Item: Hashable>: SnapshotStorageClass {
     {
         // Start loading the table slots the keys go to (random places in a large table) first,
         // so those cache misses overlap the parent's lookup and the appends below.
-        items.withTable { table in
-            for key in newKeys { table.prefetch(key) }
-        }
+        items.prefetchTable(newKeys)
         var parent = -1
         if let parentID {
             guard let found = position(of: parentID), found + Int(sizes[found]) == count else { return false }

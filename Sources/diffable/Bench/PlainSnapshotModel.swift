@@ -82,21 +82,6 @@ struct PlainSnapshotModel<Item: Hashable> {
         itemCount = start
     }
 
-    /// Gives the Dictionaries and the outer arrays storage of their own (a copy shares them),
-    /// leaving each section's item array shared, as the snapshot's copy leaves its sections:
-    /// both sides then copy the sections an edit touches inside the timing.
-    /// - Complexity: O(n + s).
-    mutating func makeContainersUnique() {
-        if let (id, place) = location.first { location[id] = place }
-        if let (id, index) = sectionIndex.first { sectionIndex[id] = index }
-        if !items.isEmpty {
-            items.append([])
-            items.removeLast()
-        }
-        sectionIDs.reserveCapacity(sectionIDs.count + 1)
-        sectionStart.reserveCapacity(sectionStart.count + 1)
-    }
-
     private mutating func renumber(section: Int, from start: Int) {
         for index in start..<items[section].count { location[items[section][index]] = Location(section: section, index: index) }
     }

@@ -135,9 +135,9 @@ enum SnapshotBench {
             )
         }
 
-        guard itemCount > 1 else { return rows }
+        guard itemCount > 2 else { return rows }
         log.step(label, phase: "moveItem")
-        let (oneMove, plainMove) = moveAcross(snapshot, model, first: item(0), last: item(itemCount - 1), runs: runs)
+        let (oneMove, plainMove) = moveAcross(snapshot, model, first: item(0), second: item(1), last: item(itemCount - 1), runs: runs)
         row("one moveItem across sections (first → last)", oneMove, plainMove, runs: runs)
         if itemCount >= 1_000 {
             // The same move where sections are large: what a move costs grows with the sections it touches.
@@ -149,28 +149,30 @@ enum SnapshotBench {
             }
             let wideModel = PlainSnapshotModel(
                 sections: Array(0..<few), items: (0..<few).map { section in (section * perSection..<(section + 1) * perSection).map(item) })
-            let (move, plain) = moveAcross(wide, wideModel, first: item(0), last: item(few * perSection - 1), runs: runs)
+            let (move, plain) = moveAcross(
+                wide, wideModel, first: item(0), second: item(1), last: item(few * perSection - 1), runs: runs)
             row("one moveItem across sections (first → last), \(few) sections", move, plain, runs: runs)
             rows[rows.count - 1].sections = few
         }
 
         log.step(label, phase: "deleteItems")
-        // Each run deletes from a fresh copy made untimed on both sides; each side's sections
-        // stay shared with the original, so both copy the sections they touch inside the timing.
+        // Each run deletes from a fresh copy that one untimed delete (of an item the timed one
+        // keeps) has made own its storage, on both sides; sections that delete did not touch
+        // stay shared with the original on both, so both copy the ones they touch when timed.
         let doomed = stride(from: 0, to: itemCount, by: 20).map(item)
         var deleting = snapshot, deletingModel = model
         let delete = Measure.median(
             runs: runs,
             setup: {
                 deleting = snapshot
-                deleting.reloadItems([item(1)])  // storage of its own
+                deleting.deleteItems([item(1)])
             },
             body: { deleting.deleteItems(doomed) })
         let plainDelete = Measure.median(
             runs: runs,
             setup: {
                 deletingModel = model
-                deletingModel.makeContainersUnique()
+                deletingModel.deleteItems([item(1)])
             },
             body: { deletingModel.deleteItems(doomed) })
         row("deleteItems 5%", delete, plainDelete, runs: max(1, runs))
@@ -178,24 +180,27 @@ enum SnapshotBench {
         return rows
     }
 
-    /// Median seconds of one `moveItem(first, afterItem: last)` on each side, each run on a
-    /// fresh copy whose storage was made its own untimed (sections stay shared on both sides).
+    /// Median seconds of one `moveItem(first, afterItem: last)` on each side. Each run starts
+    /// from a fresh copy on which one untimed move (the second item after `last`) wrote every
+    /// array a move writes, so the copy owns them, as a snapshot does after any earlier edit;
+    /// the timed move then does only its own work.
     private static func moveAcross<Item: Hashable>(
-        _ snapshot: DiffableDataSourceSnapshot<Int, Item>, _ model: PlainSnapshotModel<Item>, first: Item, last: Item, runs: Int
+        _ snapshot: DiffableDataSourceSnapshot<Int, Item>, _ model: PlainSnapshotModel<Item>, first: Item, second: Item, last: Item,
+        runs: Int
     ) -> (diffable: Double, plain: Double) {
         var moved = snapshot, movedModel = model
         let diffable = Measure.median(
             runs: runs,
             setup: {
                 moved = snapshot
-                moved.reloadItems([last])  // storage of its own
+                moved.moveItem(second, afterItem: last)
             },
             body: { moved.moveItem(first, afterItem: last) })
         let plain = Measure.median(
             runs: runs,
             setup: {
                 movedModel = model
-                movedModel.makeContainersUnique()
+                movedModel.moveItem(second, after: last)
             },
             body: { movedModel.moveItem(first, after: last) })
         precondition(moved.indexOfItem(first) == movedModel.indexOfItem(first), "bench: the two moves disagree")

@@ -245,7 +245,8 @@ import Testing
             batch.reloadItems.append(Bool.random(using: &g) ? move.to : move.from)
         // An item operation inside a deleted (I1), inserted (I2) or moved (I5) section.
         case 11 where !batch.deleteSections.isEmpty || !batch.insertSections.isEmpty || !batch.moveSections.isEmpty:
-            let sections = batch.deleteSections.map { ($0, true) } + batch.insertSections.map { ($0, false) }
+            let sections =
+                batch.deleteSections.map { ($0, true) } + batch.insertSections.map { ($0, false) }
                 + batch.moveSections.flatMap { [($0.from, true), ($0.to, false)] }
             let (section, old) = sections.randomElement(using: &g)!
             let row = IndexPath(item: Int.random(in: 0...1, using: &g), section: section)

@@ -1,6 +1,5 @@
-import Foundation
-
 import Diffable
+import Foundation
 
 /// The batch rules (docs/BATCH_RULES.md §4.7 V0–V8, the strict rules of §1.2 and §4.6) written
 /// again from the rules, as the oracle of `BatchCheckOracleTests`. It shares nothing with the
@@ -168,7 +167,8 @@ struct ReferenceBatchCheck {
             }
             if move.to < 0 || move.to >= n {
                 throw Self.failure(
-                    "E21", "attempt to to move section \(move.from) to section \(move.to), but there are only \(n) sections after the update")
+                    "E21",
+                    "attempt to to move section \(move.from) to section \(move.to), but there are only \(n) sections after the update")
             }
             if goneSections.contains(move.from) {
                 throw Self.failure("E20", "attempt to perform a delete and a move from the same section (\(move.from))")
@@ -193,7 +193,9 @@ struct ReferenceBatchCheck {
         for path in inserts {
             if path.section < 0 || path.section >= n {
                 throw Self.failure(
-                    "E6", "attempt to insert \(unit) \(path.item) into section \(path.section), but there are only \(n) sections after the update")
+                    "E6",
+                    "attempt to insert \(unit) \(path.item) into section \(path.section), but there are only \(n) sections after the update"
+                )
             }
             if path.item < 0 || path.item >= newCounts[path.section] {
                 throw insertFailure(path)
@@ -244,7 +246,8 @@ struct ReferenceBatchCheck {
             }
             if goneSections.contains(from.section) {
                 throw Self.failure(
-                    "E19", table ? "cannot move a row from a deleted section" : "cannot move an item from a deleted section (\(from.section))")
+                    "E19",
+                    table ? "cannot move a row from a deleted section" : "cannot move an item from a deleted section (\(from.section))")
             }
             if arrivingSections.contains(to.section) {
                 throw Self.failure("E18", "cannot move \(table ? "a row" : "an item") into a newly inserted section (\(to.section))")
@@ -309,7 +312,8 @@ struct ReferenceBatchCheck {
     func checkDelete(_ path: IndexPath) throws(Failure) {
         if path.section < 0 || path.section >= m {
             throw Self.failure(
-                "E4", "attempt to delete \(unit) \(path.item) from section \(path.section), but there are only \(m) sections before the update")
+                "E4",
+                "attempt to delete \(unit) \(path.item) from section \(path.section), but there are only \(m) sections before the update")
         }
         if path.item < 0 || path.item >= oldCounts[path.section] {
             throw Self.failure(

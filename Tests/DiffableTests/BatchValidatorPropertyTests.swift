@@ -8,6 +8,8 @@ import Testing
 /// negative, huge, index paths of 0 to 3 indices, duplicates — and near-valid batches (a valid
 /// diff batch with one or two entries broken) are each either accepted and replayed exactly, or
 /// answered with a Violation; the diff's own batches are always accepted. A trap fails the run.
+/// Batches aimed at the rules random ones seldom reach first (`AimedBatches`) must be answered
+/// by that rule, and every rule must answer some batch (a rule disabled or shadowed shows).
 ///
 /// Seeded: `DIFFABLE_PROPERTY_SEED=<n>` runs another seed; `DIFFABLE_PROPERTY_TRACE=1` prints
 /// every batch before it is checked, so the last line before a trap names it.
@@ -17,7 +19,7 @@ import Testing
     static let seed = ProcessInfo.processInfo.environment["DIFFABLE_PROPERTY_SEED"].flatMap { UInt64($0) } ?? 20_260_612
     static let trace = ProcessInfo.processInfo.environment["DIFFABLE_PROPERTY_TRACE"] != nil
 
-    enum Kind: String, CaseIterable { case garbage, broken, valid }
+    enum Kind: String, CaseIterable { case garbage, broken, valid, aimed }
 
     /// Outcomes per kind, and the rules that answered.
     struct Tally: CustomStringConvertible {
@@ -28,6 +30,15 @@ import Testing
             let rules = rules.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
             return "\(total) batches: \(kinds.joined(separator: ", ")); rules: \(rules.joined(separator: " "))"
         }
+
+        mutating func record(_ violation: BatchValidator.Violation?, _ kind: Kind) {
+            if let violation {
+                rejected[kind, default: 0] += 1
+                rules[violation.rule, default: 0] += 1
+            } else {
+                accepted[kind, default: 0] += 1
+            }
+        }
     }
 
     @Test func everyBatchIsAcceptedAndReplayedOrAViolation() {
@@ -37,6 +48,23 @@ import Testing
             let kind: Kind = round % 6 < 3 ? .garbage : round % 6 < 5 ? .broken : .valid
             let flavor: BatchValidator.Flavor = round % 2 == 0 ? .collection : .table
             let mode: BatchValidator.Mode = round % 4 < 2 ? .strict : .compat
+            if round % 8 == 7 {
+                // Each rule in turn, then each flavor and mode in turn.
+                let (turn, rules) = (round / 8, AimedBatches.rules.count)
+                let flavor: BatchValidator.Flavor = turn / rules % 2 == 0 ? .collection : .table
+                let aimed = AimedBatches.make(AimedBatches.rules[turn % rules], table: flavor == .table, &generator)
+                let aimedMode: BatchValidator.Mode = aimed.strictOnly || turn / rules / 2 % 2 == 0 ? .strict : .compat
+                let context =
+                    "seed \(Self.seed) round \(round) aimed at \(aimed.rule) \(flavor) \(aimedMode)\nbatch \(aimed.batch)\nold \(aimed.old)\nnew \(aimed.new)"
+                let violation = Self.check(
+                    aimed.batch, from: RandomSnapshots.build(aimed.old), to: RandomSnapshots.build(aimed.new),
+                    validator: BatchValidator(flavor: flavor, mode: aimedMode), context: context)
+                tally.record(violation, .aimed)
+                // UIKit's rules (E) reject in both modes; the strict ones (I) in strict mode.
+                if (aimedMode == .strict || aimed.rule.hasPrefix("E")) && violation?.rule != aimed.rule {
+                    Issue.record("aimed at \(aimed.rule), answered \(String(describing: violation))\n\(context)")
+                }
+            }
             let (old, new) = RandomSnapshots.pair(&generator, maxSections: 4, maxItems: 6)
             // (batch, what the view shows before it, what the data source answers after it)
             var batches: [(BatchUpdate, Snapshot, Snapshot)] = []
@@ -52,6 +80,7 @@ import Testing
             case .valid:
                 // The refresh batch follows the structural one: the view already shows the new rows.
                 batches = new.difference(from: old).batches.map { ($0, $0.isRefreshOnly ? new : old, new) }
+            case .aimed: break  // made above, every eighth round
             }
             for (batch, before, target) in batches {
                 if Self.trace { print("round \(round) \(kind) \(flavor) \(mode): \(batch)") }
@@ -59,21 +88,23 @@ import Testing
                     "seed \(Self.seed) round \(round) \(kind) \(flavor) \(mode)\nbatch \(batch)\nold \(before.debugDescription)\nnew \(target.debugDescription)"
                 let validator = kind == .valid ? BatchValidator(flavor: flavor) : BatchValidator(flavor: flavor, mode: mode)
                 let violation = Self.check(batch, from: before.withoutPendingUpdates(), to: target, validator: validator, context: context)
-                if let violation {
-                    tally.rejected[kind, default: 0] += 1
-                    tally.rules[violation.rule, default: 0] += 1
-                    if kind == .valid { Issue.record("the diff's batch was rejected: \(violation)\n\(context)") }
-                } else {
-                    tally.accepted[kind, default: 0] += 1
-                }
+                tally.record(violation, kind)
+                if let violation, kind == .valid { Issue.record("the diff's batch was rejected: \(violation)\n\(context)") }
             }
             if kind == .garbage { Self.checkArbitraryCounts(&generator) }
         }
         print("BatchValidatorPropertyTests seed \(Self.seed): \(tally)")
         #expect(tally.total >= 10_000)
         #expect(tally.accepted[.garbage, default: 0] + tally.accepted[.broken, default: 0] >= 500, "too few random batches accepted")
-        #expect(tally.rules.count >= 20, "too few rules exercised: \(tally.rules.keys.sorted())")
+        // Each rule must answer some batch: a rule disabled or shadowed by another shows here.
+        let silent = Self.rules.filter { tally.rules[$0, default: 0] == 0 }
+        #expect(silent.isEmpty, "rules that answered no batch (seed \(Self.seed)): \(silent)")
+        #expect(Set(tally.rules.keys).isSubset(of: Self.rules), "unexpected rules: \(tally.rules.keys.sorted())")
     }
+
+    /// Every rule the validator (V0–V8 and the strict rules) and the identity replay (V9) answer
+    /// with (docs/BATCH_RULES.md, sections 2–5).
+    static let rules = ["V0"] + (1...22).map { "E\($0)" } + ["E25", "E26", "I1", "I2", "I5", "I7", "I8", "I9", "R1", "V9"]
 
     /// Runs `batch` through the snapshot simulator, the ListView simulator and the steps path;
     /// records an issue for any disagreement, and returns the simulator's violation (nil: accepted).
@@ -176,7 +207,8 @@ import Testing
     }
 
     /// Breaks one entry of a valid batch: drop, repeat, shift by one, swap a move, add an arbitrary
-    /// entry, or make an index path malformed.
+    /// entry, make an index path malformed, or make two entries collide (a move's source or
+    /// target reused, an item operation in a section that is deleted, inserted or moved).
     static func breakOne(_ batch: inout BatchUpdate, _ g: inout SeededGenerator) {
         func change<T>(_ values: inout [T], shifted: (T, Int) -> T, arbitrary: (inout SeededGenerator) -> T) {
             let index = values.isEmpty ? nil : Int.random(in: 0..<values.count, using: &g)
@@ -192,7 +224,7 @@ import Testing
         }
         let path = { (g: inout SeededGenerator) in arbitraryPath(&g, sections: 4, items: 6) }
         let section = { (g: inout SeededGenerator) in arbitrary(&g, near: 4) }
-        switch Int.random(in: 0..<9, using: &g) {
+        switch Int.random(in: 0..<13, using: &g) {
         case 0: change(&batch.deleteSections, shifted: { $0 &+ $1 }, arbitrary: section)
         case 1: change(&batch.insertSections, shifted: { $0 &+ $1 }, arbitrary: section)
         case 2: change(&batch.reloadSections, shifted: { $0 &+ $1 }, arbitrary: section)
@@ -204,6 +236,28 @@ import Testing
         case 5: change(&batch.insertItems, shifted: shiftPath, arbitrary: path)
         case 6: change(&batch.reloadItems, shifted: shiftPath, arbitrary: path)
         case 7: change(&batch.reconfigureItems, shifted: { path, _ in IndexPath(indexes: Array(path) + [0]) }, arbitrary: path)
+        // The collisions a lone shifted entry rarely makes: a second move sharing a source (E17)
+        // or a target (E16); a reload of a move's target (E11, E12 on a table) or source (E10).
+        case 9 where !batch.moveItems.isEmpty:
+            let move = batch.moveItems.randomElement(using: &g)!, other = path(&g)
+            batch.moveItems.append(Bool.random(using: &g) ? .init(from: move.from, to: other) : .init(from: other, to: move.to))
+        case 10 where !batch.moveItems.isEmpty:
+            let move = batch.moveItems.randomElement(using: &g)!
+            batch.reloadItems.append(Bool.random(using: &g) ? move.to : move.from)
+        // An item operation inside a deleted (I1), inserted (I2) or moved (I5) section.
+        case 11 where !batch.deleteSections.isEmpty || !batch.insertSections.isEmpty || !batch.moveSections.isEmpty:
+            let sections =
+                batch.deleteSections.map { ($0, true) } + batch.insertSections.map { ($0, false) }
+                + batch.moveSections.flatMap { [($0.from, true), ($0.to, false)] }
+            let (section, old) = sections.randomElement(using: &g)!
+            let row = IndexPath(item: Int.random(in: 0...1, using: &g), section: section)
+            if old { batch.deleteItems.append(row) } else { batch.insertItems.append(row) }
+        // A move kept at its source's raw section index while sections shift (I8).
+        case 12 where !batch.moveItems.isEmpty:
+            let index = Int.random(in: 0..<batch.moveItems.count, using: &g), move = batch.moveItems[index]
+            if move.from.count == 2 && move.to.count == 2 {
+                batch.moveItems[index] = .init(from: move.from, to: IndexPath(item: move.to.item, section: move.from.section))
+            }
         default:
             change(
                 &batch.moveItems, shifted: { move, by in .init(from: move.to, to: shiftPath(move.from, by)) },

@@ -125,8 +125,10 @@ enum SnapshotStep: CustomStringConvertible, Sendable {
 }
 
 /// A sequence of steps decoded from generated numbers against the model as it evolves, so
-/// that every subsequence the shrinker tries still decodes to valid calls (a step that would
-/// need what is not there, such as a section, decodes to nothing).
+/// that every subsequence the shrinker tries still decodes to valid calls. A step that needs
+/// what is not there makes it instead — sections when there are none, items when there are
+/// none (or one, for a move) — so that programs reach snapshots with items in several
+/// sections instead of idling on empty ones (`PropertyProgramDistributionTests`).
 struct SnapshotProgram: CustomStringConvertible, Sendable {
     var steps: [SnapshotStep] = []
 
@@ -146,34 +148,52 @@ struct SnapshotProgram: CustomStringConvertible, Sendable {
         }
         for code in codes {
             let sections = model.sections.map(\.id), items = model.allItems
-            let (a, b, c) = (code.a, code.b, code.c)
-            var step: SnapshotStep?
-            switch code.operation {
-            case 0: step = .appendSections(freshSections(1 + a % 2))
-            case 1 where !sections.isEmpty: step = .insertSections(freshSections(1), next: sections[a % sections.count], after: c % 2 == 1)
-            case 2 where !sections.isEmpty: step = .deleteSections([sections[a % sections.count], "missing"])
-            case 3 where sections.count >= 2 && a % sections.count != b % sections.count:
-                step = .moveSection(sections[a % sections.count], next: sections[b % sections.count], after: c % 2 == 1)
-            case 4...5 where !sections.isEmpty:
-                let existing = b % 3 == 2 && !items.isEmpty ? [items[b % items.count]] : []
-                step = .appendItems(fresh(a % 4) + existing, to: c % 2 == 0 ? nil : sections[c % sections.count])
-            case 6 where !items.isEmpty: step = .insertItems(fresh(1 + b % 2), next: items[a % items.count], after: c % 2 == 1)
-            case 7 where !items.isEmpty: step = .deleteItems([items[a % items.count], items[b % items.count], -1])
-            case 8 where items.count >= 2 && a % items.count != b % items.count:
-                step = .moveItem(items[a % items.count], next: items[b % items.count], after: c % 2 == 1)
-            case 9 where !items.isEmpty:
-                step = c % 2 == 0 ? .reloadItems([items[a % items.count]]) : .reconfigureItems([items[a % items.count]])
-            case 10 where !sections.isEmpty:
-                step =
-                    a % 2 == 0
-                    ? .appendRepeated(fresh(1)[0], to: sections[b % sections.count]) : .insertNextToMissing(fresh(1), missing: -2)
-            case 11: step = a % 4 == 3 ? .deleteAllItems : .rebuild
-            default: step = nil
+            let (operation, a, c) = (code.operation, code.a, code.c)
+            let step: SnapshotStep?
+            if sections.isEmpty && (1...10).contains(operation) || operation == 3 && sections.count < 2 {
+                step = .appendSections(freshSections(1 + a % 2))
+            } else if items.isEmpty && (6...9).contains(operation) || operation == 8 && items.count < 2 {
+                step = .appendItems(fresh(1 + a % 3), to: c % 2 == 0 ? nil : sections[c % sections.count])
+            } else {
+                step = Self.step(code, sections: sections, items: items, fresh: fresh, freshSections: freshSections)
             }
             guard let step else { continue }
             step.update(&model)
             steps.append(step)
         }
+    }
+
+    /// The step `code` decodes to when what it needs is there (nil: it needs more).
+    private static func step(
+        _ code: Code, sections: [String], items: [Int], fresh: (Int) -> [Int], freshSections: (Int) -> [String]
+    ) -> SnapshotStep? {
+        let (a, b, c) = (code.a, code.b, code.c)
+        var step: SnapshotStep?
+        switch code.operation {
+        case 0: step = .appendSections(freshSections(1 + a % 2))
+        case 1 where !sections.isEmpty: step = .insertSections(freshSections(1), next: sections[a % sections.count], after: c % 2 == 1)
+        case 2 where !sections.isEmpty: step = .deleteSections([sections[a % sections.count], "missing"])
+        case 3 where sections.count >= 2:  // the anchor is any other section
+            let anchor = sections[(a + 1 + b % (sections.count - 1)) % sections.count]
+            step = .moveSection(sections[a % sections.count], next: anchor, after: c % 2 == 1)
+        case 4...5 where !sections.isEmpty:
+            let existing = b % 3 == 2 && !items.isEmpty ? [items[b % items.count]] : []
+            step = .appendItems(fresh(a % 4) + existing, to: c % 2 == 0 ? nil : sections[c % sections.count])
+        case 6 where !items.isEmpty: step = .insertItems(fresh(1 + b % 2), next: items[a % items.count], after: c % 2 == 1)
+        case 7 where !items.isEmpty: step = .deleteItems([items[a % items.count], items[b % items.count], -1])
+        case 8 where items.count >= 2:  // the anchor is any other item
+            let anchor = items[(a + 1 + b % (items.count - 1)) % items.count]
+            step = .moveItem(items[a % items.count], next: anchor, after: c % 2 == 1)
+        case 9 where !items.isEmpty:
+            step = c % 2 == 0 ? .reloadItems([items[a % items.count]]) : .reconfigureItems([items[a % items.count]])
+        case 10 where !sections.isEmpty:
+            step =
+                a % 2 == 0
+                ? .appendRepeated(fresh(1)[0], to: sections[b % sections.count]) : .insertNextToMissing(fresh(1), missing: -2)
+        case 11: step = a % 4 == 3 ? .deleteAllItems : .rebuild
+        default: step = nil
+        }
+        return step
     }
 
     /// Runs every step on a fresh snapshot and model; the first failure, named by its step.

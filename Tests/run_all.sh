@@ -39,6 +39,7 @@ part "libFuzzer" fuzz 'number_of_executed_units: [0-9]+' all
 part "valgrind" valgrind '[0-9]+ passed, [0-9]+ failed'
 part "C coverage" c-coverage 'lines: [0-9.]+%'
 part "Python" python-test '[0-9]+ passed'
+part "Python package" python-package-test '[0-9]+ passed'
 part "Swift" swift-test 'with [0-9]+ tests in [0-9]+ suites (passed|failed)'
 # After "Swift": it links the fuzz targets against that part's checked build.
 part "Swift fuzz corpora" fuzz-replay-swift '[0-9]+ inputs replayed, [0-9]+ failed'

@@ -7,26 +7,10 @@ import threading
 import pytest
 
 import diffable
+from via_package import replay_flat
 
 np = pytest.importorskip("numpy")
 pa = pytest.importorskip("pyarrow")
-
-
-def replay(old, result, new):
-    """Applies result.steps() to a copy of old, checking every index when its step runs."""
-    rows = list(old)
-    for step in result.steps():
-        if step[0] == "delete":
-            assert 0 <= step[1] < len(rows)
-            del rows[step[1]]
-        elif step[0] == "move":
-            moved = rows.pop(step[1])
-            assert 0 <= step[2] <= len(rows)
-            rows.insert(step[2], moved)
-        else:
-            assert 0 <= step[1] <= len(rows)
-            rows.insert(step[1], new[step[1]])
-    return rows
 
 
 def test_tour():
@@ -234,3 +218,17 @@ def test_apply_checks_the_length():
     result = diffable.diff([1, 2], [2])
     with pytest.raises(ValueError, match="old has 3 elements"):
         result.apply([1, 2, 3])
+
+
+def test_text_below_u0300_is_already_nfc():
+    """Why the package skips normalization for such text: no code point below U+0300 changes
+    under NFC, and no canonical composition has a second part below U+0300."""
+    import sys
+    import unicodedata
+    assert all(unicodedata.normalize("NFC", chr(c)) == chr(c) for c in range(0x300))
+    for c in range(sys.maxunicode + 1):
+        parts = unicodedata.decomposition(chr(c)).split()
+        if len(parts) == 2 and not parts[0].startswith("<"):
+            assert int(parts[1], 16) >= 0x300, hex(c)
+    latin = ["Ærøskøbing", "naïve", "ŁÓDŹ", "ǅ"]
+    assert diffable.diff(latin, [unicodedata.normalize("NFD", s) for s in reversed(latin)]).matched == 4

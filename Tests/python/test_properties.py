@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import diffable
+from via_package import replay_flat
 import via_package
 
 xxhash = pytest.importorskip("xxhash")
@@ -32,18 +33,6 @@ def fewest_moves(result):
     return len(kept_order) - longest_increasing_length(kept_order)
 
 
-def replay(old, result, new):
-    rows = list(old)
-    for step in result.steps():
-        if step[0] == "delete":
-            del rows[step[1]]
-        elif step[0] == "move":
-            rows.insert(step[2], rows.pop(step[1]))
-        else:
-            rows.insert(step[1], new[step[1]])
-    return rows
-
-
 def pairs(identifiers):
     """Two lists drawn from one pool: shared identifiers in any order, plus deletes and inserts."""
     pool = st.lists(identifiers, unique=True, max_size=60)
@@ -57,7 +46,7 @@ def pairs(identifiers):
 def test_int_steps_replay_and_moves_are_fewest(lists):
     old, new = lists
     result = diffable.diff(old, new)
-    assert replay(old, result, new) == new
+    assert replay_flat(old, result, new) == new
     assert result.apply(old) == new
     assert len(result.moves) == fewest_moves(result)
     assert sorted(result.deletes.tolist()) == [i for i, x in enumerate(old) if x not in set(new)]
@@ -69,7 +58,7 @@ def test_int_steps_replay_and_moves_are_fewest(lists):
 def test_str_steps_replay_and_moves_are_fewest(lists):
     old, new = lists
     result = diffable.diff(old, new)
-    assert replay(old, result, new) == new
+    assert replay_flat(old, result, new) == new
     assert len(result.moves) == fewest_moves(result)
 
 
@@ -107,4 +96,4 @@ def test_random_pairs_moves_are_fewest(seed):
     rng.shuffle(new) if seed % 2 else new.sort(key=lambda x: (rng.random() < 0.1, old.index(x) if x in old else 0))
     result = diffable.diff(old, new)
     assert len(result.moves) == fewest_moves(result)
-    assert replay(old, result, new) == new
+    assert replay_flat(old, result, new) == new

@@ -111,3 +111,20 @@ def replay_steps(old, new):
             (s, i), = args
             assert state[s][1][i] == target[s][1][i], step
     return [(section, items) for section, items in state]
+
+
+def replay_flat(old, result, new):
+    """Applies a flat diff's steps() to a copy of old, checking every index when its step runs."""
+    rows = list(old)
+    for step in result.steps():
+        if step[0] == "delete":
+            assert 0 <= step[1] < len(rows), step
+            del rows[step[1]]
+        elif step[0] == "move":
+            moved = rows.pop(step[1])
+            assert 0 <= step[2] <= len(rows), step
+            rows.insert(step[2], moved)
+        else:
+            assert 0 <= step[1] <= len(rows), step
+            rows.insert(step[1], new[step[1]])
+    return rows

@@ -25,6 +25,7 @@ import json
 import os
 import random
 import resource
+import signal
 import subprocess
 import sys
 import time
@@ -49,11 +50,14 @@ def make_lists(scenario, kind, n, seed=42):
     elif scenario == "append":
         new = old + [next(fresh) for _ in range(max(1, n // 100))]
     else:
-        new = [x for x in old if rng.random() >= 0.1]
-        for _ in range(n // 10):
-            new.insert(rng.randrange(len(new) + 1), next(fresh))
-        for _ in range(n // 10):
-            new.insert(rng.randrange(len(new)), new.pop(rng.randrange(len(new))))
+        # Placed by sort keys so that building 10^7 stays O(n log n): survivors keep their index,
+        # moved ones and inserted ones get random places.
+        placed = [(float(i), x) for i, x in enumerate(old) if rng.random() >= 0.1]
+        for k in rng.sample(range(len(placed)), len(placed) // 9):
+            placed[k] = (rng.random() * n, placed[k][1])
+        placed += [(rng.random() * n, next(fresh)) for _ in range(n // 10)]
+        placed.sort(key=lambda p: p[0])
+        new = [x for _, x in placed]
     if kind == "str":
         return [f"item-{x:09d}" for x in old], [f"item-{x:09d}" for x in new]
     return old, new
@@ -154,17 +158,22 @@ def _equal(got, want):
     assert list(got) == list(want), "the tool's output does not replay to the new list"
 
 
-def one(spec, runs):
-    """Runs one configuration in this process and prints one JSON line."""
+def one(spec, runs, timeout):
+    """Runs one configuration in this process and prints one JSON line. The cap counts the tool's
+    runs only: SIGALRM (default action: the process ends) fires `timeout` seconds after the data
+    is made."""
     tool, scenario, kind, n = spec.split(",")
     old, new = make_lists(scenario, kind, int(float(n)))
     baseline = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     best, moves, check = None, None, None
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    signal.setitimer(signal.ITIMER_REAL, timeout)
     for _ in range(runs):
         seconds, moves, check = run_tool(tool, old, new)
         best = seconds if best is None else min(best, seconds)
         if best > 5:  # one run is enough for a slow configuration
             break
+    signal.setitimer(signal.ITIMER_REAL, 0)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     check()
     record = {"tool": tool, "scenario": scenario, "kind": kind, "n": int(float(n)), "seconds": best,
@@ -176,14 +185,17 @@ def one(spec, runs):
 
 
 def spawn(spec, args):
-    command = [sys.executable, "-m", "diffable.bench", "--one", spec, "--runs", str(args.runs)]
+    command = [sys.executable, "-m", "diffable.bench", "--one", spec, "--runs", str(args.runs),
+               "--timeout", str(args.timeout)]
     limit = int(args.memory_gb * 2**30)
 
     def cap():
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout, preexec_fn=cap)
+    try:  # making 10^7 identifiers in Python takes a while: the process gets more than the cap
+        done = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout * 3 + 600, preexec_fn=cap)
     except subprocess.TimeoutExpired:
+        return {"status": "DNF"}
+    if done.returncode == -signal.SIGALRM:
         return {"status": "DNF"}
     if done.returncode != 0:
         failed = "OOM" if "MemoryError" in done.stderr else "FAILED"
@@ -278,13 +290,23 @@ def main(argv=None):
     parser.add_argument("--threads", type=float, default=0, help="also time 4 threads vs 1 at this size")
     parser.add_argument("--json", help="write every record here")
     parser.add_argument("--plot", help="write a PNG of the churn scenario here")
+    parser.add_argument("--from-json", help="comma-separated --json files: print their table (and --plot), run nothing")
     parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one:
-        return one(args.one, args.runs)
+        return one(args.one, args.runs, args.timeout)
     sizes = [int(float(s)) for s in args.sizes.split(",")]
     kinds, scenarios, tools = args.kinds.split(","), args.scenarios.split(","), args.tools.split(",")
     records = {}
+    if args.from_json:
+        for path in args.from_json.split(","):
+            with open(path) as saved:
+                for record in json.load(saved):
+                    records[(record.pop("tool"), record.pop("scenario"), record.pop("kind"), record.pop("n"))] = record
+        print(table(records, sizes, kinds, scenarios, tools))
+        if args.plot:
+            plot(records, sizes, args.plot)
+        return None
     for kind in kinds:
         for scenario in scenarios:
             for tool in tools:

@@ -79,6 +79,10 @@ int sequential_moves(size_t group_count, const uint32_t *current_starts, const u
                      const uint32_t *target_starts, const uint32_t *target, const uint8_t *stays,
                      size_t element_count, uint32_t *out, size_t *move_count);
 
+/* The uint32 values packed in a bytes object (section starts, refresh indices, maps). 0, or -1
+ * with TypeError when it is not bytes. O(1). */
+int u32_view(PyObject *bytes, const uint32_t **values, size_t *count);
+
 /* Registers the Differ type and its helpers in the module. 0 or -1. */
 int differ_register(PyObject *module);
 

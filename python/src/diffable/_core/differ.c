@@ -167,8 +167,7 @@ done:
     return result;
 }
 
-/* Reads a bytes object of uint32 values (section starts, refresh indices). */
-static int u32_view(PyObject *bytes, const uint32_t **values, size_t *count) {
+int u32_view(PyObject *bytes, const uint32_t **values, size_t *count) {
     char *data;
     Py_ssize_t size;
     if (PyBytes_AsStringAndSize(bytes, &data, &size) != 0) return -1;

@@ -41,15 +41,6 @@ static PyObject *module_key(PyObject *module, PyObject *identifier) {
     return NULL;
 }
 
-static int view_u32(PyObject *bytes, const uint32_t **values, size_t *count) {
-    char *data;
-    Py_ssize_t size;
-    if (PyBytes_AsStringAndSize(bytes, &data, &size) != 0) return -1;
-    *values = (const uint32_t *)data;
-    *count = (size_t)size / 4;
-    return 0;
-}
-
 static PyObject *step(const char *kind, PyObject *a, PyObject *b) {
     return b ? Py_BuildValue("(sNN)", kind, a, b) : Py_BuildValue("(sN)", kind, a);
 }
@@ -63,8 +54,8 @@ static PyObject *module_flat_steps(PyObject *module, PyObject *args) {
     if (!PyArg_ParseTuple(args, "SSS", &old_bytes, &new_bytes, &move_bytes)) return NULL;
     const uint32_t *old_to_new, *new_to_old, *moves;
     size_t n, m, move_words;
-    if (view_u32(old_bytes, &old_to_new, &n) || view_u32(new_bytes, &new_to_old, &m) ||
-        view_u32(move_bytes, &moves, &move_words))
+    if (u32_view(old_bytes, &old_to_new, &n) || u32_view(new_bytes, &new_to_old, &m) ||
+        u32_view(move_bytes, &moves, &move_words))
         return NULL;
     size_t move_count = move_words / 2;
     uint8_t *stays = malloc(n ? n : 1);
@@ -117,7 +108,7 @@ static PyObject *module_sequential_moves(PyObject *module, PyObject *args) {
     const uint32_t *values[4];
     size_t counts[4];
     for (int i = 0; i < 4; i++)
-        if (view_u32(arrays[i], &values[i], &counts[i])) return NULL;
+        if (u32_view(arrays[i], &values[i], &counts[i])) return NULL;
     size_t groups = counts[0] ? counts[0] - 1 : 0;
     if (counts[2] != counts[0] || counts[0] == 0 || values[0][groups] != counts[1] || values[2][groups] != counts[3])
         return PyErr_Format(PyExc_ValueError, "sequential_moves: group starts do not match the element lists");

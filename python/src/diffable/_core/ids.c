@@ -275,7 +275,22 @@ int ids_read(PyObject *source, const char *side, ids_scratch *scratch, ids *out)
     if (ids_read_arrow(source, side, scratch, out, &status)) return status;
     if (!PyList_Check(source) && !PyTuple_Check(source) && PyObject_CheckBuffer(source))
         return read_buffer(source, side, scratch, out);
-    /* A private copy of the list: another thread cannot change it while the GIL is released. */
+    /* A list of ints is read in one pass that runs no Python code, so nothing can change it
+     * meanwhile: no copy. */
+    if (PyList_Check(source) && PyList_Size(source) > 0 && kind_of(PyList_GetItem(source, 0)) == IDS_INT) {
+        size_t count = (size_t)PyList_Size(source);
+        if (count > DFC_MAX_COUNT) {
+            PyErr_Format(PyExc_OverflowError, "%s holds %zu identifiers; at most %zu are supported", side, count,
+                         (size_t)DFC_MAX_COUNT);
+            return -1;
+        }
+        out->kind = IDS_INT;
+        out->count = count;
+        if (ids_scratch_reserve(scratch, count, 0) != 0) return -1;
+        return read_ints(source, side, count, out, scratch->keys);
+    }
+    /* Other identifiers stay referenced while the GIL is released: a private copy of the list
+     * holds them, and another thread cannot change it. */
     if (!PyList_Check(source) && !PyTuple_Check(source)) {
         Py_ssize_t length = PyObject_Length(source);
         if (length < 0) {

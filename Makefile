@@ -22,7 +22,7 @@ PYTHON ?= python3
 PREFIX ?= /usr/local
 FIXTURE_LIBS := libcjson libutf8proc
 
-.PHONY: all demo test deps lint sanitize tsan c-deps python-deps c-test c-fixtures swift-test cli-test python-test fixtures fixtures-check \
+.PHONY: all demo test deps lint sanitize tsan c-deps python-deps python-package python-package-test python-bench c-test c-fixtures swift-test cli-test python-test fixtures fixtures-check \
         lib lib-deps install install-lib c-install-test bench-check-test FORCE docs bench bench-check bench-thresholds bench-cli plot c-bench fuzz fuzz-replay fuzz-replay-swift fuzz-swift-build fuzz-deep \
         fuzz-merge clean valgrind valgrind-deps c-coverage coverage-deps stress check-deep
 
@@ -55,12 +55,14 @@ c-deps: deps
 	fi
 	@pkg-config --exists $(FIXTURE_LIBS) || { echo "libcjson-dev and libutf8proc-dev are required"; exit 1; }
 
-# pytest, the xxhash package (keys) and jsonschema (the fixture schema), from PyPI when missing.
+# pytest, the xxhash package (keys), jsonschema (the fixture schema), and hypothesis, numpy and
+# pyarrow (the Python package's tests), from PyPI when missing.
+PYTHON_TEST_PACKAGES := pytest xxhash jsonschema hypothesis numpy pyarrow
 python-deps:
-	@if ! $(PYTHON) -c "import pytest, xxhash, jsonschema" 2>/dev/null; then \
-	    echo "installing pytest xxhash jsonschema"; \
-	    $(PYTHON) -m pip install --quiet pytest xxhash jsonschema 2>/dev/null \
-	      || $(PYTHON) -m pip install --quiet --break-system-packages pytest xxhash jsonschema; \
+	@if ! $(PYTHON) -c "import pytest, xxhash, jsonschema, hypothesis, numpy, pyarrow" 2>/dev/null; then \
+	    echo "installing $(PYTHON_TEST_PACKAGES)"; \
+	    $(PYTHON) -m pip install --quiet $(PYTHON_TEST_PACKAGES) 2>/dev/null \
+	      || $(PYTHON) -m pip install --quiet --break-system-packages $(PYTHON_TEST_PACKAGES); \
 	fi
 
 # ---- the C core on its own -------------------------------------------------------
@@ -352,10 +354,36 @@ cli-test: deps
 	swift build --product diffable --scratch-path $(CHECKED)
 	Tests/cli/test_cli.sh $(CHECKED)/debug/diffable
 
-# ---- Python: the reference implementation, the replay checker, the core via ctypes ----
+# ---- Python: the reference implementation, the replay checker, the diffable package ----
 
-python-test: python-deps $(BUILD)/libdfc.so
-	cd Tests/python && $(PYTHON) -m pytest -q
+# The package (python/, a C extension compiling the core in place) installed with pip, rebuilt
+# when its sources or the core change.
+PY_PACKAGE_STAMP := $(BUILD)/python-package.stamp
+PY_PACKAGE_SOURCES := $(wildcard python/pyproject.toml python/meson.build python/README.md python/src/diffable/*.py \
+    python/src/diffable/*.pyi python/src/diffable/_core/*.[ch])
+$(PY_PACKAGE_STAMP): $(PY_PACKAGE_SOURCES) $(CORE_SOURCES) $(CORE_HEADERS) | deps
+	@mkdir -p $(BUILD)
+	$(PYTHON) -m pip install --quiet ./python 2>/dev/null || $(PYTHON) -m pip install --quiet --break-system-packages ./python
+	@touch $@
+
+python-package: python-deps $(PY_PACKAGE_STAMP)
+
+# The reference and every fixture through it, the replay checker and the package.
+python-test: python-package
+	cd Tests/python && $(PYTHON) -m pytest -q test_fixtures.py
+
+# The package's API, hostile inputs, threads and properties (hypothesis; minimality against a plain LIS).
+python-package-test: python-package
+	cd Tests/python && $(PYTHON) -m pytest -q test_package.py test_properties.py
+
+# The package against difflib, DeepDiff, rapidfuzz, polars and pure Python, each configuration in
+# its own process (not part of make test; BENCH_PY_ARGS, e.g. --sizes 1e3,1e5).
+BENCH_PY_ARGS ?=
+python-bench: python-package
+	@$(PYTHON) -c "import deepdiff, rapidfuzz, polars, matplotlib" 2>/dev/null || $(PYTHON) -m pip install --quiet \
+	    deepdiff rapidfuzz polars matplotlib 2>/dev/null || $(PYTHON) -m pip install --quiet --break-system-packages \
+	    deepdiff rapidfuzz polars matplotlib
+	$(PYTHON) -m diffable.bench $(BENCH_PY_ARGS)
 
 # Rewrites the generated fixtures from their seeds (the reference computes "expect").
 fixtures: python-deps

@@ -72,6 +72,7 @@ part "valgrind" valgrind 'C (tests|fixtures): [0-9]+ passed, [0-9]+ failed' all
 part "C coverage" c-coverage 'lines: [0-9.]+%'
 part "bench-check verdict" bench-check-test 'bench-check verdict: [0-9]+ passed, [0-9]+ failed'
 part "Python" python-test '[0-9]+ passed'
+part "Python package" python-package-test '[0-9]+ passed'
 part "Swift" swift-test 'with [0-9]+ tests in [0-9]+ suites (passed|failed)'
 # After "Swift": it links the fuzz targets against that part's checked build.
 part "Swift fuzz corpora" fuzz-replay-swift '[a-z_-]+: [0-9]+ inputs replayed, [0-9]+ failed' all

@@ -18,24 +18,29 @@ enum ClientMessage: Equatable {
     /// Parses one text frame: a JSON object whose `t` names the message.
     /// - Complexity: O(length of `text`).
     static func parse(_ text: String) throws(ProtocolError) -> ClientMessage {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)), let fields = object as? [String: Any]
-        else {
+        let fields: Fields
+        do {
+            fields = try JSONDecoder().decode(Fields.self, from: Data(text.utf8))
+        } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
+            let name = context.codingPath.last?.stringValue ?? "the message"
+            throw ProtocolError(.malformed, "field \(String(reflecting: name)) has the wrong type: \(context.debugDescription)")
+        } catch {
             throw ProtocolError(.malformed, "the message is not a JSON object")
         }
-        guard let type = fields["t"] as? String else {
+        guard let type = fields.t else {
             throw ProtocolError(.malformed, #"the message has no string field "t" naming its type"#)
         }
         switch type {
         case "ack":
-            return .acknowledge(sequence: try integer("seq", in: fields, type))
+            return .acknowledge(sequence: try required(fields.seq, "seq", type))
         case "resync":
             return .resynchronize
         case "toggle":
             return .toggle(
-                sequence: try integer("seq", in: fields, type), section: try integer("section", in: fields, type),
-                item: try integer("item", in: fields, type))
+                sequence: try required(fields.seq, "seq", type), section: try required(fields.section, "section", type),
+                item: try required(fields.item, "item", type))
         case "filter":
-            guard let text = fields["text"] as? String else {
+            guard let text = fields.text else {
                 throw ProtocolError(.malformed, #"a "filter" message needs a string field "text""#)
             }
             guard text.utf8.count <= maxFilterBytes else {
@@ -47,11 +52,18 @@ enum ClientMessage: Equatable {
         }
     }
 
-    private static func integer(_ name: String, in fields: [String: Any], _ type: String) throws(ProtocolError) -> Int {
-        // JSONSerialization gives NSNumber; a Bool also bridges to a number, so reject it by type.
-        guard let number = fields[name] as? NSNumber, !(fields[name] is Bool), let value = Int(exactly: number.doubleValue),
-            value >= 0
-        else {
+    /// Every field any message has; which ones are required depends on `t`. Integers must be
+    /// JSON integers (a Boolean or a fraction is a type error).
+    private struct Fields: Decodable {
+        var t: String?
+        var seq: Int?
+        var section: Int?
+        var item: Int?
+        var text: String?
+    }
+
+    private static func required(_ value: Int?, _ name: String, _ type: String) throws(ProtocolError) -> Int {
+        guard let value, value >= 0 else {
             throw ProtocolError(.malformed, "a \(String(reflecting: type)) message needs a non-negative integer field \(String(reflecting: name))")
         }
         return value

@@ -72,6 +72,11 @@ extension LiveList {
                 for try await message in inbound.messages(maxSize: maxInboundMessageBytes) {
                     let keepGoing: Bool
                     switch message {
+                    // The stream checks the size of fragmented messages only; one frame is checked here.
+                    case .text(let text) where text.utf8.count > maxInboundMessageBytes:
+                        session.fail(
+                            ProtocolError(.tooLarge, "a message of \(text.utf8.count) bytes; at most \(maxInboundMessageBytes) are accepted; closing"))
+                        keepGoing = false
                     case .text(let text): keepGoing = session.receive(text)
                     case .binary: keepGoing = session.receiveBinary()
                     }

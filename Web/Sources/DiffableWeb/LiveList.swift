@@ -40,8 +40,8 @@ public final class LiveList<Section: Hashable & Sendable, Item: Hashable & Senda
     /// own; a browser from any other origin is refused (403). Requests without `Origin`
     /// (non-browser clients) are allowed.
     public var allowedOrigins: Set<String> = []
-    /// The largest message accepted from a browser, in bytes; a larger one closes the
-    /// connection with status 1009 (message too big).
+    /// The largest message accepted from a browser, in bytes; a larger one is answered with a
+    /// `too-large` error and the connection is closed.
     public var maxInboundMessageBytes = 4096
     /// Invalid messages answered with an error before a connection is closed.
     public var maxProtocolErrors = 32

@@ -416,7 +416,8 @@ def test_slow_client_costs_one_pending_batch(page, server):
     rng = random.Random(5)
     for _ in range(50):
         rng.shuffle(items)
-        post_snapshot(server, [("main", list(items))])  # waits for the page's list, not the silent one
+        post_snapshot(server, [("main", list(items))], wait=False)  # (waiting would wait for the silent one)
+    wait_for_dom(page, expected_flat([("main", items)]))
     stats = json.loads(server.get("/test/stats"))
     silent = max(stats, key=lambda s: s["batchesInFlight"])
     assert silent["batchesInFlight"] == 1

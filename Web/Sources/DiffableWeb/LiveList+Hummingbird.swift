@@ -85,8 +85,8 @@ extension LiveList {
             } catch {
                 // The socket closed under us (too large a message, a protocol error): nothing to answer.
             }
+            // The writer sends what is queued (a last error, say), then ends.
             continuation.finish()
-            group.cancelAll()
         }
     }
 

@@ -21,6 +21,12 @@ final class LiveListSession<Section: Hashable & Sendable, Item: Hashable & Senda
     private var filterText = ""
     /// Sections that show an outline (levels and disclosure controls are rendered for them).
     private var outlineSections = Set<Section>()
+    /// The newest state not yet handed to the data source, and who waits for it.
+    private var pendingBase: (Snapshot, [(Section, SectionSnapshot)])?
+    private var pendingOutlines: [(Section, SectionSnapshot)] = []
+    private var pendingDone: [@Sendable () -> Void] = []
+    /// Whether an apply handed to the data source still waits for the browser.
+    private var applying = false
     /// The level and disclosure state last sent for each outline row.
     private var decorations: [Item: Decoration] = [:]
 
@@ -54,28 +60,55 @@ final class LiveListSession<Section: Hashable & Sendable, Item: Hashable & Senda
     // MARK: Applying the list's state
 
     /// Shows `base` (through this client's filter) and then `outlines`; `done` runs when the
-    /// browser acknowledged all of it, or the client left.
+    /// browser acknowledged it (or a newer state that replaced it), or the client left.
     func show(base: Snapshot, outlines: [(Section, SectionSnapshot)], done: (@Sendable () -> Void)? = nil) {
         queue.async {
-            let filtered = self.filtered(base)
-            let outlineIDs = Set(outlines.map(\.0))
-            self.outlineSections = outlineIDs
-            let group = DispatchGroup()
-            group.enter()
-            self.dataSource.apply(filtered, animatingDifferences: true) { group.leave() }
-            for (section, outline) in outlines {
-                group.enter()
-                self.dataSource.apply(outline, to: section, animatingDifferences: true) { group.leave() }
-            }
-            if let done { group.notify(queue: .global(), execute: done) }
+            self.pendingBase = (base, outlines)
+            self.pendingOutlines = []
+            if let done { self.pendingDone.append(done) }
+            self.pump()
         }
     }
 
     /// Shows `outline` in `section`, leaving the other sections as they are.
     func show(_ outline: SectionSnapshot, in section: Section, done: (@Sendable () -> Void)? = nil) {
         queue.async {
-            self.outlineSections.insert(section)
-            self.dataSource.apply(outline, to: section, animatingDifferences: true) { done?() }
+            self.pendingOutlines.removeAll { $0.0 == section }
+            self.pendingOutlines.append((section, outline))
+            if let done { self.pendingDone.append(done) }
+            self.pump()
+        }
+    }
+
+    /// Hands the newest waiting state to the data source, unless the browser has not yet
+    /// acknowledged the last one: then it waits, and states applied meanwhile replace it. (The
+    /// data source's own coalescing folds applies queued behind a diff, not behind a view that
+    /// has not finished, so the session holds them back itself.)
+    private func pump() {
+        guard !applying, pendingBase != nil || !pendingOutlines.isEmpty else { return }
+        applying = true
+        let (base, outlines, done) = (pendingBase, pendingOutlines, pendingDone)
+        (pendingBase, pendingOutlines, pendingDone) = (nil, [], [])
+        let group = DispatchGroup()
+        if let (snapshot, baseOutlines) = base {
+            outlineSections = Set(baseOutlines.map(\.0))
+            group.enter()
+            dataSource.apply(filtered(snapshot), animatingDifferences: true) { group.leave() }
+            for (section, outline) in baseOutlines {
+                group.enter()
+                dataSource.apply(outline, to: section, animatingDifferences: true) { group.leave() }
+            }
+        }
+        for (section, outline) in outlines {
+            outlineSections.insert(section)
+            group.enter()
+            dataSource.apply(outline, to: section, animatingDifferences: true) { group.leave() }
+        }
+        group.notify(queue: queue) {
+            self.applying = false
+            for finished in done { finished() }
+            self.pump()
+            self.refreshDecorations()
         }
     }
 

@@ -119,7 +119,7 @@
       this.retryDelay = 250;
       this.stats = { messages: 0, reloads: 0, resyncs: 0, gaps: 0, steps: { d: 0, i: 0, m: 0, r: 0, c: 0, D: 0, I: 0, M: 0, R: 0 } };
       this.lastError = null;
-      this.dropNextBatch = 0; // tests: pretend the next N batch messages were lost
+      this.dropNextBatch = 0; // tests: skip the next N batch messages (see onMessage)
       container.classList.add("dl-list");
       container.addEventListener("click", (event) => this.onClick(event));
       this.connect();
@@ -172,7 +172,8 @@
         this.awaitingReload = false;
         this.stats.reloads++;
       } else if (message.t === "batch") {
-        if (this.dropNextBatch > 0) { this.dropNextBatch--; return; }
+        // Tests: the message is acknowledged but never applied, so the next one shows a gap.
+        if (this.dropNextBatch > 0) { this.dropNextBatch--; this.ack(message.seq); return; }
         if (this.awaitingReload) { this.ack(message.seq); return; }
         if (message.seq !== this.seq + 1) {
           this.stats.gaps++;

@@ -11,6 +11,10 @@ struct JSONWriter {
         s.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
+    mutating func append(_ other: JSONWriter) {
+        bytes.append(contentsOf: other.bytes)
+    }
+
     mutating func int(_ value: Int) {
         bytes.append(contentsOf: String(value).utf8)
     }

@@ -36,7 +36,7 @@ final class LiveListSession<Section: Hashable & Sendable, Item: Hashable & Senda
     init(list: LiveList<Section, Item>, send: @escaping @Sendable (String) -> Void) {
         self.list = list
         self.send = send
-        view = RemoteListView(send: send)
+        view = RemoteListView(send: send, schedule: { [queue] job in queue.async(execute: job) })
         let executor = ViewExecutor.queue(queue)
         // The cell provider needs the data source it belongs to; it is set right below.
         let box = WeakBox<DataSource>()

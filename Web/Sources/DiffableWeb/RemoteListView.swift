@@ -26,16 +26,30 @@ public final class RemoteListView: ListView, @unchecked Sendable {
     public private(set) var messagesSent = 0
     public private(set) var bytesSent = 0
 
-    /// - Parameter send: called on the executor with each message's text, in order.
+    /// Runs a job later on the executor; with it, the batches of one apply (the structural one
+    /// and the refresh one that the data source hands over in the same turn) go out as one
+    /// message, so the browser never paints rows moved but not yet updated.
+    private let schedule: ((@escaping @Sendable () -> Void) -> Void)?
+    /// Steps of batches performed in this executor turn and not yet sent.
+    private var outbox: JSONWriter?
+    private var outboxStepCount = 0
+    private var outboxCompletions: [(Bool) -> Void] = []
+
+    /// - Parameters:
+    ///   - send: called on the executor with each message's text, in order.
+    ///   - schedule: runs a job later on the executor (e.g. `queue.async`); nil sends each
+    ///     batch at once as its own message.
     /// - Complexity: O(1).
-    public init(send: @escaping (String) -> Void) {
+    public init(send: @escaping (String) -> Void, schedule: ((@escaping @Sendable () -> Void) -> Void)? = nil) {
         self.send = send
+        self.schedule = schedule
     }
 
     /// Sends the whole list: every section's header and rows.
     /// - Complexity: O(rows), plus the cell provider for each row.
     public func reloadData() {
         guard let dataSource else { return }
+        flush()
         sequence += 1
         var json = JSONWriter(capacity: 1 << 12)
         json.raw(#"{"t":"reload","seq":"#)
@@ -70,9 +84,33 @@ public final class RemoteListView: ListView, @unchecked Sendable {
         } catch {
             preconditionFailure("DiffableWeb: the data source handed RemoteListView an invalid batch: \(error)")
         }
+        if outbox == nil {
+            outbox = JSONWriter(capacity: 64 + steps.count * 32)
+            if let schedule {
+                schedule { [weak self] in self?.flush() }
+            }
+        }
+        writeSteps(steps, of: dataSource, into: &outbox!, count: &outboxStepCount)
+        outboxCompletions.append(completion)
+        if schedule == nil { flush() }
+    }
+
+    /// Sends the batches collected in this turn as one message; their completions wait for its
+    /// acknowledgement.
+    private func flush() {
+        guard let body = outbox else { return }
+        outbox = nil
+        outboxStepCount = 0
         sequence += 1
-        unacknowledged.append((sequence, completion))
-        emit(encode(steps, of: dataSource))
+        for completion in outboxCompletions { unacknowledged.append((sequence, completion)) }
+        outboxCompletions = []
+        var json = JSONWriter(capacity: body.bytes.count + 48)
+        json.raw(#"{"t":"batch","seq":"#)
+        json.int(sequence)
+        json.raw(#","steps":["#)
+        json.append(body)
+        json.raw("]}")
+        emit(json.text)
     }
 
     /// Sends the rows at `paths` again, updated in place (reconfigure steps), outside any batch
@@ -81,8 +119,12 @@ public final class RemoteListView: ListView, @unchecked Sendable {
     /// - Complexity: O(paths) plus the cell provider for each.
     public func reconfigureRows(at paths: [IndexPath]) {
         guard let dataSource, !paths.isEmpty else { return }
-        sequence += 1
-        emit(encode(paths.map(ListStep.reconfigureItem), of: dataSource))
+        flush()
+        var body = JSONWriter()
+        var count = 0
+        writeSteps(paths.map(ListStep.reconfigureItem), of: dataSource, into: &body, count: &count)
+        outbox = body
+        flush()
     }
 
     /// What the browser said about message `sequence`.
@@ -113,7 +155,7 @@ public final class RemoteListView: ListView, @unchecked Sendable {
     }
 
     /// The number of batches sent and not acknowledged (at most the batches of one apply).
-    public var batchesInFlight: Int { unacknowledged.count }
+    public var batchesInFlight: Int { unacknowledged.count + outboxCompletions.count }
 
     // MARK: Encoding
 
@@ -127,14 +169,14 @@ public final class RemoteListView: ListView, @unchecked Sendable {
         (0..<dataSource.numberOfSections()).map { dataSource.numberOfItems(inSection: $0) }
     }
 
-    /// `{"t":"batch","seq":N,"steps":[...]}`; each step an array whose first element names it.
-    private func encode(_ steps: [ListStep], of dataSource: any ListViewDataSource<RemoteRow>) -> String {
-        var json = JSONWriter(capacity: 64 + steps.count * 32)
-        json.raw(#"{"t":"batch","seq":"#)
-        json.int(sequence)
-        json.raw(#","steps":["#)
-        for (index, step) in steps.enumerated() {
-            if index > 0 { json.raw(",") }
+    /// Appends the steps, comma-separated after the `count` already written; each step an array
+    /// whose first element names it (see Web/README.md, "Wire format").
+    private func writeSteps(
+        _ steps: [ListStep], of dataSource: any ListViewDataSource<RemoteRow>, into json: inout JSONWriter, count: inout Int
+    ) {
+        for step in steps {
+            if count > 0 { json.raw(",") }
+            count += 1
             switch step {
             case .deleteItem(let path):
                 json.raw(#"["d","#)
@@ -180,8 +222,6 @@ public final class RemoteListView: ListView, @unchecked Sendable {
             }
             json.raw("]")
         }
-        json.raw("]}")
-        return json.text
     }
 
     private func writePath(_ path: IndexPath, to json: inout JSONWriter) {

@@ -22,7 +22,7 @@ PYTHON ?= python3
 PREFIX ?= /usr/local
 FIXTURE_LIBS := libcjson libutf8proc
 
-.PHONY: all demo test deps lint sanitize tsan c-deps python-deps python-package python-package-test python-bench c-test c-fixtures swift-test cli-test python-test fixtures fixtures-check \
+.PHONY: all demo test deps lint web-deps web-build web-test serve web-bench sanitize tsan c-deps python-deps python-package python-package-test python-bench c-test c-fixtures swift-test cli-test python-test fixtures fixtures-check \
         lib lib-deps install install-lib c-install-test bench-check-test FORCE docs bench bench-check bench-thresholds bench-cli plot c-bench fuzz fuzz-replay fuzz-replay-swift fuzz-swift-build fuzz-deep \
         fuzz-merge clean valgrind valgrind-deps c-coverage coverage-deps stress check-deep
 
@@ -392,6 +392,34 @@ fixtures: python-deps
 fixtures-check: python-deps
 	$(PYTHON) Tests/python/generate_fixtures.py --check
 
+# ---- the browser list (Web/: its own package, DiffableWeb on Hummingbird 2) ------------------
+
+# Playwright (PyPI) drives Debian's chromium headless: no browser download.
+web-deps: python-deps
+	@command -v chromium >/dev/null || { echo "installing chromium"; \
+	    $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	@$(PYTHON) -c "import playwright.sync_api" 2>/dev/null || { echo "installing playwright"; \
+	    $(PYTHON) -m pip install --quiet playwright 2>/dev/null || $(PYTHON) -m pip install --quiet --break-system-packages playwright; }
+
+web-build: deps
+	cd Web && swift build --product diffable-web
+
+# The browser suite (Web/Tests): the client script in headless chromium against a test server;
+# writes docs/web-demo.png (the demo page) as it goes.
+web-test: web-deps web-build
+	cd Web/Tests && $(PYTHON) -m pytest -q -p no:cacheprovider
+
+# The demo: a 10^4-row leaderboard re-ranked five times a second; prints its URL.
+serve: deps
+	cd Web && swift build -c release --product diffable-web
+	Web/.build/release/diffable-web serve
+
+# Browser time and bytes per update vs replacing innerHTML and rebuilding from JSON (not a test).
+WEB_BENCH_ARGS ?=
+web-bench: web-deps deps
+	cd Web && swift build -c release --product diffable-web
+	DIFFABLE_WEB=$(CURDIR)/Web/.build/release/diffable-web $(PYTHON) Web/Tests/bench_browser.py $(WEB_BENCH_ARGS)
+
 # ---- the README's two commands ------------------------------------------------
 
 # Runs every part (see Tests/run_all.sh) and ends with one line: what ran, what passed, how long.
@@ -488,4 +516,4 @@ check-deep:
 	exit $$status
 
 clean:
-	rm -rf $(BUILD) .build Benchmarks/.build
+	rm -rf $(BUILD) .build Benchmarks/.build Web/.build

@@ -78,6 +78,7 @@ part "Swift" swift-test 'with [0-9]+ tests in [0-9]+ suites (passed|failed)'
 part "Swift fuzz corpora" fuzz-replay-swift '[a-z_-]+: [0-9]+ inputs replayed, [0-9]+ failed' all
 part "CLI" cli-test '[0-9]+ passed, [0-9]+ failed'
 part "DocC" docs 'DocC: [0-9]+ pages'
+part "Browser" web-test '[0-9]+ passed'
 part "TSan" tsan 'with [0-9]+ tests in [0-9]+ suites (passed|failed)'
 
 elapsed=$(($(date +%s) - start))

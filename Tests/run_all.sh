@@ -42,6 +42,7 @@ part "Python" python-test '[0-9]+ passed'
 part "Swift" swift-test 'with [0-9]+ tests in [0-9]+ suites (passed|failed)'
 # After "Swift": it links the fuzz targets against that part's checked build.
 part "Swift fuzz corpora" fuzz-replay-swift '[0-9]+ inputs replayed, [0-9]+ failed'
+part "top-level client" toplevel-test '[0-9]+ passed, [0-9]+ failed'
 part "CLI" cli-test '[0-9]+ passed, [0-9]+ failed'
 part "DocC" docs 'Generated documentation archive'
 part "TSan" tsan 'with [0-9]+ tests in [0-9]+ suites (passed|failed)'

@@ -49,8 +49,8 @@ public final class SimulatedListView<Cell: Equatable>: ListView {
 
     /// Who the view asks; held weakly.
     public weak var dataSource: (any ListViewDataSource<Cell>)?
-    /// Who the view tells about reorders and disclosure taps; held weakly. When nil, a data
-    /// source that adopts ``ListViewInteractionDelegate`` (as ``DiffableDataSource`` does) is told.
+    /// Who the view tells about reorders and disclosure taps instead of ``dataSource`` (every
+    /// data source is a ``ListViewInteractionDelegate``); held weakly. Nil: the data source is told.
     public weak var interactionDelegate: (any ListViewInteractionDelegate)?
     /// The rules every batch must pass.
     public let validator: BatchValidator

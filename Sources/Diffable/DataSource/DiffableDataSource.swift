@@ -24,10 +24,10 @@ import Foundation
 ///
 /// **Outline sections.** ``apply(_:to:animatingDifferences:completion:)`` shows a
 /// ``DiffableDataSourceSectionSnapshot`` in one section (its visible items are the rows) and
-/// leaves the others; ``snapshot(for:)`` returns it. A view that adopts the user's side of
-/// ``ListViewInteractionDelegate`` (`DiffableTesting`'s `SimulatedListView` does) reports disclosure taps, which
-/// expand and collapse items through ``sectionSnapshotHandlers``, and drags, which reorder
-/// through ``reorderingHandlers``.
+/// leaves the others; ``snapshot(for:)`` returns it. The view reports the user's disclosure
+/// taps (``toggleDisclosure(at:)``), which expand and collapse items through
+/// ``sectionSnapshotHandlers``, and drags (``canMoveItem(at:)``, ``moveItem(at:to:)``), which
+/// reorder through ``reorderingHandlers`` (see ``ListViewInteractionDelegate``).
 ///
 /// **Threading.** `apply` may be called from any thread or task. Applies are serialized in
 /// call order; the view is driven on one serial ``ViewExecutor`` (the main queue unless told

@@ -9,7 +9,7 @@ import Foundation
 /// ```swift
 /// let view = SimulatedListView<String>(policy: .record)
 /// let dataSource = MyDataSource(view: view)     // sets view.dataSource
-/// dataSource.apply(snapshot)
+/// await dataSource.apply(snapshot)
 /// #expect(view.violations.isEmpty)
 /// #expect(view.mismatch(against: snapshot) == nil)
 /// ```

@@ -10,7 +10,8 @@ import Foundation
 /// var snapshot = DiffableDataSourceSnapshot<Section, Item>()
 /// snapshot.appendSections([.main])
 /// snapshot.appendItems(items)
-/// dataSource.apply(snapshot)           // first apply: reloadData(); later ones: one valid batch
+/// await dataSource.apply(snapshot)     // first apply: reloadData(); later ones: one valid batch
+/// dataSource.apply(snapshot, completion: nil)   // the same from synchronous code; returns at once
 /// ```
 ///
 /// **What the view sees.** The view asks only UIKit's three questions (how many sections,

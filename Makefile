@@ -22,7 +22,7 @@ PYTHON ?= python3
 PREFIX ?= /usr/local
 FIXTURE_LIBS := libcjson libutf8proc
 
-.PHONY: all demo test deps lint web-deps web-build web-test serve web-bench sanitize tsan c-deps python-deps python-package python-package-test python-bench c-test c-fixtures swift-test cli-test python-test fixtures fixtures-check \
+.PHONY: all demo test deps lint web-deps web-build web-test serve web-bench sanitize tsan c-deps python-deps python-package python-package-test python-bench c-test c-fixtures swift-test toplevel-test cli-test python-test fixtures fixtures-check \
         lib lib-deps install install-lib c-install-test bench-check-test FORCE docs bench bench-check bench-thresholds bench-cli plot c-bench fuzz fuzz-replay fuzz-replay-swift fuzz-swift-build fuzz-deep \
         fuzz-merge clean valgrind valgrind-deps c-coverage coverage-deps stress check-deep
 
@@ -343,11 +343,17 @@ tsan: deps
 
 # House style (.swift-format): any lint warning fails the run.
 # Then the library's layer order (Tests/lint/check_layers.py, docs/ARCHITECTURE.md).
-LINT_PATHS := Sources Tests/DiffableTests Tests/fuzz Benchmarks/Benchmarks Package.swift
+LINT_PATHS := Sources Tests/DiffableTests Tests/TopLevelClient Tests/fuzz Benchmarks/Benchmarks Package.swift
 lint:
 	swift format lint --strict -r $(LINT_PATHS)
 	@echo "lint: $$(find $(LINT_PATHS) -name '*.swift' | wc -l) files, no warning"
 	$(PYTHON) Tests/lint/check_layers.py Sources/Diffable
+
+# A user's top-level main.swift (Tests/TopLevelClient): every `await apply` returns after the
+# view updated. Built on the checked build that swift-test leaves (a few seconds more).
+toplevel-test: deps
+	swift build --product TopLevelClient --scratch-path $(CHECKED)
+	$(CHECKED)/debug/TopLevelClient
 
 # The CLI end to end (the checked debug build that swift-test leaves in its own folder).
 cli-test: deps

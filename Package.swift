@@ -80,6 +80,8 @@ let package = Package(
             ],
             path: "Sources/diffable"
         ),
+        // `make toplevel-test`: a user's main.swift (top-level code) awaiting applies.
+        .executableTarget(name: "TopLevelClient", dependencies: ["Diffable", "DiffableTesting"], path: "Tests/TopLevelClient"),
         // Test support: another module defining UIKit's IndexPath accessors.
         .target(name: "IndexPathTwin", path: "Tests/IndexPathTwin"),
         .testTarget(

@@ -9,7 +9,7 @@ import Foundation
 /// ```swift
 /// let view = SimulatedListView<String>(policy: .record)
 /// let dataSource = MyDataSource(view: view)     // sets view.dataSource
-/// dataSource.apply(snapshot)
+/// await dataSource.apply(snapshot)
 /// #expect(view.violations.isEmpty)
 /// #expect(view.mismatch(against: snapshot) == nil)
 /// ```
@@ -49,8 +49,8 @@ public final class SimulatedListView<Cell: Equatable>: ListView {
 
     /// Who the view asks; held weakly.
     public weak var dataSource: (any ListViewDataSource<Cell>)?
-    /// Who the view tells about reorders and disclosure taps; held weakly. When nil, a data
-    /// source that adopts ``ListViewInteractionDelegate`` (as ``DiffableDataSource`` does) is told.
+    /// Who the view tells about reorders and disclosure taps instead of ``dataSource`` (every
+    /// data source is a ``ListViewInteractionDelegate``); held weakly. Nil: the data source is told.
     public weak var interactionDelegate: (any ListViewInteractionDelegate)?
     /// The rules every batch must pass.
     public let validator: BatchValidator

@@ -96,9 +96,9 @@ import Testing
     @Test func applyOnTheExecutorIsSynchronous() {
         let harness = DataSourceHarness<String, String>()
         harness.onView { _ in
-            harness.dataSource.apply(old)
+            harness.dataSource.apply(old, completion: nil)
             #expect(harness.dataSource.snapshot() == old)
-            harness.dataSource.apply(new)
+            harness.dataSource.apply(new, completion: nil)
             #expect(harness.dataSource.snapshot() == new)
         }
         #expect(harness.problem() == nil)
@@ -128,7 +128,7 @@ import Testing
             let view = DataSourceHarness<String, String>.makeView(executor: .main)
             let dataSource = DiffableDataSource<String, String, TestCell<String, String>>(view: view) { _, item in .row(item) }
             DataSourceHarness.provideHeaders(dataSource)
-            dataSource.apply(old)
+            dataSource.apply(old, completion: nil)
             return (UncheckedBox(view), dataSource)
         }
         await dataSource.apply(new)

@@ -91,7 +91,7 @@ enum Failing {
         let view = SimulatedListView<TestCell<String, String>>(policy: .record)
         let dataSource = StringSource(view: view, executor: .queue(queue)) { _, item in item == "b" ? nil : .row(item) }
         dataSource.supplementaryViewProvider = { _, _ in .header("A") }
-        queue.sync { dataSource.apply(.build(["A"], [["a", "b"]])) }
+        queue.sync { dataSource.apply(.build(["A"], [["a", "b"]]), completion: nil) }
     }
 
     static func reentrantApply() {
@@ -99,11 +99,11 @@ enum Failing {
         let view = SimulatedListView<TestCell<String, String>>(policy: .record)
         var dataSource: StringSource?
         dataSource = StringSource(view: view, executor: .queue(queue)) { _, item in
-            dataSource?.apply(.build(["A"], [["z"]]))
+            dataSource?.apply(.build(["A"], [["z"]]), completion: nil)
             return .row(item)
         }
         dataSource?.supplementaryViewProvider = { _, _ in .header("A") }
-        queue.sync { dataSource?.apply(.build(["A"], [["a"]])) }
+        queue.sync { dataSource?.apply(.build(["A"], [["a"]]), completion: nil) }
     }
 
     static func duplicateIDs() {
@@ -112,7 +112,7 @@ enum Failing {
             view: view, executor: .queue(DispatchQueue(label: "view")), matchingItemsByID: .reconfigure
         ) { _, item in .row(item) }
         let twice = [Reminder(id: 0, title: "a"), Reminder(id: 1, title: "b"), Reminder(id: 1, title: "b, edited")]
-        dataSource.apply(.build(["A"], [twice]))
+        dataSource.apply(.build(["A"], [twice]), completion: nil)
     }
 
     static func forbiddenMove() {
@@ -120,7 +120,7 @@ enum Failing {
         let dataSource = DiffableDataSource<String, String, String>(view: RogueListView(.none), executor: .queue(queue)) { _, item in item }
         dataSource.reorderingHandlers.canReorderItem = { $0 != "a" }
         queue.sync {
-            dataSource.apply(.build(["A"], [["a", "b"]]))
+            dataSource.apply(.build(["A"], [["a", "b"]]), completion: nil)
             dataSource.moveItem(at: IndexPath(item: 0, section: 0), to: IndexPath(item: 1, section: 0))
         }
     }
@@ -131,8 +131,8 @@ enum Failing {
             _, item in item
         }
         queue.sync {
-            dataSource.apply(.build(["A"], [["a", "b"]]))
-            dataSource.apply(.build(["A"], [["b", "c"]]))
+            dataSource.apply(.build(["A"], [["a", "b"]]), completion: nil)
+            dataSource.apply(.build(["A"], [["b", "c"]]), completion: nil)
         }
     }
 }

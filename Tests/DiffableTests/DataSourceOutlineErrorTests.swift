@@ -53,8 +53,8 @@ enum FailingOutline: String, Codable, Sendable, CaseIterable {
             var outline = Outline()
             outline.append(["b", "c"])
             queue.sync {
-                dataSource.apply(.build(["A"], [["a", "b"]]))
-                dataSource.apply(outline, to: "B")
+                dataSource.apply(.build(["A"], [["a", "b"]]), completion: nil)
+                dataSource.apply(outline, to: "B", completion: nil)
             }
         case .itemHiddenInAnotherOutline:
             let (dataSource, queue) = Self.makeDataSource()
@@ -63,8 +63,8 @@ enum FailingOutline: String, Codable, Sendable, CaseIterable {
             first.append(["h"], to: "p")
             second.append(["h"])
             queue.sync {
-                dataSource.apply(first, to: "A")
-                dataSource.apply(second, to: "B")
+                dataSource.apply(first, to: "A", completion: nil)
+                dataSource.apply(second, to: "B", completion: nil)
             }
         case .lazyChildrenRepeatingAnItem:
             let (dataSource, queue) = Self.makeDataSource()
@@ -74,34 +74,34 @@ enum FailingOutline: String, Codable, Sendable, CaseIterable {
                 return children
             }
             queue.sync {
-                dataSource.apply(Self.folder(), to: "A")
+                dataSource.apply(Self.folder(), to: "A", completion: nil)
                 dataSource.toggleDisclosure(at: IndexPath(item: 0, section: 0))
             }
         case .nilCellForAChild:
             let (dataSource, queue) = Self.makeDataSource { _, item in item == "child" ? nil : .row(item) }
             queue.sync {
-                dataSource.apply(Self.folder(), to: "A")
+                dataSource.apply(Self.folder(), to: "A", completion: nil)
                 dataSource.toggleDisclosure(at: IndexPath(item: 0, section: 0))
             }
         case .tapOutOfRange:
             let (dataSource, queue) = Self.makeDataSource()
             queue.sync {
-                dataSource.apply(Self.folder(), to: "A")
+                dataSource.apply(Self.folder(), to: "A", completion: nil)
                 dataSource.toggleDisclosure(at: IndexPath(item: 9, section: 0))
             }
         case .reentrantSectionApply:
             var source: Failing.StringSource?
             let (dataSource, queue) = Self.makeDataSource { _, item in
-                source?.apply(Outline(), to: "A")
+                source?.apply(Outline(), to: "A", completion: nil)
                 return .row(item)
             }
             source = dataSource
-            queue.sync { dataSource.apply(Self.folder(), to: "A") }
+            queue.sync { dataSource.apply(Self.folder(), to: "A", completion: nil) }
         case .dragOfAnExpandedFolder:
             let (dataSource, queue) = Self.makeDataSource()
             dataSource.reorderingHandlers.canReorderItem = { _ in true }
             queue.sync {
-                dataSource.apply(Self.folder(expanded: true), to: "A")
+                dataSource.apply(Self.folder(expanded: true), to: "A", completion: nil)
                 dataSource.moveItem(at: IndexPath(item: 0, section: 0), to: IndexPath(item: 2, section: 0))
             }
         }

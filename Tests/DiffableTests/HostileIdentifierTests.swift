@@ -135,7 +135,7 @@ struct Measurement: Hashable, Sendable {
                 items.append(Array(pool[next..<(next + count)]))
                 next += count
             }
-            harness.dataSource.apply(.build(sections, items))
+            harness.dataSource.apply(.build(sections, items), completion: nil)
             #expect(harness.problem() == nil)
         }
     }
@@ -188,7 +188,7 @@ struct Measurement: Hashable, Sendable {
         view.executor = .queue(queue)
         let dataSource = DiffableDataSource<Int, Double, UInt64>(view: view, executor: .queue(queue)) { _, item in item.bitPattern }
         for items: [Double] in [[.nan, 1], [1, .nan, .nan], [.nan], [2, .nan]] {
-            dataSource.apply(.build([0], [items]))
+            dataSource.apply(.build([0], [items]), completion: nil)
             queue.sync {
                 #expect(view.violations.isEmpty, "\(view.violations)")
                 #expect(view.rows == [items.map(\.bitPattern)])
@@ -281,7 +281,7 @@ struct Measurement: Hashable, Sendable {
         #expect(difference.structuralBatch?.deleteItems == [IndexPath(item: 0, section: 0)])
         let harness = DataSourceHarness<Int, Salted>()
         for items in [[x, y], [y], [x], [y, x]] {
-            harness.dataSource.apply(.build([0], [items]))
+            harness.dataSource.apply(.build([0], [items]), completion: nil)
             #expect(harness.onView { $0.violations.isEmpty })
             #expect(harness.shownItems().map { $0.map(\.salt) } == [items.map(\.salt)])
         }

@@ -292,13 +292,17 @@ final class RowsDataSource: ListViewDataSource, ListViewInteractionDelegate {
         ) {
             try view.simulateTapDisclosure(at: Self.p(0, 4))
         }
-        // Without an interaction delegate, a data source that adopts the protocol hears the tap.
+        // Without an interaction delegate, the data source hears the tap.
         view.interactionDelegate = nil
         #expect(try view.simulateTapDisclosure(at: Self.p(0, 0)))
         #expect(dataSource.taps == [Self.p(0, 0), Self.p(0, 0)] && view.violations.isEmpty)
+        // A data source that implements no interaction call gets the protocol's defaults: a tap
+        // does nothing and no row can be dragged.
         let plain = NegativeDataSource()
         view.dataSource = plain
-        #expect(try !view.simulateTapDisclosure(at: Self.p(0, 0)))
+        #expect(try view.simulateTapDisclosure(at: Self.p(0, 0)))
+        #expect(try !view.simulateReorder(from: Self.p(0, 0), to: Self.p(0, 1)))
+        #expect(view.rows == [["docs", "docs/a.md", "docs/b.md", "src"]])
     }
 }
 

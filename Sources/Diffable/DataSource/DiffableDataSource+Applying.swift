@@ -11,21 +11,31 @@ extension DiffableDataSource {
     /// Apple's main-queue apply); otherwise the diff runs on the calling thread (or a worker,
     /// when queued) and the batch on the executor.
     ///
+    /// `completion` has no default, unlike Apple's: a call without it is the `async` form,
+    /// ``apply(_:animatingDifferences:)``, so `await dataSource.apply(snapshot)` waits for the
+    /// view in every context, top-level code included (where Swift's overload ranking treats the
+    /// context as synchronous and would pick this form, returning before the view updated).
+    /// From synchronous code, pass `completion: nil` or a closure.
+    ///
     /// - Parameters:
     ///   - snapshot: the sections and items to show.
     ///   - animatingDifferences: `false` still diffs, and animates with `.none` (iOS 15 semantics).
-    ///   - completion: runs once on the executor after the view finished the update; it may apply again.
+    ///   - completion: runs once on the executor after the view finished the update; it may apply
+    ///     again. `nil`: nothing runs.
     /// - Complexity: O(n + s) expected plus O(k log k) for the LIS over the k matched items (the
     ///   diff); the view's own work comes on top. Matching by `id` adds O(n + s) to build the `id`s;
     ///   identifier types keyed by their own `hashValue` add one hash and one lookup per identifier,
     ///   on the calling thread, to report a broken `Hashable` (``DiffableDiagnostics/Event/Kind/inconsistentHashing``).
-    public func apply(_ snapshot: Snapshot, animatingDifferences: Bool = true, completion: (@Sendable () -> Void)? = nil) {
+    public func apply(_ snapshot: Snapshot, animatingDifferences: Bool = true, completion: (@Sendable () -> Void)?) {
         submit(
             snapshot, kind: .diff(animating: animatingDifferences), completion: completion,
             operation: "apply(_:animatingDifferences:completion:)")
     }
 
-    /// ``apply(_:animatingDifferences:completion:)``, returning when the view finished the update.
+    /// ``apply(_:animatingDifferences:completion:)``, returning when the view finished the update:
+    /// once it returns, ``snapshot()`` and the queries (``indexPath(for:)``, …) answer `snapshot`'s
+    /// state. The only form of `apply(snapshot)` without a `completion:` argument, so an `await`
+    /// always reaches it (in async functions, on the main actor and in top-level code alike).
     /// - Complexity: as ``apply(_:animatingDifferences:completion:)``.
     public func apply(_ snapshot: Snapshot, animatingDifferences: Bool = true) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -34,13 +44,15 @@ extension DiffableDataSource {
     }
 
     /// Shows `snapshot` without diffing: the view reloads everything (`reloadData()`).
-    /// Ordered with the other applies.
+    /// Ordered with the other applies. As with ``apply(_:animatingDifferences:completion:)``,
+    /// `completion` has no default: without it the call is the `async` form.
     /// - Complexity: O(1) here (O(n + s) when matching by `id`); the view's reload on top.
-    public func applySnapshotUsingReloadData(_ snapshot: Snapshot, completion: (@Sendable () -> Void)? = nil) {
+    public func applySnapshotUsingReloadData(_ snapshot: Snapshot, completion: (@Sendable () -> Void)?) {
         submit(snapshot, kind: .reload, completion: completion, operation: "applySnapshotUsingReloadData(_:completion:)")
     }
 
-    /// ``applySnapshotUsingReloadData(_:completion:)``, returning when the view reloaded.
+    /// ``applySnapshotUsingReloadData(_:completion:)``, returning when the view reloaded (the
+    /// only form without a `completion:` argument, so an `await` always reaches it).
     /// - Complexity: as ``applySnapshotUsingReloadData(_:completion:)``.
     public func applySnapshotUsingReloadData(_ snapshot: Snapshot) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

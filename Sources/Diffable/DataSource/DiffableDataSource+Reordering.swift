@@ -23,7 +23,7 @@ extension DiffableDataSource {
         }
     }
 
-    /// The handlers consulted when the view reports a drag (``ListViewDataSource/moveItem(at:to:)``).
+    /// The handlers consulted when the view reports a drag (``ListViewInteractionDelegate/moveItem(at:to:)``).
     /// - Complexity: O(1).
     public var reorderingHandlers: ReorderingHandlers {
         get { lock.withLock { settings.reorderingHandlers } }

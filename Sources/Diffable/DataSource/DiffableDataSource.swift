@@ -10,7 +10,8 @@ import Foundation
 /// var snapshot = DiffableDataSourceSnapshot<Section, Item>()
 /// snapshot.appendSections([.main])
 /// snapshot.appendItems(items)
-/// dataSource.apply(snapshot)           // first apply: reloadData(); later ones: one valid batch
+/// await dataSource.apply(snapshot)     // first apply: reloadData(); later ones: one valid batch
+/// dataSource.apply(snapshot, completion: nil)   // the same from synchronous code; returns at once
 /// ```
 ///
 /// **What the view sees.** The view asks only UIKit's three questions (how many sections,
@@ -24,10 +25,10 @@ import Foundation
 ///
 /// **Outline sections.** ``apply(_:to:animatingDifferences:completion:)`` shows a
 /// ``DiffableDataSourceSectionSnapshot`` in one section (its visible items are the rows) and
-/// leaves the others; ``snapshot(for:)`` returns it. A view that adopts the user's side of
-/// ``ListViewInteractionDelegate`` (`DiffableTesting`'s `SimulatedListView` does) reports disclosure taps, which
-/// expand and collapse items through ``sectionSnapshotHandlers``, and drags, which reorder
-/// through ``reorderingHandlers``.
+/// leaves the others; ``snapshot(for:)`` returns it. The view reports the user's disclosure
+/// taps (``toggleDisclosure(at:)``), which expand and collapse items through
+/// ``sectionSnapshotHandlers``, and drags (``canMoveItem(at:)``, ``moveItem(at:to:)``), which
+/// reorder through ``reorderingHandlers`` (see ``ListViewInteractionDelegate``).
 ///
 /// **Threading.** `apply` may be called from any thread or task. Applies are serialized in
 /// call order; the view is driven on one serial ``ViewExecutor`` (the main queue unless told

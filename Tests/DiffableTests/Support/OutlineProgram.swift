@@ -93,12 +93,12 @@ struct ApplyProgram: CustomStringConvertible, Sendable {
         for (index, step) in steps.enumerated() {
             var snapshot = DiffableDataSourceSnapshot<Int, Int>.build(step.sections, step.items)
             switch step.mode {
-            case .animated: harness.dataSource.apply(snapshot)
-            case .withoutAnimation: harness.dataSource.apply(snapshot, animatingDifferences: false)
-            case .reloadData: harness.dataSource.applySnapshotUsingReloadData(snapshot)
+            case .animated: harness.dataSource.apply(snapshot, completion: nil)
+            case .withoutAnimation: harness.dataSource.apply(snapshot, animatingDifferences: false, completion: nil)
+            case .reloadData: harness.dataSource.applySnapshotUsingReloadData(snapshot, completion: nil)
             case .reconfigureFirst:
                 if let first = snapshot.itemIdentifiers.first { snapshot.reconfigureItems([first]) }
-                harness.dataSource.apply(snapshot)
+                harness.dataSource.apply(snapshot, completion: nil)
             }
             if let problem = harness.problem() { return "step \(index + 1): \(problem)" }
             if harness.dataSource.snapshot() != snapshot.withoutPendingUpdates() { return "step \(index + 1): snapshot() differs" }

@@ -59,7 +59,8 @@ import Testing
     }
 
     @Test func duplicatesAreNamedWithTheirPositions() {
-        #expect(throws: ListDifferenceError(duplicates: [.init(side: .new, identifier: "\"caf\u{E9}\"", firstIndex: 0, duplicateIndex: 2)])) {
+        #expect(throws: ListDifferenceError(duplicates: [.init(side: .new, identifier: "\"caf\u{E9}\"", firstIndex: 0, duplicateIndex: 2)]))
+        {
             try ListDiffer().difference(from: ["a"], to: ["caf\u{E9}", "b", "cafe\u{301}"])
         }
     }

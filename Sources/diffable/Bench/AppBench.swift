@@ -147,13 +147,13 @@ enum AppBench {
                 if let byID = AppBench.matchingByID(view: view, executor: here) { byID } else {
                     DiffableDataSource(view: view, executor: here) { _, value in value }
                 }
-            dataSource.applySnapshotUsingReloadData(AppBench.snapshot(layouts.oldSections, old) { $0 })
+            dataSource.applySnapshotUsingReloadData(AppBench.snapshot(layouts.oldSections, old) { $0 }, completion: nil)
             var toNew = true
             let seconds = Measure.median(runs: runs) {
                 for _ in 0..<repeats {
                     let snapshot =
                         toNew ? AppBench.snapshot(layouts.newSections, new) { $0 } : AppBench.snapshot(layouts.oldSections, old) { $0 }
-                    dataSource.apply(snapshot)
+                    dataSource.apply(snapshot, completion: nil)
                     toNew.toggle()
                 }
             }

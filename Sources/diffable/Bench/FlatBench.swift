@@ -2,7 +2,7 @@ import Diffable
 import Foundation
 
 /// `diffable bench --suite flat`: `ListDiffer().difference(from:to:)` (the public flat diff:
-/// `[Int]` or `[String]` in, the identifiers' keys made inside the call) on the PERFORMANCE.md
+/// `[Int]` or `[String]` in, the identifiers' keys made inside the call) on the docs/PERFORMANCE.md
 /// scenarios, against the plain-Swift baseline (``BaselineDiff``) and Swift's
 /// `difference(from:).inferringMoves()` on the same arrays, in one process.
 ///

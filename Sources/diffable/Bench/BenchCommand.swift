@@ -8,7 +8,7 @@ import Foundation
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Benchmark Diffable on synthetic scenarios (churn, shuffle, reverse, move-one, update, append, re-sort) or on two snapshot files, against plain Swift.",
+        abstract: "Benchmark Diffable on synthetic scenarios or on two snapshot files, against plain Swift.",
         discussion: """
             Suites: flat (ListDiffer's difference(from:to:) on [Int] or [String]), sectioned (difference(from:) on snapshots of n items in \
             sections of 100, or one section for re-sort), snapshot (build, indexOfItem, moveItem, \

@@ -25,55 +25,46 @@ struct OutlineEdit<S: Hashable & Sendable, I: Hashable & Sendable>: Sendable {
     var outline: DiffableDataSourceSectionSnapshot<I>
 }
 
-/// One call to `apply` or `applySnapshotUsingReloadData`, waiting for the view.
+/// What one API call asks the data source to show, relative to the state before it.
+enum ApplyChange<S: Hashable & Sendable, I: Hashable & Sendable>: Sendable {
+    /// `apply(_:…)`, `applySnapshotUsingReloadData(_:…)`: show this snapshot.
+    case snapshot(DiffableDataSourceSnapshot<S, I>)
+    /// `apply(_:to:…)`: show this outline in its section, the other sections as they are.
+    case outline(OutlineEdit<S, I>)
+    /// `update(animatingDifferences:_:)`: show what the closure makes of the state before it.
+    case update(SnapshotUpdate<S, I>)
+}
+
+/// One call to `apply`, `applySnapshotUsingReloadData` or `update`, waiting for the view;
+/// or, coalesced, a run of them.
 struct ApplyRequest<S: Hashable & Sendable, I: Hashable & Sendable>: Sendable {
     enum Kind: Sendable, Equatable {
         case diff(animating: Bool)
         case reload
     }
-    /// The snapshot to show; nil when the request only shows outline sections on the
-    /// state committed when it is performed.
-    var snapshot: DiffableDataSourceSnapshot<S, I>?
-    /// Outline sections to show after `snapshot` (or on the committed state), in call order.
-    var outlineEdits: [OutlineEdit<S, I>] = []
+    /// What to show, in call order, each change made on the state the one before it left
+    /// (the first on the state committed when the request is performed).
+    var changes: [ApplyChange<S, I>]
     var kind: Kind
-    /// The matcher's work done on the calling thread for `snapshot` (the `id` snapshot, checked
-    /// for duplicates); unused when outline edits follow.
+    /// The matcher's work done on the calling thread for the last change when it is a
+    /// snapshot (the `id` snapshot, checked for duplicates).
     var prepared: (any Sendable)?
     /// Every completion handler this request answers for, in call order.
     var completions: [@Sendable () -> Void]
     /// The API call, for error messages.
     var operation: String
 
-    /// One request standing for a run of queued ones: the newest snapshot followed by the
-    /// outline edits made after it, plus the refresh requests of the skipped snapshots for
-    /// items and sections still present (a skipped reconfigure must not leave a stale cell);
-    /// a reload if any of them asked for one.
-    /// - Complexity: O(n) of the newest snapshot when refresh requests carry over, else O(k).
+    /// One request standing for a run of queued ones: all their changes, in call order (so
+    /// the merged request ends where performing each would: an outline edit that a later
+    /// flat snapshot keeps survives), every completion, and a reload if any asked for one.
+    /// The last request's prepared work still stands for the last change.
+    /// - Complexity: O(k) for k changes.
     static func coalescing(_ requests: ArraySlice<Self>) -> Self {
         var merged = requests.last!
         guard requests.count > 1 else { return merged }
         if requests.dropLast().contains(where: { $0.kind == .reload }) { merged.kind = .reload }
         merged.completions = requests.flatMap(\.completions)
-        guard let newest = requests.lastIndex(where: { $0.snapshot != nil }) else {
-            merged.outlineEdits = requests.flatMap(\.outlineEdits)
-            return merged
-        }
-        merged.snapshot = requests[newest].snapshot
-        merged.prepared = requests[newest].prepared
-        merged.outlineEdits = requests[newest...].flatMap(\.outlineEdits)
-        let skipped = requests[..<newest].compactMap(\.snapshot)
-        guard var target = merged.snapshot, !skipped.isEmpty else { return merged }
-        let reloads = skipped.flatMap(\.reloadedItemIdentifiers).filter { target.contains(item: $0) }
-        if !reloads.isEmpty { try? target.tryReloadItems(reloads) }
-        let reloaded = Set(target.reloadedItemIdentifiers)
-        let reconfigures = skipped.flatMap(\.reconfiguredItemIdentifiers).filter {
-            target.contains(item: $0) && !reloaded.contains($0)
-        }
-        if !reconfigures.isEmpty { try? target.tryReconfigureItems(reconfigures) }
-        let sections = skipped.flatMap(\.reloadedSectionIdentifiers).filter { target.contains(section: $0) }
-        if !sections.isEmpty { try? target.tryReloadSections(sections) }
-        merged.snapshot = target
+        merged.changes = requests.flatMap(\.changes)
         return merged
     }
 }

@@ -50,12 +50,17 @@ extension DiffableDataSource {
 
     // MARK: The queue
 
-    /// Queues a request to show `snapshot` (nil: the committed snapshot) with `outlineEdit`
-    /// laid in; when no one drives the queue, drives it from here: on the executor everything
-    /// happens now, elsewhere the diff happens now and the view's part is enqueued.
+    /// Queues a request to show `snapshot`; see ``submit(_:kind:completion:operation:)``.
+    func submit(_ snapshot: Snapshot, kind: Request.Kind, completion: (@Sendable () -> Void)?, operation: String) {
+        submit(.snapshot(snapshot), kind: kind, completion: completion, operation: operation)
+    }
+
+    /// Queues a request to make `change`; when no one drives the queue, drives it from here:
+    /// on the executor everything happens now, elsewhere the diff happens now and the view's
+    /// part is enqueued.
     func submit(
-        _ snapshot: Snapshot?, outlineEdit: OutlineEdit<SectionIdentifierType, ItemIdentifierType>? = nil, kind: Request.Kind,
-        completion: (@Sendable () -> Void)?, operation: String
+        _ change: ApplyChange<SectionIdentifierType, ItemIdentifierType>, kind: Request.Kind, completion: (@Sendable () -> Void)?,
+        operation: String
     ) {
         let onExecutor = executor.isCurrent()
         if onExecutor && insideViewUpdate {
@@ -65,11 +70,13 @@ extension DiffableDataSource {
                     + "view's own batch), where Apple raises BUG_IN_CLIENT_OF_DIFFABLE_DATA_SOURCE__APPLYING_SNAPSHOTS_REENTRANTLY; "
                     + "apply from the completion handler instead")
         }
-        if let snapshot { DiffableDiagnostics.reportHashMismatches(in: snapshot, operation: operation) }
+        var prepared: (any Sendable)?
+        if case .snapshot(let snapshot) = change {
+            DiffableDiagnostics.reportHashMismatches(in: snapshot, operation: operation)
+            prepared = matcher.prepare(snapshot, operation: operation)
+        }
         let request = Request(
-            snapshot: snapshot, outlineEdits: outlineEdit.map { [$0] } ?? [], kind: kind,
-            prepared: snapshot.flatMap { matcher.prepare($0, operation: operation) }, completions: completion.map { [$0] } ?? [],
-            operation: operation)
+            changes: [change], kind: kind, prepared: prepared, completions: completion.map { [$0] } ?? [], operation: operation)
         let first: ArraySlice<Request> = lock.withLock {
             queue.append(request)
             guard !queue.running else { return [] }

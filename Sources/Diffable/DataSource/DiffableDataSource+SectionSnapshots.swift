@@ -26,7 +26,7 @@ extension DiffableDataSource {
         completion: (@Sendable () -> Void)? = nil
     ) {
         submit(
-            nil, outlineEdit: OutlineEdit(section: section, outline: snapshot), kind: .diff(animating: animatingDifferences),
+            .outline(OutlineEdit(section: section, outline: snapshot)), kind: .diff(animating: animatingDifferences),
             completion: completion, operation: "apply(_:to:animatingDifferences:completion:)")
     }
 

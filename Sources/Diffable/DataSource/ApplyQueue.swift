@@ -11,8 +11,6 @@ struct CommittedState<S: Hashable & Sendable, I: Hashable & Sendable>: Sendable 
     /// The outline of every section shown through a section snapshot; `snapshot` holds each
     /// one's visible items. Sections without an entry are flat.
     var outlines: [S: DiffableDataSourceSectionSnapshot<I>] = [:]
-    /// What the item matcher keeps beside the snapshot (the `id` snapshot when matching by `id`).
-    var matchState: (any Sendable)?
     /// Whether the view loaded (`reloadData()`) since the data source was created.
     var loaded = false
     /// Counts commits (applies and reorders): a diff made against an older state is redone.
@@ -35,20 +33,25 @@ enum ApplyChange<S: Hashable & Sendable, I: Hashable & Sendable>: Sendable {
     case update(SnapshotUpdate<S, I>)
 }
 
+/// How the view is brought to a request's state.
+enum ApplyKind: Sendable, Equatable {
+    /// Batches from the diff (animated or not).
+    case diff(animating: Bool)
+    /// `reloadData()`.
+    case reload
+}
+
 /// One call to `apply`, `applySnapshotUsingReloadData` or `update`, waiting for the view;
-/// or, coalesced, a run of them.
-struct ApplyRequest<S: Hashable & Sendable, I: Hashable & Sendable>: Sendable {
-    enum Kind: Sendable, Equatable {
-        case diff(animating: Bool)
-        case reload
-    }
+/// or, coalesced, a run of them. `Prepared` is the item matcher's work for a snapshot.
+struct ApplyRequest<S: Hashable & Sendable, I: Hashable & Sendable, Prepared: Sendable>: Sendable {
+    typealias Kind = ApplyKind
     /// What to show, in call order, each change made on the state the one before it left
     /// (the first on the state committed when the request is performed).
     var changes: [ApplyChange<S, I>]
     var kind: Kind
     /// The matcher's work done on the calling thread for the last change when it is a
     /// snapshot (the `id` snapshot, checked for duplicates).
-    var prepared: (any Sendable)?
+    var prepared: Prepared?
     /// Every completion handler this request answers for, in call order.
     var completions: [@Sendable () -> Void]
     /// The API call, for error messages.
@@ -70,9 +73,11 @@ struct ApplyRequest<S: Hashable & Sendable, I: Hashable & Sendable>: Sendable {
 }
 
 /// What a diff decided: the state to commit and the batches that lead the view there.
-struct ApplyPlan<S: Hashable & Sendable, I: Hashable & Sendable>: Sendable {
+struct ApplyPlan<S: Hashable & Sendable, I: Hashable & Sendable, MatchState: Sendable>: Sendable {
     /// The state to commit (its generation is the base's plus one).
     var state: CommittedState<S, I>
+    /// What the item matcher keeps beside `state`.
+    var matchState: MatchState
     /// Nothing to animate when empty; ignored when `reload` is set.
     var batches: [BatchUpdate]
     /// `reloadData()` instead of batches (first load, or asked for).
@@ -82,8 +87,9 @@ struct ApplyPlan<S: Hashable & Sendable, I: Hashable & Sendable>: Sendable {
 }
 
 /// The FIFO of applies waiting for the view, plus who drives it. Guarded by the data source's lock.
-struct ApplyQueue<S: Hashable & Sendable, I: Hashable & Sendable> {
-    private var requests: [ApplyRequest<S, I>] = []
+struct ApplyQueue<S: Hashable & Sendable, I: Hashable & Sendable, Prepared: Sendable> {
+    typealias Request = ApplyRequest<S, I, Prepared>
+    private var requests: [Request] = []
     private var head = 0
     /// Whether some thread owns the queue (diffing or performing); others only append.
     var running = false
@@ -92,12 +98,12 @@ struct ApplyQueue<S: Hashable & Sendable, I: Hashable & Sendable> {
     var count: Int { requests.count - head }
 
     /// - Complexity: O(1) amortized.
-    mutating func append(_ request: ApplyRequest<S, I>) { requests.append(request) }
+    mutating func append(_ request: Request) { requests.append(request) }
 
     /// The next request, or every waiting one when coalescing (the caller merges them outside
     /// the lock with ``ApplyRequest/coalescing(_:)``); empty after clearing `running`.
     /// - Complexity: O(1) amortized; O(k) for k requests taken.
-    mutating func next(coalescing: Bool) -> ArraySlice<ApplyRequest<S, I>> {
+    mutating func next(coalescing: Bool) -> ArraySlice<Request> {
         guard head < requests.count else {
             running = false
             return []

@@ -10,9 +10,9 @@ struct ApplyTarget<S: Hashable & Sendable, I: Hashable & Sendable> {
     var snapshot: Snapshot
     /// The outline sections after the request.
     var outlines: [S: Outline]
-    /// The matcher's work for `snapshot`, done on the calling thread (nil when the last
-    /// change is not a snapshot).
-    var prepared: (any Sendable)?
+    /// Whether `snapshot` is the request's last change as given (so the matcher's work done
+    /// for it on the calling thread still stands for it).
+    var lastChangeIsSnapshot: Bool
     /// The API call, for error messages.
     var operation: String
 
@@ -28,10 +28,11 @@ struct ApplyTarget<S: Hashable & Sendable, I: Hashable & Sendable> {
     ///   each outline section); per outline edit, O(n + s) to copy the snapshot plus
     ///   O(k · outlines with hidden items) expected, k the edit's items; O(n) expected more
     ///   when refresh requests carry over.
-    init(_ request: ApplyRequest<S, I>, on base: CommittedState<S, I>) {
+    init<Prepared>(_ request: ApplyRequest<S, I, Prepared>, on base: CommittedState<S, I>) {
         operation = request.operation
         snapshot = base.snapshot
         outlines = base.outlines
+        if case .snapshot = request.changes.last { lastChangeIsSnapshot = true } else { lastChangeIsSnapshot = false }
         var replaced: [Snapshot] = []
         for change in request.changes {
             switch change {
@@ -44,7 +45,6 @@ struct ApplyTarget<S: Hashable & Sendable, I: Hashable & Sendable> {
             }
         }
         carryRefreshRequests(of: replaced)
-        if case .snapshot = request.changes.last { prepared = request.prepared } else { prepared = nil }
     }
 
     /// Shows `next` in place of the snapshot so far, keeping the outlines it leaves as they were.

@@ -56,19 +56,19 @@ public final class DiffableDataSource<
     /// Makes a supplementary view of a kind (e.g. `"header"`) for an index path, or nil for none.
     public typealias SupplementaryViewProvider = (String, IndexPath) -> Cell?
     typealias State = CommittedState<SectionIdentifierType, ItemIdentifierType>
-    typealias Request = ApplyRequest<SectionIdentifierType, ItemIdentifierType>
 
     // Fixed at creation.
     let view: any ListView<Cell>
     let executor: ViewExecutor
     let cellProvider: CellProvider
-    let matcher: ItemMatcher<SectionIdentifierType, ItemIdentifierType>
+    /// Plans the batches; holds the apply queue and its own state beside `published` and
+    /// `shown` (guarded as they are).
+    let matcher: any ItemMatcher<SectionIdentifierType, ItemIdentifierType>
 
     // Shared between threads, guarded by `lock`. Never held while calling out.
     let lock = Lock()
     /// What ``snapshot()`` and the queries report: the state the view last committed.
     var published: State
-    var queue = ApplyQueue<SectionIdentifierType, ItemIdentifierType>()
     var settings = Settings()
 
     // Confined to the executor (read and written only there, so never locked).
@@ -102,7 +102,7 @@ public final class DiffableDataSource<
         self.view = view
         self.executor = executor
         self.cellProvider = cellProvider
-        matcher = ItemMatcher()
+        matcher = IdentityMatcher()
         published = State()
         shown = published
         view.dataSource = self

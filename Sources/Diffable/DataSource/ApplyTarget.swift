@@ -13,6 +13,8 @@ struct ApplyTarget<S: Hashable & Sendable, I: Hashable & Sendable> {
     /// Whether `snapshot` is the request's last change as given (so the matcher's work done
     /// for it on the calling thread still stands for it).
     var lastChangeIsSnapshot: Bool
+    /// The request's one change when it is an outline edit (its section's rows alone change).
+    var soleOutlineEdit: OutlineEdit<S, I>?
     /// The API call, for error messages.
     var operation: String
 
@@ -33,6 +35,7 @@ struct ApplyTarget<S: Hashable & Sendable, I: Hashable & Sendable> {
         snapshot = base.snapshot
         outlines = base.outlines
         if case .snapshot = request.changes.last { lastChangeIsSnapshot = true } else { lastChangeIsSnapshot = false }
+        if request.changes.count == 1, case .outline(let edit) = request.changes[0] { soleOutlineEdit = edit } else { soleOutlineEdit = nil }
         var replaced: [Snapshot] = []
         for change in request.changes {
             switch change {

@@ -84,6 +84,11 @@ final class IdentityMatcher<Section: Hashable & Sendable, Item: Hashable & Senda
     func batches(for target: Target, prepared: Never?, from base: CommittedState<Section, Item>, state: Void) -> ([BatchUpdate], Void) {
         // The data source's own snapshot handed back (`apply(dataSource.snapshot())`) is unchanged.
         if target.snapshot.storage === base.snapshot.storage { return ([], ()) }
+        // One outline applied to a shown section changes that section's rows only: diff them
+        // through the outline's own difference, not the whole snapshot (the same batches).
+        if let edit = target.soleOutlineEdit, let position = base.snapshot.indexOfSection(edit.section) {
+            return (edit.outline.batches(from: base.sectionSnapshot(for: edit.section), inSectionAt: position), ())
+        }
         return (target.snapshot.batches(from: base.snapshot), ())
     }
 

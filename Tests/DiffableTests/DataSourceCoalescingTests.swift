@@ -90,14 +90,7 @@ import Testing
     /// A random outline of some of `section`'s pool: a forest, some items expanded.
     static func randomOutline(_ section: String, _ generator: inout SeededGenerator) -> Outline {
         let items = pools[section]!.shuffled(using: &generator).prefix(Int.random(in: 0...pools[section]!.count, using: &generator))
-        var outline = Outline(), placed: [String] = []
-        for item in items {
-            let parent = placed.isEmpty || Bool.random(using: &generator) ? nil : placed.randomElement(using: &generator)
-            outline.append([item], to: parent)
-            placed.append(item)
-        }
-        outline.expand(placed.filter { _ in Bool.random(using: &generator) })
-        return outline
+        return OutlineApplyPathTests.randomOutline(Array(items), &generator)
     }
 
     /// A random flat snapshot: each section's items from its own pool (so no apply can repeat

@@ -53,7 +53,8 @@ import Testing
                     if new.isExpanded(item) { new.collapse([item]) } else { new.expand([item]) }
                 }
             } else {
-                new = randomOutline(Array(treePool.shuffled(using: &generator).prefix(Int.random(in: 0...treePool.count, using: &generator))), &generator)
+                new = randomOutline(
+                    Array(treePool.shuffled(using: &generator).prefix(Int.random(in: 0...treePool.count, using: &generator))), &generator)
             }
             let request = ApplyRequest<String, Item, Never>(
                 changes: [.outline(OutlineEdit(section: "tree", outline: new))], kind: .diff(animating: true), prepared: nil,

@@ -35,7 +35,11 @@ struct ApplyTarget<S: Hashable & Sendable, I: Hashable & Sendable> {
         snapshot = base.snapshot
         outlines = base.outlines
         if case .snapshot = request.changes.last { lastChangeIsSnapshot = true } else { lastChangeIsSnapshot = false }
-        if request.changes.count == 1, case .outline(let edit) = request.changes[0] { soleOutlineEdit = edit } else { soleOutlineEdit = nil }
+        if request.changes.count == 1, case .outline(let edit) = request.changes[0] {
+            soleOutlineEdit = edit
+        } else {
+            soleOutlineEdit = nil
+        }
         var replaced: [Snapshot] = []
         for change in request.changes {
             switch change {

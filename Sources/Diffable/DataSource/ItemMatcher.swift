@@ -62,7 +62,8 @@ extension ItemMatcher {
         let prepared = target.lastChangeIsSnapshot ? request.prepared : nil
         let reload = !base.loaded || request.kind == .reload
         let (batches, matchState) =
-            reload ? ([], self.state(loading: target, prepared: prepared)) : batches(for: target, prepared: prepared, from: base, state: state)
+            reload
+            ? ([], self.state(loading: target, prepared: prepared)) : batches(for: target, prepared: prepared, from: base, state: state)
         let committed = CommittedState(
             snapshot: target.snapshot.withoutPendingUpdates(), outlines: target.outlines, loaded: true, generation: base.generation + 1)
         return ApplyPlan(state: committed, matchState: matchState, batches: batches, reload: reload, baseGeneration: base.generation)

@@ -4,7 +4,8 @@ extension SnapshotDifference {
     /// - Complexity: O(section operations); the item paths and maps are shared, not copied.
     init(old: Side, new: Side, result: SectionsDiffResult, oldFlat: FlatSnapshot, newFlat: FlatSnapshot) {
         self.init(
-            old: old, new: new, batches: BatchUpdate.batches(of: result), oldItemToNew: result.oldItemToNew, newItemToOld: result.newItemToOld,
+            old: old, new: new, batches: BatchUpdate.batches(of: result), oldItemToNew: result.oldItemToNew,
+            newItemToOld: result.newItemToOld,
             itemsInPlace: result.itemsInPlace, oldSectionToNew: result.oldSectionToNew, newSectionToOld: result.newSectionToOld,
             oldStarts: oldFlat.starts, newStarts: newFlat.starts)
     }

@@ -113,7 +113,7 @@ extension DiffableDataSource {
     ) where Matcher.Section == SectionIdentifierType, Matcher.Item == ItemIdentifierType {
         // A reorder committed since the diff started: diff again against what the view shows.
         let plan =
-            proposed.baseGeneration == shown.generation ? proposed : matcher.plan(request, from: shown, state: matcher.storage.shown)
+            proposed.baseGeneration == shown.generation ? proposed : matcher.plan(request, from: shown, state: matcher.shownState)
         let animation = request.kind == .diff(animating: true) ? lock.withLock { settings.defaultRowAnimation } : .none
         show(plan, animation: animation, completions: request.completions, matcher: matcher)
         let next = lock.withLock { matcher.storage.queue.next(coalescing: settings.queuedApplyPolicy == .coalesce) }
@@ -162,7 +162,7 @@ extension DiffableDataSource {
     func commit<Matcher: ItemMatcher>(_ state: State, matchState: Matcher.State, matcher: Matcher)
     where Matcher.Section == SectionIdentifierType, Matcher.Item == ItemIdentifierType {
         shown = state
-        matcher.storage.shown = matchState
+        matcher.shownState = matchState
         lock.withLock {
             published = state
             matcher.storage.published = matchState

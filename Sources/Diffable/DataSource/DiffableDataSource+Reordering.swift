@@ -94,7 +94,7 @@ extension DiffableDataSource {
     /// Commits a user's move, with the matcher's state moved alike.
     private func commit<Matcher: ItemMatcher>(_ state: State, movingItemFrom source: IndexPath, to destination: IndexPath, matcher: Matcher)
     where Matcher.Section == SectionIdentifierType, Matcher.Item == ItemIdentifierType {
-        commit(state, matchState: matcher.state(matcher.storage.shown, movingItemFrom: source, to: destination), matcher: matcher)
+        commit(state, matchState: matcher.state(matcher.shownState, movingItemFrom: source, to: destination), matcher: matcher)
     }
 }
 

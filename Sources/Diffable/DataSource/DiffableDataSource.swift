@@ -36,8 +36,9 @@ import Foundation
 /// the calling thread (or, when queued behind others, on a background worker) and performed
 /// on the executor. Completion handlers run once on the executor after the view finished, and
 /// may call `apply` again. With ``QueuedApplyPolicy/coalesce`` applies queued behind a busy
-/// view collapse into one batch to the newest snapshot; every skipped completion still runs.
-/// Queries (``snapshot()``, ``itemIdentifier(for:)``, …) may be called from any thread.
+/// view collapse into one batch to the state performing each would reach; every skipped
+/// completion still runs. ``update(animatingDifferences:_:)`` changes the newest snapshot
+/// (queued applies included) in one step no other apply can split. Queries (``snapshot()``, ``itemIdentifier(for:)``, …) may be called from any thread.
 ///
 /// **Errors.** Where Apple raises, Diffable reports a ``DiffableDiagnostics`` event and then
 /// traps with a message naming the problem: a cell provider returning nil, an index path out of
@@ -162,8 +163,10 @@ public enum ItemContentUpdate: Sendable, Hashable {
 public enum QueuedApplyPolicy: Sendable, Hashable {
     /// Every apply gets its own batch, in call order (Apple's behaviour).
     case performEach
-    /// Applies waiting behind a busy view collapse into one batch to the newest snapshot
-    /// (Android's `AsyncListDiffer` does likewise); every completion still runs, in call order,
-    /// and refresh requests of skipped snapshots carry over to items still present.
+    /// Applies waiting behind a busy view collapse into one batch (Android's `AsyncListDiffer`
+    /// does likewise) to exactly the state performing each would reach: their flat applies,
+    /// outline applies and updates are made in call order, then diffed once. Every completion
+    /// still runs, in call order, and refresh requests of skipped snapshots carry over to
+    /// items still present.
     case coalesce
 }

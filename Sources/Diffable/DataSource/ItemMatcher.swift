@@ -19,8 +19,11 @@ protocol ItemMatcher<Section, Item>: AnyObject, Sendable {
     typealias Snapshot = DiffableDataSourceSnapshot<Section, Item>
     typealias Target = ApplyTarget<Section, Item>
 
-    /// The queue and the match states; guarded as ``MatcherStorage`` says.
+    /// The queue and the match state beside `published`, guarded by the data source's lock.
     var storage: MatcherStorage<Section, Item, Prepared, State> { get set }
+    /// The match state beside `shown`, confined to the view executor (a property of its own:
+    /// Swift's exclusivity covers a stored property whole, and the queue is touched meanwhile).
+    var shownState: State { get set }
 
     /// Work done on the thread that calls `apply`, before queuing (it may trap on bad input,
     /// where the caller's stack shows who passed it).
@@ -40,14 +43,12 @@ protocol ItemMatcher<Section, Item>: AnyObject, Sendable {
     func state(_ state: State, movingItemFrom source: IndexPath, to destination: IndexPath) -> State
 }
 
-/// What an ``ItemMatcher`` holds for its data source: the queue (with the matcher's prepared
-/// work per request) and the match state beside `published` (both guarded by the data
-/// source's lock), and the one beside `shown` (confined to the view executor).
+/// What an ``ItemMatcher`` holds for its data source under the data source's lock: the queue
+/// (with the matcher's prepared work per request) and the match state beside `published`.
 struct MatcherStorage<S: Hashable & Sendable, I: Hashable & Sendable, Prepared: Sendable, State: Sendable> {
     var queue = ApplyQueue<S, I, Prepared>()
     var published: State
-    var shown: State
-    init(_ state: State) { (published, shown) = (state, state) }
+    init(_ state: State) { published = state }
 }
 
 extension ItemMatcher {
@@ -76,6 +77,7 @@ final class IdentityMatcher<Section: Hashable & Sendable, Item: Hashable & Senda
     typealias Snapshot = DiffableDataSourceSnapshot<Section, Item>
     typealias Target = ApplyTarget<Section, Item>
     var storage = MatcherStorage<Section, Item, Never, Void>(())
+    var shownState: Void = ()
 
     func prepare(_ snapshot: Snapshot, operation: String) -> Never? { nil }
 
@@ -126,6 +128,7 @@ where Item.ID: Sendable {
 
     let updates: ItemContentUpdate
     var storage = MatcherStorage<Section, Item, Prepared, IDSnapshot>(IDSnapshot())
+    var shownState = IDSnapshot()
 
     init(updates: ItemContentUpdate) { self.updates = updates }
 

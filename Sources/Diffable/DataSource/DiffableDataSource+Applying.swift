@@ -62,12 +62,17 @@ extension DiffableDataSource {
 
     // MARK: The queue
 
-    /// Queues a request to show `snapshot` (nil: the committed snapshot) with `outlineEdit`
-    /// laid in; when no one drives the queue, drives it from here: on the executor everything
-    /// happens now, elsewhere the diff happens now and the view's part is enqueued.
+    /// Queues a request to show `snapshot`; see ``submit(_:kind:completion:operation:)``.
+    func submit(_ snapshot: Snapshot, kind: ApplyKind, completion: (@Sendable () -> Void)?, operation: String) {
+        submit(.snapshot(snapshot), kind: kind, completion: completion, operation: operation)
+    }
+
+    /// Queues a request to make `change`; when no one drives the queue, drives it from here:
+    /// on the executor everything happens now, elsewhere the diff happens now and the view's
+    /// part is enqueued.
     func submit(
-        _ snapshot: Snapshot?, outlineEdit: OutlineEdit<SectionIdentifierType, ItemIdentifierType>? = nil, kind: Request.Kind,
-        completion: (@Sendable () -> Void)?, operation: String
+        _ change: ApplyChange<SectionIdentifierType, ItemIdentifierType>, kind: ApplyKind, completion: (@Sendable () -> Void)?,
+        operation: String
     ) {
         let onExecutor = executor.isCurrent()
         if onExecutor && insideViewUpdate {
@@ -77,40 +82,55 @@ extension DiffableDataSource {
                     + "view's own batch), where Apple raises BUG_IN_CLIENT_OF_DIFFABLE_DATA_SOURCE__APPLYING_SNAPSHOTS_REENTRANTLY; "
                     + "apply from the completion handler instead")
         }
-        if let snapshot { DiffableDiagnostics.reportHashMismatches(in: snapshot, operation: operation) }
-        let request = Request(
-            snapshot: snapshot, outlineEdits: outlineEdit.map { [$0] } ?? [], kind: kind,
-            prepared: snapshot.flatMap { matcher.prepare($0, operation: operation) }, completions: completion.map { [$0] } ?? [],
-            operation: operation)
-        let first: ArraySlice<Request> = lock.withLock {
-            queue.append(request)
-            guard !queue.running else { return [] }
-            queue.running = true
-            return queue.next(coalescing: settings.queuedApplyPolicy == .coalesce)
+        if case .snapshot(let snapshot) = change { DiffableDiagnostics.reportHashMismatches(in: snapshot, operation: operation) }
+        submit(change, kind: kind, completion: completion, operation: operation, onExecutor: onExecutor, matcher: matcher)
+    }
+
+    /// ``submit(_:kind:completion:operation:)`` with the matcher's type known from here on.
+    private func submit<Matcher: ItemMatcher>(
+        _ change: ApplyChange<SectionIdentifierType, ItemIdentifierType>, kind: ApplyKind, completion: (@Sendable () -> Void)?,
+        operation: String, onExecutor: Bool, matcher: Matcher
+    ) where Matcher.Section == SectionIdentifierType, Matcher.Item == ItemIdentifierType {
+        var prepared: Matcher.Prepared?
+        if case .snapshot(let snapshot) = change { prepared = matcher.prepare(snapshot, operation: operation) }
+        let request = ApplyRequest(
+            changes: [change], kind: kind, prepared: prepared, completions: completion.map { [$0] } ?? [], operation: operation)
+        let first: ArraySlice<ApplyRequest<SectionIdentifierType, ItemIdentifierType, Matcher.Prepared>> = lock.withLock {
+            matcher.storage.queue.append(request)
+            guard !matcher.storage.queue.running else { return [] }
+            matcher.storage.queue.running = true
+            return matcher.storage.queue.next(coalescing: settings.queuedApplyPolicy == .coalesce)
         }
-        if !first.isEmpty { process(.coalescing(first), onExecutor: onExecutor) }
+        if !first.isEmpty { process(.coalescing(first), onExecutor: onExecutor, matcher: matcher) }
     }
 
     /// Diffs `request` against the committed state here, then performs it on the executor.
-    private func process(_ request: Request, onExecutor: Bool) {
-        let plan = matcher.plan(request, from: lock.withLock { published })
+    private func process<Matcher: ItemMatcher>(
+        _ request: ApplyRequest<SectionIdentifierType, ItemIdentifierType, Matcher.Prepared>, onExecutor: Bool, matcher: Matcher
+    ) where Matcher.Section == SectionIdentifierType, Matcher.Item == ItemIdentifierType {
+        let (base, state) = lock.withLock { (published, matcher.storage.published) }
+        let plan = matcher.plan(request, from: base, state: state)
         if onExecutor {
-            perform(request, plan)
+            perform(request, plan, matcher: matcher)
         } else {
-            executor.enqueue { self.perform(request, plan) }
+            executor.enqueue { self.perform(request, plan, matcher: matcher) }
         }
     }
 
     /// On the executor: shows the plan, hands the next request to a worker (its diff stays off
     /// the executor), then runs the completions whose view already finished.
-    private func perform(_ request: Request, _ proposed: ApplyPlan<SectionIdentifierType, ItemIdentifierType>) {
+    private func perform<Matcher: ItemMatcher>(
+        _ request: ApplyRequest<SectionIdentifierType, ItemIdentifierType, Matcher.Prepared>,
+        _ proposed: ApplyPlan<SectionIdentifierType, ItemIdentifierType, Matcher.State>, matcher: Matcher
+    ) where Matcher.Section == SectionIdentifierType, Matcher.Item == ItemIdentifierType {
         // A reorder committed since the diff started: diff again against what the view shows.
-        let plan = proposed.baseGeneration == shown.generation ? proposed : matcher.plan(request, from: shown)
+        let plan =
+            proposed.baseGeneration == shown.generation ? proposed : matcher.plan(request, from: shown, state: matcher.shownState)
         let animation = request.kind == .diff(animating: true) ? lock.withLock { settings.defaultRowAnimation } : .none
-        show(plan, animation: animation, completions: request.completions)
-        let next = lock.withLock { queue.next(coalescing: settings.queuedApplyPolicy == .coalesce) }
+        show(plan, animation: animation, completions: request.completions, matcher: matcher)
+        let next = lock.withLock { matcher.storage.queue.next(coalescing: settings.queuedApplyPolicy == .coalesce) }
         if !next.isEmpty {
-            DispatchQueue.global(qos: .userInitiated).async { self.process(.coalescing(next), onExecutor: false) }
+            DispatchQueue.global(qos: .userInitiated).async { self.process(.coalescing(next), onExecutor: false, matcher: matcher) }
         }
         runDeferredCompletions()
     }
@@ -118,13 +138,14 @@ extension DiffableDataSource {
     // MARK: The view
 
     /// Drives the view through one plan: commits the new state inside the view's update (B3).
-    private func show(
-        _ plan: ApplyPlan<SectionIdentifierType, ItemIdentifierType>, animation: RowAnimation, completions: [@Sendable () -> Void]
-    ) {
+    private func show<Matcher: ItemMatcher>(
+        _ plan: ApplyPlan<SectionIdentifierType, ItemIdentifierType, Matcher.State>, animation: RowAnimation,
+        completions: [@Sendable () -> Void], matcher: Matcher
+    ) where Matcher.Section == SectionIdentifierType, Matcher.Item == ItemIdentifierType {
         insideViewUpdate = true
         defer { insideViewUpdate = false }
         if plan.reload || plan.batches.isEmpty {
-            commit(plan.state)
+            commit(plan.state, matchState: plan.matchState, matcher: matcher)
             if plan.reload { view.reloadData() }
             deferredCompletions += completions
             return
@@ -136,7 +157,7 @@ extension DiffableDataSource {
                 batch, animation: animation,
                 updates: {
                     updateCalls += 1
-                    if index == 0 && updateCalls == 1 { self.commit(plan.state) }
+                    if index == 0 && updateCalls == 1 { self.commit(plan.state, matchState: plan.matchState, matcher: matcher) }
                 },
                 completion: { _ in self.viewFinished(tracker) })
             if updateCalls != 1 {
@@ -148,10 +169,16 @@ extension DiffableDataSource {
         }
     }
 
-    /// Makes `state` what the view's questions and every query answer from.
-    func commit(_ state: State) {
+    /// Makes `state` what the view's questions and every query answer from, with
+    /// `matchState` beside it.
+    func commit<Matcher: ItemMatcher>(_ state: State, matchState: Matcher.State, matcher: Matcher)
+    where Matcher.Section == SectionIdentifierType, Matcher.Item == ItemIdentifierType {
         shown = state
-        lock.withLock { published = state }
+        matcher.shownState = matchState
+        lock.withLock {
+            published = state
+            matcher.storage.published = matchState
+        }
     }
 
     /// The view finished one batch; the request's completions run after its last batch.

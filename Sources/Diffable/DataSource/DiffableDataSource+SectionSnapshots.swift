@@ -27,7 +27,7 @@ extension DiffableDataSource {
         completion: (@Sendable () -> Void)?
     ) {
         submit(
-            nil, outlineEdit: OutlineEdit(section: section, outline: snapshot), kind: .diff(animating: animatingDifferences),
+            .outline(OutlineEdit(section: section, outline: snapshot)), kind: .diff(animating: animatingDifferences),
             completion: completion, operation: "apply(_:to:animatingDifferences:completion:)")
     }
 

@@ -37,8 +37,9 @@ import Foundation
 /// the calling thread (or, when queued behind others, on a background worker) and performed
 /// on the executor. Completion handlers run once on the executor after the view finished, and
 /// may call `apply` again. With ``QueuedApplyPolicy/coalesce`` applies queued behind a busy
-/// view collapse into one batch to the newest snapshot; every skipped completion still runs.
-/// Queries (``snapshot()``, ``itemIdentifier(for:)``, …) may be called from any thread.
+/// view collapse into one batch to the state performing each would reach; every skipped
+/// completion still runs. ``update(animatingDifferences:_:)`` changes the newest snapshot
+/// (queued applies included) in one step no other apply can split. Queries (``snapshot()``, ``itemIdentifier(for:)``, …) may be called from any thread.
 ///
 /// **Errors.** Where Apple raises, Diffable reports a ``DiffableDiagnostics`` event and then
 /// traps with a message naming the problem: a cell provider returning nil, an index path out of
@@ -57,19 +58,19 @@ public final class DiffableDataSource<
     /// Makes a supplementary view of a kind (e.g. `"header"`) for an index path, or nil for none.
     public typealias SupplementaryViewProvider = (String, IndexPath) -> Cell?
     typealias State = CommittedState<SectionIdentifierType, ItemIdentifierType>
-    typealias Request = ApplyRequest<SectionIdentifierType, ItemIdentifierType>
 
     // Fixed at creation.
     let view: any ListView<Cell>
     let executor: ViewExecutor
     let cellProvider: CellProvider
-    let matcher: ItemMatcher<SectionIdentifierType, ItemIdentifierType>
+    /// Plans the batches; holds the apply queue and its own state beside `published` and
+    /// `shown` (guarded as they are).
+    let matcher: any ItemMatcher<SectionIdentifierType, ItemIdentifierType>
 
     // Shared between threads, guarded by `lock`. Never held while calling out.
     let lock = Lock()
     /// What ``snapshot()`` and the queries report: the state the view last committed.
     var published: State
-    var queue = ApplyQueue<SectionIdentifierType, ItemIdentifierType>()
     var settings = Settings()
 
     // Confined to the executor (read and written only there, so never locked).
@@ -103,7 +104,7 @@ public final class DiffableDataSource<
         self.view = view
         self.executor = executor
         self.cellProvider = cellProvider
-        matcher = ItemMatcher()
+        matcher = IdentityMatcher()
         published = State()
         shown = published
         view.dataSource = self
@@ -163,8 +164,10 @@ public enum ItemContentUpdate: Sendable, Hashable {
 public enum QueuedApplyPolicy: Sendable, Hashable {
     /// Every apply gets its own batch, in call order (Apple's behaviour).
     case performEach
-    /// Applies waiting behind a busy view collapse into one batch to the newest snapshot
-    /// (Android's `AsyncListDiffer` does likewise); every completion still runs, in call order,
-    /// and refresh requests of skipped snapshots carry over to items still present.
+    /// Applies waiting behind a busy view collapse into one batch (Android's `AsyncListDiffer`
+    /// does likewise) to exactly the state performing each would reach: their flat applies,
+    /// outline applies and updates are made in call order, then diffed once. Every completion
+    /// still runs, in call order, and refresh requests of skipped snapshots carry over to
+    /// items still present.
     case coalesce
 }

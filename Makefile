@@ -248,7 +248,7 @@ fuzz: deps
 	done; exit $$status
 
 # The Swift targets (Tests/fuzz, docs/RELIABILITY.md G6): the snapshot mutation API against the
-# naive models of Tests/DiffableTests/Support (compiled in, not copied), and `diffable diff`'s
+# naive models of Tests/DiffableTests/TestSupport (compiled in, not copied), and `diffable diff`'s
 # input parsing (JSON through CSources/CSnapshotJSON, the diagnosis pass, TSV). Each is
 # linked against a package build: for libFuzzer, one with ASan and sanitizer coverage in
 # .build-fuzz; for the corpus replay in `make test`, the checked build `make swift-test`
@@ -257,7 +257,7 @@ FUZZ_BUILD := .build-fuzz
 COMMA := ,
 FUZZ_DEEP_SECONDS ?= 600
 SNAPSHOT_FUZZ_SOURCES := Tests/fuzz/FuzzBytes.swift Tests/fuzz/FuzzFailure.swift $(wildcard Tests/fuzz/snapshot/*.swift) \
-    Tests/DiffableTests/Support/SnapshotModel.swift Tests/DiffableTests/Support/OutlineModel.swift
+    Tests/DiffableTests/TestSupport/SnapshotModel.swift Tests/DiffableTests/TestSupport/OutlineModel.swift
 INPUT_FUZZ_SOURCES := Tests/fuzz/FuzzFailure.swift $(wildcard Tests/fuzz/input/*.swift)
 # $(call fuzz_modules,SCRATCH): the package's modules and C module maps in a build folder.
 fuzz_modules = -I $(1)/debug/Modules -Xcc -fmodule-map-file=$(1)/debug/CDiffCore.build/module.modulemap \

@@ -150,7 +150,7 @@ c-test: $(BUILD)/cdiffcore-tests $(BUILD)/libdfc.a $(BUILD)/libdfc.so
 	Tests/CDiffCoreTests/check_header_example.sh $(BUILD)
 	$(BUILD)/cdiffcore-tests
 
-# ---- the C binaries under valgrind, and C coverage (docs/RELIABILITY.md, G7 and G12) ----------------
+# ---- the C binaries under valgrind, and C coverage (docs/RELIABILITY_METHOD.md, G7 and G12) ----------------
 
 # valgrind and ASan do not mix: these builds have no sanitizer.
 PLAIN_CFLAGS := -std=c11 -g -O1 -Wall -Wextra -Wpedantic -Werror -I$(CORE_DIR)/include
@@ -202,7 +202,7 @@ c-coverage: coverage-deps c-deps
 	$(PYTHON) -m gcovr --root . --filter '$(CORE_DIR)/' --object-directory $(C_COVERAGE)/obj \
 	    --txt-metric branch --print-summary $(C_COVERAGE_FLOOR) $(C_COVERAGE)/obj
 
-# ---- fuzzing (docs/RELIABILITY.md, G5): libFuzzer with oracles; the corpus replays in every test run ----
+# ---- fuzzing (docs/RELIABILITY_METHOD.md, G5): libFuzzer with oracles; the corpus replays in every test run ----
 
 FUZZ_CC ?= $(shell command -v /opt/swift/usr/bin/clang || command -v clang)
 FUZZ_SECONDS ?= 20
@@ -247,7 +247,7 @@ fuzz: deps
 	    [ $${PIPESTATUS[0]} -eq 0 ] || status=1; \
 	done; exit $$status
 
-# The Swift targets (Tests/fuzz, docs/RELIABILITY.md G6): the snapshot mutation API against the
+# The Swift targets (Tests/fuzz, docs/RELIABILITY_METHOD.md G6): the snapshot mutation API against the
 # naive models of Tests/DiffableTests/TestSupport (compiled in, not copied), and `diffable diff`'s
 # input parsing (JSON through CSources/CSnapshotJSON, the diagnosis pass, TSV). Each is
 # linked against a package build: for libFuzzer, one with ASan and sanitizer coverage in
@@ -328,12 +328,12 @@ swift_test_logged = mkdir -p $(BUILD); set -o pipefail; swift test $(2) 2>&1 | t
 swift-test: deps
 	@$(call swift_test_logged,$(BUILD)/swift-test.log,--scratch-path $(CHECKED) $(SWIFT_TEST_FLAGS))
 
-# The Swift suite under AddressSanitizer + LeakSanitizer (docs/RELIABILITY.md G7; its own build folder,
+# The Swift suite under AddressSanitizer + LeakSanitizer (docs/RELIABILITY_METHOD.md G7; its own build folder,
 # about 4 extra minutes, so not part of make test).
 sanitize: deps
 	SWIFT_BACKTRACE=enable=no swift test --sanitize=address --disable-xctest --scratch-path .build-asan
 
-# The concurrency tests under ThreadSanitizer (docs/RELIABILITY.md G10), in their own build folder.
+# The concurrency tests under ThreadSanitizer (docs/RELIABILITY_METHOD.md G10), in their own build folder.
 # Swift Testing only (XCTest adds nothing here); NSLock/pthread locks only (futex-based
 # Synchronization.Mutex gives false reports on Linux; see docs/TESTING.md).
 TSAN_FILTER ?= SharedSnapshot|concurrentDiffs|DataSource
@@ -511,7 +511,7 @@ stress: deps
 	@/usr/bin/time -v .build/release/diffable stress --items $(STRESS_ITEMS) --sections $(STRESS_SECTIONS) \
 	    --limit-mb $(STRESS_LIMIT_MB) 2> >(grep -E "^stress:|Maximum resident|Elapsed \(wall|Exit status" >&2)
 
-# The long runs that do not fit make test (docs/RELIABILITY.md, G5 and G7): the whole Swift suite
+# The long runs that do not fit make test (docs/RELIABILITY_METHOD.md, G5 and G7): the whole Swift suite
 # under ASan + LSan, every fuzz target for FUZZ_DEEP_SECONDS each, and the 10^7 stress. Each runs
 # even when an earlier one failed; the target fails if any did. Several hours on 2 cores.
 check-deep:

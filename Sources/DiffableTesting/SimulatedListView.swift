@@ -135,7 +135,7 @@ public final class SimulatedListView<Cell: Equatable>: ListView {
     }
 
     /// Captures the shown counts, calls `updates` once, asks the data source the new counts and
-    /// cells, checks `batch` (docs/BATCH_RULES.md, V0–V9), shows the result and calls
+    /// cells, checks `batch` (docs/BATCH_UPDATE_RULES.md, V0–V9), shows the result and calls
     /// `completion(true)` (at once, or from ``finishAnimations()``). A rejected batch follows
     /// ``policy`` and completes with `false` at once. In ``BatchValidator/Mode/strict`` mode the
     /// data source must still answer the shown rows before `updates` runs (B3).

@@ -17,7 +17,7 @@ import Foundation
 /// **What the view sees.** The view asks only UIKit's three questions (how many sections,
 /// how many items in a section, the cell at an index path) and for supplementary views. The
 /// data source answers from the state the view last committed; inside a batch's `updates`
-/// closure it switches to the new state (docs/BATCH_RULES.md, B3). The first apply to a view that
+/// closure it switches to the new state (docs/BATCH_UPDATE_RULES.md, B3). The first apply to a view that
 /// never loaded is a `reloadData()`; later applies diff against what the view last committed
 /// and hand it one structural batch plus, when needed, one refresh batch of reloads and
 /// reconfigures, each valid by UIKit's rules. A snapshot equal to the current one, with no

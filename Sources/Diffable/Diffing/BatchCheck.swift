@@ -1,6 +1,6 @@
 import Foundation
 
-/// The validation of one batch against section counts (docs/BATCH_RULES.md, checks V0–V8),
+/// The validation of one batch against section counts (docs/BATCH_UPDATE_RULES.md, checks V0–V8),
 /// in UIKit's checking order. Every index is bounds-checked (negative, too large, or an
 /// index path without exactly two indices) before it is used, so any input ends in a
 /// ``BatchPlan`` or a ``BatchValidator/Violation``.

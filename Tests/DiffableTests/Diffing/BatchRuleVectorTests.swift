@@ -4,7 +4,7 @@ import Testing
 
 @testable import Diffable
 
-/// docs/BATCH_RULES.md's test vectors 1–8 (`t1…t8`) and the cases the strict checker must reject.
+/// docs/BATCH_UPDATE_RULES.md's test vectors 1–8 (`t1…t8`) and the cases the strict checker must reject.
 @Suite struct BatchRuleVectorTests {
     typealias Simulator = ListViewSimulator<String, String>
     static func p(_ section: Int, _ item: Int) -> IndexPath { IndexPath(item: item, section: section) }
@@ -153,7 +153,7 @@ import Testing
                 == "attempt to delete row 2 from section 0 which only contains 2 rows before the update")
     }
 
-    /// docs/BATCH_RULES.md, "Cases the strict checker must reject": each case with the rule that catches it (strict mode unless noted).
+    /// docs/BATCH_UPDATE_RULES.md, "Cases the strict checker must reject": each case with the rule that catches it (strict mode unless noted).
     @Test(
         arguments: [
             (

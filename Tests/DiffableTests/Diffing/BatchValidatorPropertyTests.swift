@@ -103,7 +103,7 @@ import Testing
     }
 
     /// Every rule the validator (V0–V8 and the strict rules) and the identity replay (V9) answer
-    /// with (docs/BATCH_RULES.md, sections 2–5).
+    /// with (docs/BATCH_UPDATE_RULES.md, sections 2–5).
     static let rules = ["V0"] + (1...22).map { "E\($0)" } + ["E25", "E26", "I1", "I2", "I5", "I7", "I8", "I9", "R1", "V9"]
 
     /// Runs `batch` through the snapshot simulator, the ListView simulator and the steps path;

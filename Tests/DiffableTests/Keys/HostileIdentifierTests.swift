@@ -4,7 +4,7 @@ import Testing
 
 @testable import Diffable
 
-// Identifier types that bend or break `Hashable` (docs/RELIABILITY.md). docs/HASHABLE.md states
+// Identifier types that bend or break `Hashable` (docs/RELIABILITY_METHOD.md). docs/HASHABLE.md states
 // what the engine requires of identifiers, what it detects and what it cannot.
 
 /// Hashes into `buckets` distinct values (1: constant) and counts every `==` and `hash(into:)`.

@@ -2,7 +2,7 @@ import Foundation
 
 @testable import Diffable
 
-/// One small batch per rule of BATCH_RULES.md, with the counts it is checked against: the rule,
+/// One small batch per rule of BATCH_UPDATE_RULES.md, with the counts it is checked against: the rule,
 /// the batch, the old counts and the new counts. Each breaks its rule in at least one flavor and
 /// mode (the I rules in strict mode only).
 enum BatchRuleCases {

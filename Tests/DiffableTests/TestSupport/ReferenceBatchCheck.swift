@@ -1,7 +1,7 @@
 import Diffable
 import Foundation
 
-/// The batch rules (docs/BATCH_RULES.md: the checks V0–V8 and the strict rules I1–I9, R1) written
+/// The batch rules (docs/BATCH_UPDATE_RULES.md: the checks V0–V8 and the strict rules I1–I9, R1) written
 /// again from the rules, as the oracle of `BatchCheckOracleTests`. It shares nothing with the
 /// validator: its own section map, bounds checks, reload derivation and row counts, over plain
 /// Sets and Dictionaries of `IndexPath`, one step after another in UIKit's checking order. Where
@@ -14,7 +14,7 @@ struct ReferenceBatchCheck {
         var description: String { "\(rule): \(message)" }
     }
 
-    /// The rules whose text is UIKit's (docs/BATCH_RULES.md, section 3); the others' texts are the library's
+    /// The rules whose text is UIKit's (docs/BATCH_UPDATE_RULES.md, section 3); the others' texts are the library's
     /// own sentences, so only their tag is compared.
     static let uikitTexts: Set<String> = Set((1...22).map { "E\($0)" })
 
@@ -48,7 +48,7 @@ struct ReferenceBatchCheck {
     var unit: String { table ? "row" : "item" }
     var units: String { table ? "rows" : "items" }
 
-    /// How UIKit prints an `NSIndexPath` in its texts, without the address (docs/BATCH_RULES.md, section 3).
+    /// How UIKit prints an `NSIndexPath` in its texts, without the address (docs/BATCH_UPDATE_RULES.md, section 3).
     static func text(_ path: IndexPath) -> String {
         "{length = \(path.count), path = \(path.map { String($0) }.joined(separator: " - "))}"
     }
@@ -302,7 +302,7 @@ struct ReferenceBatchCheck {
         }
 
         if strict { try checkStrict(oldOf: oldOf, reloadedSectionTarget: reloadedSectionTarget, sectionMovedTo, sectionMovedFrom) }
-        // R1 (docs/BATCH_RULES.md, section 5): a reconfigure names a row of the new state.
+        // R1 (docs/BATCH_UPDATE_RULES.md, section 5): a reconfigure names a row of the new state.
         if let path = reconfigures.first(where: { !Self.exists($0, in: newCounts) }) {
             throw Self.failure("R1", "reconfigure of missing \(Self.text(path))")
         }

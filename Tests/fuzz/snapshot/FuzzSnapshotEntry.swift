@@ -1,4 +1,4 @@
-/// libFuzzer target for the snapshot mutation API (docs/RELIABILITY.md, G6): the input's first
+/// libFuzzer target for the snapshot mutation API (docs/RELIABILITY_METHOD.md, G6): the input's first
 /// byte picks the item type (integers, or integers whose hash is constant so every key
 /// collides), every later byte feeds a flat snapshot and an outline, one decoded operation
 /// at a time, each checked against its naive model (Tests/DiffableTests/TestSupport).

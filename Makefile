@@ -375,8 +375,10 @@ $(PY_PACKAGE_STAMP): $(PY_PACKAGE_SOURCES) $(CORE_SOURCES) $(CORE_HEADERS) | dep
 python-package: python-deps $(PY_PACKAGE_STAMP)
 
 # The reference and every fixture through it, the replay checker and the package.
-python-test: python-package
-	cd Tests/python && $(PYTHON) -m pytest -q test_fixtures.py
+# The fixtures through the reference and the package; the core's NFC quick check (dfc_hash_if_nfc,
+# through build/libdfc.so) against Python's unicodedata for every code point.
+python-test: python-package $(BUILD)/libdfc.so
+	cd Tests/python && $(PYTHON) -m pytest -q test_fixtures.py test_nfc_quick_check.py
 
 # The package's API, hostile inputs, threads and properties (hypothesis; minimality against a plain LIS).
 python-package-test: python-package

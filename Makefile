@@ -22,7 +22,7 @@ PYTHON ?= python3
 PREFIX ?= /usr/local
 FIXTURE_LIBS := libcjson libutf8proc
 
-.PHONY: all demo test deps lint sanitize tsan c-deps python-deps c-test c-fixtures swift-test cli-test python-test fixtures fixtures-check \
+.PHONY: all demo test deps lint web-deps web-build web-test serve web-bench sanitize tsan c-deps python-deps python-package python-package-test python-bench c-test c-fixtures swift-test toplevel-test cli-test python-test fixtures fixtures-check \
         lib lib-deps install install-lib c-install-test bench-check-test FORCE docs bench bench-check bench-thresholds bench-cli plot c-bench fuzz fuzz-replay fuzz-replay-swift fuzz-swift-build fuzz-deep \
         fuzz-merge clean valgrind valgrind-deps c-coverage coverage-deps stress check-deep
 
@@ -55,12 +55,14 @@ c-deps: deps
 	fi
 	@pkg-config --exists $(FIXTURE_LIBS) || { echo "libcjson-dev and libutf8proc-dev are required"; exit 1; }
 
-# pytest, the xxhash package (keys) and jsonschema (the fixture schema), from PyPI when missing.
+# pytest, the xxhash package (keys), jsonschema (the fixture schema), and hypothesis, numpy and
+# pyarrow (the Python package's tests), from PyPI when missing.
+PYTHON_TEST_PACKAGES := pytest xxhash jsonschema hypothesis numpy pyarrow
 python-deps:
-	@if ! $(PYTHON) -c "import pytest, xxhash, jsonschema" 2>/dev/null; then \
-	    echo "installing pytest xxhash jsonschema"; \
-	    $(PYTHON) -m pip install --quiet pytest xxhash jsonschema 2>/dev/null \
-	      || $(PYTHON) -m pip install --quiet --break-system-packages pytest xxhash jsonschema; \
+	@if ! $(PYTHON) -c "import pytest, xxhash, jsonschema, hypothesis, numpy, pyarrow" 2>/dev/null; then \
+	    echo "installing $(PYTHON_TEST_PACKAGES)"; \
+	    $(PYTHON) -m pip install --quiet $(PYTHON_TEST_PACKAGES) 2>/dev/null \
+	      || $(PYTHON) -m pip install --quiet --break-system-packages $(PYTHON_TEST_PACKAGES); \
 	fi
 
 # ---- the C core on its own -------------------------------------------------------
@@ -148,7 +150,7 @@ c-test: $(BUILD)/cdiffcore-tests $(BUILD)/libdfc.a $(BUILD)/libdfc.so
 	Tests/CDiffCoreTests/check_header_example.sh $(BUILD)
 	$(BUILD)/cdiffcore-tests
 
-# ---- the C binaries under valgrind, and C coverage (docs/RELIABILITY.md, G7 and G12) ----------------
+# ---- the C binaries under valgrind, and C coverage (docs/RELIABILITY_METHOD.md, G7 and G12) ----------------
 
 # valgrind and ASan do not mix: these builds have no sanitizer.
 PLAIN_CFLAGS := -std=c11 -g -O1 -Wall -Wextra -Wpedantic -Werror -I$(CORE_DIR)/include
@@ -200,7 +202,7 @@ c-coverage: coverage-deps c-deps
 	$(PYTHON) -m gcovr --root . --filter '$(CORE_DIR)/' --object-directory $(C_COVERAGE)/obj \
 	    --txt-metric branch --print-summary $(C_COVERAGE_FLOOR) $(C_COVERAGE)/obj
 
-# ---- fuzzing (docs/RELIABILITY.md, G5): libFuzzer with oracles; the corpus replays in every test run ----
+# ---- fuzzing (docs/RELIABILITY_METHOD.md, G5): libFuzzer with oracles; the corpus replays in every test run ----
 
 FUZZ_CC ?= $(shell command -v /opt/swift/usr/bin/clang || command -v clang)
 FUZZ_SECONDS ?= 20
@@ -245,8 +247,8 @@ fuzz: deps
 	    [ $${PIPESTATUS[0]} -eq 0 ] || status=1; \
 	done; exit $$status
 
-# The Swift targets (Tests/fuzz, docs/RELIABILITY.md G6): the snapshot mutation API against the
-# naive models of Tests/DiffableTests/Support (compiled in, not copied), and `diffable diff`'s
+# The Swift targets (Tests/fuzz, docs/RELIABILITY_METHOD.md G6): the snapshot mutation API against the
+# naive models of Tests/DiffableTests/TestSupport (compiled in, not copied), and `diffable diff`'s
 # input parsing (JSON through CSources/CSnapshotJSON, the diagnosis pass, TSV). Each is
 # linked against a package build: for libFuzzer, one with ASan and sanitizer coverage in
 # .build-fuzz; for the corpus replay in `make test`, the checked build `make swift-test`
@@ -255,7 +257,7 @@ FUZZ_BUILD := .build-fuzz
 COMMA := ,
 FUZZ_DEEP_SECONDS ?= 600
 SNAPSHOT_FUZZ_SOURCES := Tests/fuzz/FuzzBytes.swift Tests/fuzz/FuzzFailure.swift $(wildcard Tests/fuzz/snapshot/*.swift) \
-    Tests/DiffableTests/Support/SnapshotModel.swift Tests/DiffableTests/Support/OutlineModel.swift
+    Tests/DiffableTests/TestSupport/SnapshotModel.swift Tests/DiffableTests/TestSupport/OutlineModel.swift
 INPUT_FUZZ_SOURCES := Tests/fuzz/FuzzFailure.swift $(wildcard Tests/fuzz/input/*.swift)
 # $(call fuzz_modules,SCRATCH): the package's modules and C module maps in a build folder.
 fuzz_modules = -I $(1)/debug/Modules -Xcc -fmodule-map-file=$(1)/debug/CDiffCore.build/module.modulemap \
@@ -326,12 +328,12 @@ swift_test_logged = mkdir -p $(BUILD); set -o pipefail; swift test $(2) 2>&1 | t
 swift-test: deps
 	@$(call swift_test_logged,$(BUILD)/swift-test.log,--scratch-path $(CHECKED) $(SWIFT_TEST_FLAGS))
 
-# The Swift suite under AddressSanitizer + LeakSanitizer (docs/RELIABILITY.md G7; its own build folder,
+# The Swift suite under AddressSanitizer + LeakSanitizer (docs/RELIABILITY_METHOD.md G7; its own build folder,
 # about 4 extra minutes, so not part of make test).
 sanitize: deps
 	SWIFT_BACKTRACE=enable=no swift test --sanitize=address --disable-xctest --scratch-path .build-asan
 
-# The concurrency tests under ThreadSanitizer (docs/RELIABILITY.md G10), in their own build folder.
+# The concurrency tests under ThreadSanitizer (docs/RELIABILITY_METHOD.md G10), in their own build folder.
 # Swift Testing only (XCTest adds nothing here); NSLock/pthread locks only (futex-based
 # Synchronization.Mutex gives false reports on Linux; see docs/TESTING.md).
 TSAN_FILTER ?= SharedSnapshot|concurrentDiffs|DataSource
@@ -341,21 +343,55 @@ tsan: deps
 
 # House style (.swift-format): any lint warning fails the run.
 # Then the library's layer order (Tests/lint/check_layers.py, docs/ARCHITECTURE.md).
-LINT_PATHS := Sources Tests/DiffableTests Tests/fuzz Benchmarks/Benchmarks Package.swift
+LINT_PATHS := Sources Tests/DiffableTests Tests/TopLevelClient Tests/fuzz Benchmarks/Benchmarks Package.swift
 lint:
 	swift format lint --strict -r $(LINT_PATHS)
 	@echo "lint: $$(find $(LINT_PATHS) -name '*.swift' | wc -l) files, no warning"
 	$(PYTHON) Tests/lint/check_layers.py Sources/Diffable
+
+# A user's top-level main.swift (Tests/TopLevelClient): every `await apply` returns after the
+# view updated. Built on the checked build that swift-test leaves (a few seconds more).
+toplevel-test: deps
+	swift build --product TopLevelClient --scratch-path $(CHECKED)
+	$(CHECKED)/debug/TopLevelClient
 
 # The CLI end to end (the checked debug build that swift-test leaves in its own folder).
 cli-test: deps
 	swift build --product diffable --scratch-path $(CHECKED)
 	Tests/cli/test_cli.sh $(CHECKED)/debug/diffable
 
-# ---- Python: the reference implementation, the replay checker, the core via ctypes ----
+# ---- Python: the reference implementation, the replay checker, the diffable package ----
 
-python-test: python-deps $(BUILD)/libdfc.so
-	cd Tests/python && $(PYTHON) -m pytest -q
+# The package (python/, a C extension compiling the core in place) installed with pip, rebuilt
+# when its sources or the core change.
+PY_PACKAGE_STAMP := $(BUILD)/python-package.stamp
+PY_PACKAGE_SOURCES := $(wildcard python/pyproject.toml python/meson.build python/README.md python/src/diffable/*.py \
+    python/src/diffable/*.pyi python/src/diffable/_core/*.[ch])
+$(PY_PACKAGE_STAMP): $(PY_PACKAGE_SOURCES) $(CORE_SOURCES) $(CORE_HEADERS) | deps
+	@mkdir -p $(BUILD)
+	$(PYTHON) -m pip install --quiet ./python 2>/dev/null || $(PYTHON) -m pip install --quiet --break-system-packages ./python
+	@touch $@
+
+python-package: python-deps $(PY_PACKAGE_STAMP)
+
+# The reference and every fixture through it, the replay checker and the package.
+# The fixtures through the reference and the package; the core's NFC quick check (dfc_hash_if_nfc,
+# through build/libdfc.so) against Python's unicodedata for every code point.
+python-test: python-package $(BUILD)/libdfc.so
+	cd Tests/python && $(PYTHON) -m pytest -q test_fixtures.py test_nfc_quick_check.py
+
+# The package's API, hostile inputs, threads and properties (hypothesis; minimality against a plain LIS).
+python-package-test: python-package
+	cd Tests/python && $(PYTHON) -m pytest -q test_package.py test_properties.py
+
+# The package against difflib, DeepDiff, rapidfuzz, polars and pure Python, each configuration in
+# its own process (not part of make test; BENCH_PY_ARGS, e.g. --sizes 1e3,1e5).
+BENCH_PY_ARGS ?=
+python-bench: python-package
+	@$(PYTHON) -c "import deepdiff, rapidfuzz, polars, matplotlib" 2>/dev/null || $(PYTHON) -m pip install --quiet \
+	    deepdiff rapidfuzz polars matplotlib 2>/dev/null || $(PYTHON) -m pip install --quiet --break-system-packages \
+	    deepdiff rapidfuzz polars matplotlib
+	$(PYTHON) -m diffable.bench $(BENCH_PY_ARGS)
 
 # Rewrites the generated fixtures from their seeds (the reference computes "expect").
 fixtures: python-deps
@@ -363,6 +399,34 @@ fixtures: python-deps
 
 fixtures-check: python-deps
 	$(PYTHON) Tests/python/generate_fixtures.py --check
+
+# ---- the browser list (Web/: its own package, DiffableWeb on Hummingbird 2) ------------------
+
+# Playwright (PyPI) drives Debian's chromium headless: no browser download.
+web-deps: python-deps
+	@command -v chromium >/dev/null || { echo "installing chromium"; \
+	    $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	@$(PYTHON) -c "import playwright.sync_api" 2>/dev/null || { echo "installing playwright"; \
+	    $(PYTHON) -m pip install --quiet playwright 2>/dev/null || $(PYTHON) -m pip install --quiet --break-system-packages playwright; }
+
+web-build: deps
+	cd Web && swift build --product diffable-web
+
+# The browser suite (Web/Tests): the client script in headless chromium against a test server;
+# writes docs/web-demo.png (the demo page) as it goes.
+web-test: web-deps web-build
+	cd Web/Tests && $(PYTHON) -m pytest -q -p no:cacheprovider
+
+# The demo: a 10^4-row leaderboard re-ranked five times a second; prints its URL.
+serve: deps
+	cd Web && swift build -c release --product diffable-web
+	Web/.build/release/diffable-web serve
+
+# Browser time and bytes per update vs replacing innerHTML and rebuilding from JSON (not a test).
+WEB_BENCH_ARGS ?=
+web-bench: web-deps deps
+	cd Web && swift build -c release --product diffable-web
+	DIFFABLE_WEB=$(CURDIR)/Web/.build/release/diffable-web $(PYTHON) Web/Tests/bench_browser.py $(WEB_BENCH_ARGS)
 
 # ---- the README's two commands ------------------------------------------------
 
@@ -449,7 +513,7 @@ stress: deps
 	@/usr/bin/time -v .build/release/diffable stress --items $(STRESS_ITEMS) --sections $(STRESS_SECTIONS) \
 	    --limit-mb $(STRESS_LIMIT_MB) 2> >(grep -E "^stress:|Maximum resident|Elapsed \(wall|Exit status" >&2)
 
-# The long runs that do not fit make test (docs/RELIABILITY.md, G5 and G7): the whole Swift suite
+# The long runs that do not fit make test (docs/RELIABILITY_METHOD.md, G5 and G7): the whole Swift suite
 # under ASan + LSan, every fuzz target for FUZZ_DEEP_SECONDS each, and the 10^7 stress. Each runs
 # even when an earlier one failed; the target fails if any did. Several hours on 2 cores.
 check-deep:
@@ -460,4 +524,4 @@ check-deep:
 	exit $$status
 
 clean:
-	rm -rf $(BUILD) .build Benchmarks/.build
+	rm -rf $(BUILD) .build Benchmarks/.build Web/.build

@@ -29,7 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `make docs`: the DocC catalog in Sources/Diffable/Diffable.docc.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
-        // Tests only: property tests that shrink a failing operation sequence (Tests/DiffableTests/Property*Tests.swift).
+        // Tests only: property tests that shrink a failing operation sequence (Tests/DiffableTests/Model/Snapshot/Property*Tests.swift).
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
@@ -80,6 +80,8 @@ let package = Package(
             ],
             path: "Sources/diffable"
         ),
+        // `make toplevel-test`: a user's main.swift (top-level code) awaiting applies.
+        .executableTarget(name: "TopLevelClient", dependencies: ["Diffable", "DiffableTesting"], path: "Tests/TopLevelClient"),
         // Test support: another module defining UIKit's IndexPath accessors.
         .target(name: "IndexPathTwin", path: "Tests/IndexPathTwin"),
         .testTarget(

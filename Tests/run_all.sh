@@ -72,11 +72,14 @@ part "valgrind" valgrind 'C (tests|fixtures): [0-9]+ passed, [0-9]+ failed' all
 part "C coverage" c-coverage 'lines: [0-9.]+%'
 part "bench-check verdict" bench-check-test 'bench-check verdict: [0-9]+ passed, [0-9]+ failed'
 part "Python" python-test '[0-9]+ passed'
+part "Python package" python-package-test '[0-9]+ passed'
 part "Swift" swift-test 'with [0-9]+ tests in [0-9]+ suites (passed|failed)'
 # After "Swift": it links the fuzz targets against that part's checked build.
 part "Swift fuzz corpora" fuzz-replay-swift '[a-z_-]+: [0-9]+ inputs replayed, [0-9]+ failed' all
+part "top-level client" toplevel-test 'top-level client: [0-9]+ passed, [0-9]+ failed'
 part "CLI" cli-test '[0-9]+ passed, [0-9]+ failed'
 part "DocC" docs 'DocC: [0-9]+ pages'
+part "Browser" web-test '[0-9]+ passed'
 part "TSan" tsan 'with [0-9]+ tests in [0-9]+ suites (passed|failed)'
 
 elapsed=$(($(date +%s) - start))

@@ -16,7 +16,7 @@ import Foundation
 /// ```
 ///
 /// Every UIKit check reports UIKit's exception text word for word
-/// (docs/BATCH_RULES.md, E1–E27; `%@` index paths print as `{length = 2, path = S - I}`).
+/// (docs/BATCH_UPDATE_RULES.md, E1–E27; `%@` index paths print as `{length = 2, path = S - I}`).
 /// ``BatchValidator/Mode/strict`` (the default) also rejects what UIKit accepts but gets wrong
 /// or handles unreliably (item operations in moved, deleted or inserted sections,
 /// section reloads next to other changes, reloads next to moves, raw-index move

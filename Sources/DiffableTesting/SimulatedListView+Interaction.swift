@@ -7,7 +7,8 @@ extension SimulatedListView {
     /// ``interactionDelegate``) whether the row can
     /// move, shows it at `destination`, tells the delegate, and then requires the data source to
     /// answer exactly what the view shows.
-    /// - Returns: false when there is no interaction delegate or it refuses the move.
+    /// - Returns: false when there is neither an interaction delegate nor a data source, or it
+    ///   refuses the move (the default ``ListViewInteractionDelegate/canMoveItem(at:)`` does).
     /// - Throws: U1 when `source` or `destination` is not a place in the list; V9 when the data
     ///   source does not answer the moved state afterwards (the view then shows the data source's state).
     /// - Complexity: O(n + s) questions to the data source.
@@ -36,7 +37,7 @@ extension SimulatedListView {
 
     /// Plays the user tapping the disclosure control of the row at `indexPath`: tells the
     /// interaction delegate (see ``interactionDelegate``), which expands or collapses it (typically by applying a snapshot).
-    /// - Returns: false when there is no interaction delegate.
+    /// - Returns: false when there is neither an interaction delegate nor a data source.
     /// - Throws: U1 when `indexPath` is not a row of the list.
     /// - Complexity: O(1) plus the delegate's work.
     @discardableResult
@@ -48,10 +49,9 @@ extension SimulatedListView {
         return true
     }
 
-    /// Who hears about the user's drags and taps: ``interactionDelegate``, else a data source
-    /// that adopts ``ListViewInteractionDelegate``.
+    /// Who hears about the user's drags and taps: ``interactionDelegate``, else the data source.
     var interaction: (any ListViewInteractionDelegate)? {
-        interactionDelegate ?? dataSource as? any ListViewInteractionDelegate
+        interactionDelegate ?? dataSource
     }
 
     /// U1: `path` names a shown row (or, with `extra` 1, the slot just past a section's last row).

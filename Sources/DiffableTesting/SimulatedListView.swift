@@ -9,7 +9,7 @@ import Foundation
 /// ```swift
 /// let view = SimulatedListView<String>(policy: .record)
 /// let dataSource = MyDataSource(view: view)     // sets view.dataSource
-/// dataSource.apply(snapshot)
+/// await dataSource.apply(snapshot)
 /// #expect(view.violations.isEmpty)
 /// #expect(view.mismatch(against: snapshot) == nil)
 /// ```
@@ -49,8 +49,8 @@ public final class SimulatedListView<Cell: Equatable>: ListView {
 
     /// Who the view asks; held weakly.
     public weak var dataSource: (any ListViewDataSource<Cell>)?
-    /// Who the view tells about reorders and disclosure taps; held weakly. When nil, a data
-    /// source that adopts ``ListViewInteractionDelegate`` (as ``DiffableDataSource`` does) is told.
+    /// Who the view tells about reorders and disclosure taps instead of ``dataSource`` (every
+    /// data source is a ``ListViewInteractionDelegate``); held weakly. Nil: the data source is told.
     public weak var interactionDelegate: (any ListViewInteractionDelegate)?
     /// The rules every batch must pass.
     public let validator: BatchValidator
@@ -135,7 +135,7 @@ public final class SimulatedListView<Cell: Equatable>: ListView {
     }
 
     /// Captures the shown counts, calls `updates` once, asks the data source the new counts and
-    /// cells, checks `batch` (docs/BATCH_RULES.md, V0–V9), shows the result and calls
+    /// cells, checks `batch` (docs/BATCH_UPDATE_RULES.md, V0–V9), shows the result and calls
     /// `completion(true)` (at once, or from ``finishAnimations()``). A rejected batch follows
     /// ``policy`` and completes with `false` at once. In ``BatchValidator/Mode/strict`` mode the
     /// data source must still answer the shown rows before `updates` runs (B3).

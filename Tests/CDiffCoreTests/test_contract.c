@@ -1,4 +1,4 @@
-/* The C API contract (docs/RELIABILITY.md, G8 and G9) as one table: for every exported function
+/* The C API contract (docs/RELIABILITY_METHOD.md, G8 and G9) as one table: for every exported function
  * and every kind of hostile argument (NULL with a non-zero count, zero counts, a count
  * above DFC_MAX_COUNT, size arithmetic that would overflow, the k-th allocation failing
  * for every k) a row with the documented result, or the reason the case cannot arise.

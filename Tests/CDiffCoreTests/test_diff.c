@@ -166,7 +166,7 @@ static size_t all_sequences(uint64_t sequences[][5], size_t lengths[]) {
     return count;
 }
 
-/* docs/RELIABILITY.md, G2: all 106,276 pairs of such sequences, both matching paths,
+/* docs/RELIABILITY_METHOD.md, G2: all 106,276 pairs of such sequences, both matching paths,
  * replayed, with moves minimal against the quadratic reference. */
 void test_flat_exhaustive_small(void) {
     static uint64_t sequences[400][5];

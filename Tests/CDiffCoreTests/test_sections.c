@@ -11,7 +11,7 @@
 void test_sections_known_answers(void) {
     dfc_context *ctx = dfc_context_create(NULL);
     dfc_sections_result r;
-    /* docs/BATCH_RULES.md test vector 6: x moves into a newly inserted section -> section insert + item delete, no move */
+    /* docs/BATCH_UPDATE_RULES.md test vector 6: x moves into a newly inserted section -> section insert + item delete, no move */
     uint64_t s1[] = {100}, i1[] = {1};
     uint32_t st1[] = {0, 1};
     uint64_t s2[] = {200, 100}, i2[] = {1};
@@ -23,7 +23,7 @@ void test_sections_known_answers(void) {
     CHECK_EQ_INT(r.structural.delete_item_count, 1);
     CHECK(r.structural.delete_items[0].section == 0 && r.structural.delete_items[0].item == 0);
     CHECK_EQ_INT(r.structural.move_item_count + r.structural.insert_item_count + r.structural.move_section_count, 0);
-    /* docs/BATCH_RULES.md test vector 7, roles reversed: x leaves a deleted section -> section delete + item insert */
+    /* docs/BATCH_UPDATE_RULES.md test vector 7, roles reversed: x leaves a deleted section -> section delete + item insert */
     CHECK_EQ_INT(diff_sections(ctx, s2, 2, i2, st2, s1, 1, i1, st1, NULL, &r), DFC_OK);
     CHECK_EQ_INT(r.structural.delete_section_count, 1);
     CHECK_EQ_INT(r.structural.delete_sections[0], 0);

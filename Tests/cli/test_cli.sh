@@ -214,6 +214,29 @@ texts = [t.text for t in root.iter(\"{http://www.w3.org/2000/svg}text\")]
 assert \"flat: shuffle\" in texts and \"sectioned: shuffle\" in texts, texts
 assert any(\"Measured on\" in t for t in texts) and len(list(root.iter(\"{http://www.w3.org/2000/svg}polyline\"))) >= 4
 " "$scratch/chart.svg"'
+diffable_cli bench --suite snapshot --sizes 1000,2000 --keys int --runs 1 --plot "$scratch/snap.svg" > /dev/null 2> /dev/null; status=$?
+check "bench --plot: a scenario repeated a different number of times at each n is one panel" \
+    '[ $status -eq 0 ] && python3 -c "
+import sys, xml.etree.ElementTree as ET
+texts = [t.text or \"\" for t in ET.parse(sys.argv[1]).getroot().iter(\"{http://www.w3.org/2000/svg}text\")]
+assert texts.count(\"snapshot: build + diff (churn)\") == 1 and not any(\"per run\" in t for t in texts), texts
+" "$scratch/snap.svg"'
+diffable_cli bench --suite app --sizes 100 --runs 1 --csv > "$scratch/app.csv" 2> /dev/null; status=$?
+check "bench --suite app: build + diff and build + apply for Int, String, UUID and Item, both baselines on the diffs" \
+    '[ $status -eq 0 ] && python3 -c "
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 8 and sorted({r[\"keys\"] for r in rows}) == [\"Int\", \"Item\", \"String\", \"UUID\"], rows
+diffs = [r for r in rows if r[\"scenario\"] == \"build + diff\"]
+assert len(diffs) == 4 and all(r[\"count\"] == \"100\" and float(r[\"plain_swift_ms\"]) > 0 and float(r[\"difference_from_ms\"]) > 0 for r in diffs), diffs
+" "$scratch/app.csv"'
+# With stdout a pipe, the first row must arrive while later rows are still being measured.
+mkfifo "$scratch/rows"
+timeout 300 "$bin" bench --suite flat,sectioned --sizes 1000,100000 --scenarios churn --keys int --runs 3 --csv > "$scratch/rows" 2> /dev/null &
+bench_pid=$!
+{ read -r _; read -r _; if kill -0 $bench_pid 2> /dev/null; then echo running > "$scratch/streamed"; fi; cat > /dev/null; } < "$scratch/rows"
+wait $bench_pid; status=$?
+check "bench prints each row as it is measured when stdout is a pipe" '[ $status -eq 0 ] && [ -s "$scratch/streamed" ]'
 for args in "--sizes 1e99" "--sizes 0" "--suite nope" "--json --csv" "--baseline-budget 0"; do
     diffable_cli bench $args > /dev/null 2> "$scratch/err"; status=$?
     check "bench $args is refused with exit 2" '[ $status -eq 2 ]'

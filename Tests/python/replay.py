@@ -1,4 +1,4 @@
-"""A replay checker for batches (docs/BATCH_RULES.md, V0–V9: the parts a diff can reach).
+"""A replay checker for batches (docs/BATCH_UPDATE_RULES.md, V0–V9: the parts a diff can reach).
 
 `replay(old, batches, new)` applies each batch to the old document with UIKit's
 semantics (deletes, reloads and move sources in the old space; inserts and move

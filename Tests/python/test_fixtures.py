@@ -1,4 +1,4 @@
-"""Every fixture through the Python reference, the replay checker and the C core (ctypes)."""
+"""Every fixture through the Python reference, the replay checker and the diffable package (the C core)."""
 import json
 import pathlib
 import subprocess
@@ -10,7 +10,7 @@ import pytest
 import xxhash
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-import dfc_ctypes  # noqa: E402
+import via_package  # noqa: E402
 from outline import expect, is_outline, rows_document, validate_outline, visible_rows  # noqa: E402
 from reference import lis_positions  # noqa: E402
 from replay import replay  # noqa: E402
@@ -22,11 +22,6 @@ SCHEMA = json.loads((FIXTURES / "fixture.schema.json").read_text())
 
 def load(path):
     return json.loads(path.read_text(encoding="utf-8"))
-
-
-@pytest.fixture(scope="module")
-def library():
-    return dfc_ctypes.load()
 
 
 def rows(document):
@@ -62,29 +57,48 @@ def test_expected_batches_replay_to_the_new_snapshot(path):
         assert replay(rows(fixture["old"]), fixture["expect"]["batches"], rows(fixture["new"])) == []
 
 
-def diffed_by_the_core(path):
-    """Every fixture but rejected outlines: outline validation is not the core's (fixtures_main.c
-    checks those from C)."""
+def diffed_by_the_package(path):
+    """Every fixture but rejected outlines: outline validation (cycles, unknown parents) is not the
+    core's (fixtures_main.c and the reference check those)."""
     fixture = load(path)
     return not (is_outline(fixture["old"]) and "error" in fixture["expect"])
 
 
-@pytest.mark.parametrize("path", [p for p in PATHS if diffed_by_the_core(p)], ids=lambda p: p.stem)
-def test_c_core_gives_the_expected_output(path, library):
+PACKAGE_PATHS = [p for p in PATHS if diffed_by_the_package(p)]
+
+
+@pytest.mark.parametrize("path", PACKAGE_PATHS, ids=lambda p: p.stem)
+def test_package_diff_sections_gives_the_expected_output(path):
     fixture = load(path)
-    assert dfc_ctypes.expect_via_c(library, rows(fixture["old"]), rows(fixture["new"])) == fixture["expect"]
+    assert via_package.expect(rows(fixture["old"]), rows(fixture["new"])) == fixture["expect"]
 
 
-def test_pinned_keys_agree_in_python_and_c(library):
+@pytest.mark.parametrize("path", [p for p in PACKAGE_PATHS if via_package.is_flat(load(p))], ids=lambda p: p.stem)
+def test_package_flat_diff_gives_the_expected_output(path):
+    """Outlines (their visible rows) and one-section fixtures without refreshes through diffable.diff."""
+    fixture = load(path)
+    assert via_package.expect_flat(rows(fixture["old"]), rows(fixture["new"])) == fixture["expect"]
+
+
+@pytest.mark.parametrize("path", PACKAGE_PATHS, ids=lambda p: p.stem)
+def test_package_steps_replay_to_the_new_snapshot(path):
+    fixture = load(path)
+    if "batches" in fixture["expect"]:
+        assert via_package.replay_steps(rows(fixture["old"]), rows(fixture["new"])) == via_package.shown(rows(fixture["new"]))
+
+
+def test_pinned_keys_agree_in_python_and_the_package():
+    import diffable
+
     pinned = 0
     for path in PATHS:
         for identifier, key in load(path).get("keys", {}).items():
             data = unicodedata.normalize("NFC", identifier).encode()
             assert xxhash.xxh3_64_intdigest(data) == int(key, 16)
-            assert library.dfc_hash_one(data, len(data), 0) == int(key, 16)
+            assert diffable.key(identifier) == int(key, 16)
             pinned += 1
     assert pinned >= 3
-    assert library.dfc_hash_one(b"abc", 3, 0) == 0x78AF5F94892F3950
+    assert diffable.key("abc") == 0x78AF5F94892F3950
 
 
 def test_replay_checker_rejects_a_wrong_batch():

@@ -1,7 +1,7 @@
 import Benchmark
 
 /// The engine without a view: flat diffs through `ListDiffer`, sectioned snapshot diffs,
-/// snapshot builds and deletes, outlines. Each benchmark runs in its own process, so inputs
+/// snapshot builds and deletes, outlines, an app's build + diff of String identifiers. Each benchmark runs in its own process, so inputs
 /// are lazily built globals touched in a benchmark's set-up: a process builds only its own.
 ///
 /// `make bench` shows wall time and malloc counts; `make bench-check` holds the malloc
@@ -11,4 +11,5 @@ let benchmarks: @Sendable () -> Void = {
     registerSnapshotDiffBenchmarks()
     registerSnapshotBuildBenchmarks()
     registerOutlineBenchmarks()
+    registerAppBuildDiffBenchmarks()
 }

@@ -11,8 +11,6 @@ struct CommittedState<S: Hashable & Sendable, I: Hashable & Sendable>: Sendable 
     /// The outline of every section shown through a section snapshot; `snapshot` holds each
     /// one's visible items. Sections without an entry are flat.
     var outlines: [S: DiffableDataSourceSectionSnapshot<I>] = [:]
-    /// What the item matcher keeps beside the snapshot (the `id` snapshot when matching by `id`).
-    var matchState: (any Sendable)?
     /// Whether the view loaded (`reloadData()`) since the data source was created.
     var loaded = false
     /// Counts commits (applies and reorders): a diff made against an older state is redone.
@@ -25,63 +23,61 @@ struct OutlineEdit<S: Hashable & Sendable, I: Hashable & Sendable>: Sendable {
     var outline: DiffableDataSourceSectionSnapshot<I>
 }
 
-/// One call to `apply` or `applySnapshotUsingReloadData`, waiting for the view.
-struct ApplyRequest<S: Hashable & Sendable, I: Hashable & Sendable>: Sendable {
-    enum Kind: Sendable, Equatable {
-        case diff(animating: Bool)
-        case reload
-    }
-    /// The snapshot to show; nil when the request only shows outline sections on the
-    /// state committed when it is performed.
-    var snapshot: DiffableDataSourceSnapshot<S, I>?
-    /// Outline sections to show after `snapshot` (or on the committed state), in call order.
-    var outlineEdits: [OutlineEdit<S, I>] = []
+/// What one API call asks the data source to show, relative to the state before it.
+enum ApplyChange<S: Hashable & Sendable, I: Hashable & Sendable>: Sendable {
+    /// `apply(_:…)`, `applySnapshotUsingReloadData(_:…)`: show this snapshot.
+    case snapshot(DiffableDataSourceSnapshot<S, I>)
+    /// `apply(_:to:…)`: show this outline in its section, the other sections as they are.
+    case outline(OutlineEdit<S, I>)
+    /// `update(animatingDifferences:_:)`: show what the closure makes of the state before it.
+    case update(SnapshotUpdate<S, I>)
+}
+
+/// How the view is brought to a request's state.
+enum ApplyKind: Sendable, Equatable {
+    /// Batches from the diff (animated or not).
+    case diff(animating: Bool)
+    /// `reloadData()`.
+    case reload
+}
+
+/// One call to `apply`, `applySnapshotUsingReloadData` or `update`, waiting for the view;
+/// or, coalesced, a run of them. `Prepared` is the item matcher's work for a snapshot.
+struct ApplyRequest<S: Hashable & Sendable, I: Hashable & Sendable, Prepared: Sendable>: Sendable {
+    typealias Kind = ApplyKind
+    /// What to show, in call order, each change made on the state the one before it left
+    /// (the first on the state committed when the request is performed).
+    var changes: [ApplyChange<S, I>]
     var kind: Kind
-    /// The matcher's work done on the calling thread for `snapshot` (the `id` snapshot, checked
-    /// for duplicates); unused when outline edits follow.
-    var prepared: (any Sendable)?
+    /// The matcher's work done on the calling thread for the last change when it is a
+    /// snapshot (the `id` snapshot, checked for duplicates).
+    var prepared: Prepared?
     /// Every completion handler this request answers for, in call order.
     var completions: [@Sendable () -> Void]
     /// The API call, for error messages.
     var operation: String
 
-    /// One request standing for a run of queued ones: the newest snapshot followed by the
-    /// outline edits made after it, plus the refresh requests of the skipped snapshots for
-    /// items and sections still present (a skipped reconfigure must not leave a stale cell);
-    /// a reload if any of them asked for one.
-    /// - Complexity: O(n) of the newest snapshot when refresh requests carry over, else O(k).
+    /// One request standing for a run of queued ones: all their changes, in call order (so
+    /// the merged request ends where performing each would: an outline edit that a later
+    /// flat snapshot keeps survives), every completion, and a reload if any asked for one.
+    /// The last request's prepared work still stands for the last change.
+    /// - Complexity: O(k) for k changes.
     static func coalescing(_ requests: ArraySlice<Self>) -> Self {
         var merged = requests.last!
         guard requests.count > 1 else { return merged }
         if requests.dropLast().contains(where: { $0.kind == .reload }) { merged.kind = .reload }
         merged.completions = requests.flatMap(\.completions)
-        guard let newest = requests.lastIndex(where: { $0.snapshot != nil }) else {
-            merged.outlineEdits = requests.flatMap(\.outlineEdits)
-            return merged
-        }
-        merged.snapshot = requests[newest].snapshot
-        merged.prepared = requests[newest].prepared
-        merged.outlineEdits = requests[newest...].flatMap(\.outlineEdits)
-        let skipped = requests[..<newest].compactMap(\.snapshot)
-        guard var target = merged.snapshot, !skipped.isEmpty else { return merged }
-        let reloads = skipped.flatMap(\.reloadedItemIdentifiers).filter { target.contains(item: $0) }
-        if !reloads.isEmpty { try? target.tryReloadItems(reloads) }
-        let reloaded = Set(target.reloadedItemIdentifiers)
-        let reconfigures = skipped.flatMap(\.reconfiguredItemIdentifiers).filter {
-            target.contains(item: $0) && !reloaded.contains($0)
-        }
-        if !reconfigures.isEmpty { try? target.tryReconfigureItems(reconfigures) }
-        let sections = skipped.flatMap(\.reloadedSectionIdentifiers).filter { target.contains(section: $0) }
-        if !sections.isEmpty { try? target.tryReloadSections(sections) }
-        merged.snapshot = target
+        merged.changes = requests.flatMap(\.changes)
         return merged
     }
 }
 
 /// What a diff decided: the state to commit and the batches that lead the view there.
-struct ApplyPlan<S: Hashable & Sendable, I: Hashable & Sendable>: Sendable {
+struct ApplyPlan<S: Hashable & Sendable, I: Hashable & Sendable, MatchState: Sendable>: Sendable {
     /// The state to commit (its generation is the base's plus one).
     var state: CommittedState<S, I>
+    /// What the item matcher keeps beside `state`.
+    var matchState: MatchState
     /// Nothing to animate when empty; ignored when `reload` is set.
     var batches: [BatchUpdate]
     /// `reloadData()` instead of batches (first load, or asked for).
@@ -91,8 +87,9 @@ struct ApplyPlan<S: Hashable & Sendable, I: Hashable & Sendable>: Sendable {
 }
 
 /// The FIFO of applies waiting for the view, plus who drives it. Guarded by the data source's lock.
-struct ApplyQueue<S: Hashable & Sendable, I: Hashable & Sendable> {
-    private var requests: [ApplyRequest<S, I>] = []
+struct ApplyQueue<S: Hashable & Sendable, I: Hashable & Sendable, Prepared: Sendable> {
+    typealias Request = ApplyRequest<S, I, Prepared>
+    private var requests: [Request] = []
     private var head = 0
     /// Whether some thread owns the queue (diffing or performing); others only append.
     var running = false
@@ -101,12 +98,12 @@ struct ApplyQueue<S: Hashable & Sendable, I: Hashable & Sendable> {
     var count: Int { requests.count - head }
 
     /// - Complexity: O(1) amortized.
-    mutating func append(_ request: ApplyRequest<S, I>) { requests.append(request) }
+    mutating func append(_ request: Request) { requests.append(request) }
 
     /// The next request, or every waiting one when coalescing (the caller merges them outside
     /// the lock with ``ApplyRequest/coalescing(_:)``); empty after clearing `running`.
     /// - Complexity: O(1) amortized; O(k) for k requests taken.
-    mutating func next(coalescing: Bool) -> ArraySlice<ApplyRequest<S, I>> {
+    mutating func next(coalescing: Bool) -> ArraySlice<Request> {
         guard head < requests.count else {
             running = false
             return []

@@ -1,7 +1,7 @@
 import Foundation
 
-/// What one request shows once it meets the state it is performed on: its snapshot (or the
-/// committed one) with its outline sections laid in, and the outlines that survive.
+/// What one request shows once it meets the state it is performed on: its changes made in
+/// turn on that state, as performing each alone would make them, and the outlines that survive.
 struct ApplyTarget<S: Hashable & Sendable, I: Hashable & Sendable> {
     typealias Snapshot = DiffableDataSourceSnapshot<S, I>
     typealias Outline = DiffableDataSourceSectionSnapshot<I>
@@ -10,31 +10,85 @@ struct ApplyTarget<S: Hashable & Sendable, I: Hashable & Sendable> {
     var snapshot: Snapshot
     /// The outline sections after the request.
     var outlines: [S: Outline]
-    /// The matcher's work for `snapshot`, done on the calling thread (nil when outline edits
-    /// changed the snapshot since).
-    var prepared: (any Sendable)?
+    /// Whether `snapshot` is the request's last change as given (so the matcher's work done
+    /// for it on the calling thread still stands for it).
+    var lastChangeIsSnapshot: Bool
+    /// The request's one change when it is an outline edit (its section's rows alone change).
+    var soleOutlineEdit: OutlineEdit<S, I>?
     /// The API call, for error messages.
     var operation: String
 
-    /// `request` performed on `base`. A flat snapshot keeps the outlines of sections whose rows
-    /// it leaves as they were (see ``CommittedState/outlines(keptBy:)``); each outline edit
-    /// replaces its section's rows by the outline's visible items, appending the section when
-    /// it is not shown. Traps (after a diagnostic) when an outline holds an identifier shown
-    /// in another section or hidden in another outline.
-    /// - Complexity: O(1) for a flat snapshot when `base` has no outlines; O(size of each outline
-    ///   section) to keep outlines; per outline edit, O(n + s) to copy the committed snapshot
-    ///   plus O(k · outlines with hidden items) expected, k the edit's items.
-    init(_ request: ApplyRequest<S, I>, on base: CommittedState<S, I>) {
+    /// `request` performed on `base`: each change in turn. A flat snapshot keeps the outlines
+    /// of sections whose rows it leaves as they were (see ``keepOutlines(shownBy:)``); an
+    /// update shows what its closure makes of the snapshot so far; each outline edit replaces
+    /// its section's rows by the outline's visible items, appending the section when it is
+    /// not shown. The refresh requests of snapshots a later change replaced carry over to
+    /// items and sections still shown (a skipped reconfigure must not leave a stale cell).
+    /// Traps (after a diagnostic) when an outline holds an identifier shown in another
+    /// section or hidden in another outline.
+    /// - Complexity: per snapshot or update, O(1) when no outline is shown, else O(size of
+    ///   each outline section); per outline edit, O(n + s) to copy the snapshot plus
+    ///   O(k · outlines with hidden items) expected, k the edit's items; O(n) expected more
+    ///   when refresh requests carry over.
+    init<Prepared>(_ request: ApplyRequest<S, I, Prepared>, on base: CommittedState<S, I>) {
         operation = request.operation
-        if let snapshot = request.snapshot {
-            self.snapshot = snapshot
-            outlines = base.outlines.isEmpty ? [:] : base.outlines(keptBy: snapshot)
+        snapshot = base.snapshot
+        outlines = base.outlines
+        if case .snapshot = request.changes.last { lastChangeIsSnapshot = true } else { lastChangeIsSnapshot = false }
+        if request.changes.count == 1, case .outline(let edit) = request.changes[0] {
+            soleOutlineEdit = edit
         } else {
-            snapshot = base.snapshot
-            outlines = base.outlines
+            soleOutlineEdit = nil
         }
-        prepared = request.outlineEdits.isEmpty ? request.prepared : nil
-        for edit in request.outlineEdits { show(edit) }
+        var replaced: [Snapshot] = []
+        for change in request.changes {
+            switch change {
+            case .snapshot(let next): show(next, replacing: &replaced)
+            case .update(let update):
+                // The closure sees what the data source would show, as it would after the
+                // changes before it were each performed: no pending refresh requests.
+                show(update.snapshot(after: snapshot.withoutPendingUpdates()), replacing: &replaced)
+            case .outline(let edit): show(edit)
+            }
+        }
+        carryRefreshRequests(of: replaced)
+    }
+
+    /// Shows `next` in place of the snapshot so far, keeping the outlines it leaves as they were.
+    private mutating func show(_ next: Snapshot, replacing replaced: inout [Snapshot]) {
+        if !outlines.isEmpty { keepOutlines(shownBy: next) }
+        if snapshot.hasPendingUpdates { replaced.append(snapshot) }
+        snapshot = next
+    }
+
+    /// Drops the outlines a flat apply of `new` does not keep: an outline stays while its
+    /// section shows the same rows in `new` and `new` shows none of its hidden items
+    /// elsewhere. Any other outline section becomes flat (its rows, as root items).
+    /// - Complexity: O(size of each outline section) expected.
+    private mutating func keepOutlines(shownBy new: Snapshot) {
+        let old = snapshot
+        outlines = outlines.filter { section, outline in
+            guard new.contains(section: section), new.itemIdentifiers(inSection: section) == old.itemIdentifiers(inSection: section)
+            else { return false }
+            guard outline.storage.count > new.numberOfItems(inSection: section) else { return true }
+            return outline.storage.ids.allSatisfy { item in new.sectionIdentifier(containingItem: item).map { $0 == section } ?? true }
+        }
+    }
+
+    /// Adds the reload and reconfigure requests of `replaced` for items and sections still
+    /// shown (a reload wins over a reconfigure of the same item).
+    /// - Complexity: O(n) expected plus the requests carried.
+    private mutating func carryRefreshRequests(of replaced: [Snapshot]) {
+        guard !replaced.isEmpty else { return }
+        let reloads = replaced.flatMap(\.reloadedItemIdentifiers).filter { snapshot.contains(item: $0) }
+        if !reloads.isEmpty { try? snapshot.tryReloadItems(reloads) }
+        let reloaded = Set(snapshot.reloadedItemIdentifiers)
+        let reconfigures = replaced.flatMap(\.reconfiguredItemIdentifiers).filter {
+            snapshot.contains(item: $0) && !reloaded.contains($0)
+        }
+        if !reconfigures.isEmpty { try? snapshot.tryReconfigureItems(reconfigures) }
+        let sections = replaced.flatMap(\.reloadedSectionIdentifiers).filter { snapshot.contains(section: $0) }
+        if !sections.isEmpty { try? snapshot.tryReloadSections(sections) }
     }
 
     /// Lays `edit.outline`'s visible items into its section and keeps the outline.
@@ -106,17 +160,11 @@ extension CommittedState {
         if snapshot.contains(section: section) { roots.append(snapshot.itemIdentifiers(inSection: section)) }
         return roots
     }
+}
 
-    /// The outlines a flat apply of `new` keeps: those whose section shows the same rows in
-    /// `new` and whose hidden items `new` shows nowhere else. Any other outline section
-    /// becomes flat (its rows, as root items).
-    /// - Complexity: O(size of each outline section) expected.
-    func outlines(keptBy new: DiffableDataSourceSnapshot<S, I>) -> [S: DiffableDataSourceSectionSnapshot<I>] {
-        outlines.filter { section, outline in
-            guard new.contains(section: section), new.itemIdentifiers(inSection: section) == snapshot.itemIdentifiers(inSection: section)
-            else { return false }
-            guard outline.storage.count > new.numberOfItems(inSection: section) else { return true }
-            return outline.storage.ids.allSatisfy { item in new.sectionIdentifier(containingItem: item).map { $0 == section } ?? true }
-        }
+extension DiffableDataSourceSnapshot {
+    /// Whether any reload or reconfigure request is pending. - Complexity: O(1).
+    var hasPendingUpdates: Bool {
+        !reloadedItemIdentifiers.isEmpty || !reconfiguredItemIdentifiers.isEmpty || !reloadedSectionIdentifiers.isEmpty
     }
 }

@@ -11,21 +11,31 @@ extension DiffableDataSource {
     /// Apple's main-queue apply); otherwise the diff runs on the calling thread (or a worker,
     /// when queued) and the batch on the executor.
     ///
+    /// `completion` has no default, unlike Apple's: a call without it is the `async` form,
+    /// ``apply(_:animatingDifferences:)``, so `await dataSource.apply(snapshot)` waits for the
+    /// view in every context, top-level code included (where Swift's overload ranking treats the
+    /// context as synchronous and would pick this form, returning before the view updated).
+    /// From synchronous code, pass `completion: nil` or a closure.
+    ///
     /// - Parameters:
     ///   - snapshot: the sections and items to show.
     ///   - animatingDifferences: `false` still diffs, and animates with `.none` (iOS 15 semantics).
-    ///   - completion: runs once on the executor after the view finished the update; it may apply again.
+    ///   - completion: runs once on the executor after the view finished the update; it may apply
+    ///     again. `nil`: nothing runs.
     /// - Complexity: O(n + s) expected plus O(k log k) for the LIS over the k matched items (the
     ///   diff); the view's own work comes on top. Matching by `id` adds O(n + s) to build the `id`s;
     ///   identifier types keyed by their own `hashValue` add one hash and one lookup per identifier,
     ///   on the calling thread, to report a broken `Hashable` (``DiffableDiagnostics/Event/Kind/inconsistentHashing``).
-    public func apply(_ snapshot: Snapshot, animatingDifferences: Bool = true, completion: (@Sendable () -> Void)? = nil) {
+    public func apply(_ snapshot: Snapshot, animatingDifferences: Bool = true, completion: (@Sendable () -> Void)?) {
         submit(
             snapshot, kind: .diff(animating: animatingDifferences), completion: completion,
             operation: "apply(_:animatingDifferences:completion:)")
     }
 
-    /// ``apply(_:animatingDifferences:completion:)``, returning when the view finished the update.
+    /// ``apply(_:animatingDifferences:completion:)``, returning when the view finished the update:
+    /// once it returns, ``snapshot()`` and the queries (``indexPath(for:)``, …) answer `snapshot`'s
+    /// state. The only form of `apply(snapshot)` without a `completion:` argument, so an `await`
+    /// always reaches it (in async functions, on the main actor and in top-level code alike).
     /// - Complexity: as ``apply(_:animatingDifferences:completion:)``.
     public func apply(_ snapshot: Snapshot, animatingDifferences: Bool = true) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -34,13 +44,15 @@ extension DiffableDataSource {
     }
 
     /// Shows `snapshot` without diffing: the view reloads everything (`reloadData()`).
-    /// Ordered with the other applies.
+    /// Ordered with the other applies. As with ``apply(_:animatingDifferences:completion:)``,
+    /// `completion` has no default: without it the call is the `async` form.
     /// - Complexity: O(1) here (O(n + s) when matching by `id`); the view's reload on top.
-    public func applySnapshotUsingReloadData(_ snapshot: Snapshot, completion: (@Sendable () -> Void)? = nil) {
+    public func applySnapshotUsingReloadData(_ snapshot: Snapshot, completion: (@Sendable () -> Void)?) {
         submit(snapshot, kind: .reload, completion: completion, operation: "applySnapshotUsingReloadData(_:completion:)")
     }
 
-    /// ``applySnapshotUsingReloadData(_:completion:)``, returning when the view reloaded.
+    /// ``applySnapshotUsingReloadData(_:completion:)``, returning when the view reloaded (the
+    /// only form without a `completion:` argument, so an `await` always reaches it).
     /// - Complexity: as ``applySnapshotUsingReloadData(_:completion:)``.
     public func applySnapshotUsingReloadData(_ snapshot: Snapshot) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -50,12 +62,17 @@ extension DiffableDataSource {
 
     // MARK: The queue
 
-    /// Queues a request to show `snapshot` (nil: the committed snapshot) with `outlineEdit`
-    /// laid in; when no one drives the queue, drives it from here: on the executor everything
-    /// happens now, elsewhere the diff happens now and the view's part is enqueued.
+    /// Queues a request to show `snapshot`; see ``submit(_:kind:completion:operation:)``.
+    func submit(_ snapshot: Snapshot, kind: ApplyKind, completion: (@Sendable () -> Void)?, operation: String) {
+        submit(.snapshot(snapshot), kind: kind, completion: completion, operation: operation)
+    }
+
+    /// Queues a request to make `change`; when no one drives the queue, drives it from here:
+    /// on the executor everything happens now, elsewhere the diff happens now and the view's
+    /// part is enqueued.
     func submit(
-        _ snapshot: Snapshot?, outlineEdit: OutlineEdit<SectionIdentifierType, ItemIdentifierType>? = nil, kind: Request.Kind,
-        completion: (@Sendable () -> Void)?, operation: String
+        _ change: ApplyChange<SectionIdentifierType, ItemIdentifierType>, kind: ApplyKind, completion: (@Sendable () -> Void)?,
+        operation: String
     ) {
         let onExecutor = executor.isCurrent()
         if onExecutor && insideViewUpdate {
@@ -65,40 +82,55 @@ extension DiffableDataSource {
                     + "view's own batch), where Apple raises BUG_IN_CLIENT_OF_DIFFABLE_DATA_SOURCE__APPLYING_SNAPSHOTS_REENTRANTLY; "
                     + "apply from the completion handler instead")
         }
-        if let snapshot { DiffableDiagnostics.reportHashMismatches(in: snapshot, operation: operation) }
-        let request = Request(
-            snapshot: snapshot, outlineEdits: outlineEdit.map { [$0] } ?? [], kind: kind,
-            prepared: snapshot.flatMap { matcher.prepare($0, operation: operation) }, completions: completion.map { [$0] } ?? [],
-            operation: operation)
-        let first: ArraySlice<Request> = lock.withLock {
-            queue.append(request)
-            guard !queue.running else { return [] }
-            queue.running = true
-            return queue.next(coalescing: settings.queuedApplyPolicy == .coalesce)
+        if case .snapshot(let snapshot) = change { DiffableDiagnostics.reportHashMismatches(in: snapshot, operation: operation) }
+        submit(change, kind: kind, completion: completion, operation: operation, onExecutor: onExecutor, matcher: matcher)
+    }
+
+    /// ``submit(_:kind:completion:operation:)`` with the matcher's type known from here on.
+    private func submit<Matcher: ItemMatcher>(
+        _ change: ApplyChange<SectionIdentifierType, ItemIdentifierType>, kind: ApplyKind, completion: (@Sendable () -> Void)?,
+        operation: String, onExecutor: Bool, matcher: Matcher
+    ) where Matcher.Section == SectionIdentifierType, Matcher.Item == ItemIdentifierType {
+        var prepared: Matcher.Prepared?
+        if case .snapshot(let snapshot) = change { prepared = matcher.prepare(snapshot, operation: operation) }
+        let request = ApplyRequest(
+            changes: [change], kind: kind, prepared: prepared, completions: completion.map { [$0] } ?? [], operation: operation)
+        let first: ArraySlice<ApplyRequest<SectionIdentifierType, ItemIdentifierType, Matcher.Prepared>> = lock.withLock {
+            matcher.storage.queue.append(request)
+            guard !matcher.storage.queue.running else { return [] }
+            matcher.storage.queue.running = true
+            return matcher.storage.queue.next(coalescing: settings.queuedApplyPolicy == .coalesce)
         }
-        if !first.isEmpty { process(.coalescing(first), onExecutor: onExecutor) }
+        if !first.isEmpty { process(.coalescing(first), onExecutor: onExecutor, matcher: matcher) }
     }
 
     /// Diffs `request` against the committed state here, then performs it on the executor.
-    private func process(_ request: Request, onExecutor: Bool) {
-        let plan = matcher.plan(request, from: lock.withLock { published })
+    private func process<Matcher: ItemMatcher>(
+        _ request: ApplyRequest<SectionIdentifierType, ItemIdentifierType, Matcher.Prepared>, onExecutor: Bool, matcher: Matcher
+    ) where Matcher.Section == SectionIdentifierType, Matcher.Item == ItemIdentifierType {
+        let (base, state) = lock.withLock { (published, matcher.storage.published) }
+        let plan = matcher.plan(request, from: base, state: state)
         if onExecutor {
-            perform(request, plan)
+            perform(request, plan, matcher: matcher)
         } else {
-            executor.enqueue { self.perform(request, plan) }
+            executor.enqueue { self.perform(request, plan, matcher: matcher) }
         }
     }
 
     /// On the executor: shows the plan, hands the next request to a worker (its diff stays off
     /// the executor), then runs the completions whose view already finished.
-    private func perform(_ request: Request, _ proposed: ApplyPlan<SectionIdentifierType, ItemIdentifierType>) {
+    private func perform<Matcher: ItemMatcher>(
+        _ request: ApplyRequest<SectionIdentifierType, ItemIdentifierType, Matcher.Prepared>,
+        _ proposed: ApplyPlan<SectionIdentifierType, ItemIdentifierType, Matcher.State>, matcher: Matcher
+    ) where Matcher.Section == SectionIdentifierType, Matcher.Item == ItemIdentifierType {
         // A reorder committed since the diff started: diff again against what the view shows.
-        let plan = proposed.baseGeneration == shown.generation ? proposed : matcher.plan(request, from: shown)
+        let plan =
+            proposed.baseGeneration == shown.generation ? proposed : matcher.plan(request, from: shown, state: matcher.shownState)
         let animation = request.kind == .diff(animating: true) ? lock.withLock { settings.defaultRowAnimation } : .none
-        show(plan, animation: animation, completions: request.completions)
-        let next = lock.withLock { queue.next(coalescing: settings.queuedApplyPolicy == .coalesce) }
+        show(plan, animation: animation, completions: request.completions, matcher: matcher)
+        let next = lock.withLock { matcher.storage.queue.next(coalescing: settings.queuedApplyPolicy == .coalesce) }
         if !next.isEmpty {
-            DispatchQueue.global(qos: .userInitiated).async { self.process(.coalescing(next), onExecutor: false) }
+            DispatchQueue.global(qos: .userInitiated).async { self.process(.coalescing(next), onExecutor: false, matcher: matcher) }
         }
         runDeferredCompletions()
     }
@@ -106,13 +138,14 @@ extension DiffableDataSource {
     // MARK: The view
 
     /// Drives the view through one plan: commits the new state inside the view's update (B3).
-    private func show(
-        _ plan: ApplyPlan<SectionIdentifierType, ItemIdentifierType>, animation: RowAnimation, completions: [@Sendable () -> Void]
-    ) {
+    private func show<Matcher: ItemMatcher>(
+        _ plan: ApplyPlan<SectionIdentifierType, ItemIdentifierType, Matcher.State>, animation: RowAnimation,
+        completions: [@Sendable () -> Void], matcher: Matcher
+    ) where Matcher.Section == SectionIdentifierType, Matcher.Item == ItemIdentifierType {
         insideViewUpdate = true
         defer { insideViewUpdate = false }
         if plan.reload || plan.batches.isEmpty {
-            commit(plan.state)
+            commit(plan.state, matchState: plan.matchState, matcher: matcher)
             if plan.reload { view.reloadData() }
             deferredCompletions += completions
             return
@@ -124,7 +157,7 @@ extension DiffableDataSource {
                 batch, animation: animation,
                 updates: {
                     updateCalls += 1
-                    if index == 0 && updateCalls == 1 { self.commit(plan.state) }
+                    if index == 0 && updateCalls == 1 { self.commit(plan.state, matchState: plan.matchState, matcher: matcher) }
                 },
                 completion: { _ in self.viewFinished(tracker) })
             if updateCalls != 1 {
@@ -136,10 +169,16 @@ extension DiffableDataSource {
         }
     }
 
-    /// Makes `state` what the view's questions and every query answer from.
-    func commit(_ state: State) {
+    /// Makes `state` what the view's questions and every query answer from, with
+    /// `matchState` beside it.
+    func commit<Matcher: ItemMatcher>(_ state: State, matchState: Matcher.State, matcher: Matcher)
+    where Matcher.Section == SectionIdentifierType, Matcher.Item == ItemIdentifierType {
         shown = state
-        lock.withLock { published = state }
+        matcher.shownState = matchState
+        lock.withLock {
+            published = state
+            matcher.storage.published = matchState
+        }
     }
 
     /// The view finished one batch; the request's completions run after its last batch.

@@ -23,7 +23,7 @@ extension DiffableDataSource {
         }
     }
 
-    /// The handlers consulted when the view reports a drag (``ListViewDataSource/moveItem(at:to:)``).
+    /// The handlers consulted when the view reports a drag (``ListViewInteractionDelegate/moveItem(at:to:)``).
     /// - Complexity: O(1).
     public var reorderingHandlers: ReorderingHandlers {
         get { lock.withLock { settings.reorderingHandlers } }
@@ -80,7 +80,6 @@ extension DiffableDataSource {
         }
         guard source != destination else { return }
         var state = shown
-        state.matchState = matcher.matchState(shown, movingItemFrom: source, to: destination)
         state.snapshot = final
         if shown.outlines[from] != nil || shown.outlines[to] != nil {
             state.outlines = shown.outlines(moving: item, from: from, to: to, in: final)
@@ -88,8 +87,14 @@ extension DiffableDataSource {
         state.generation += 1
         let transaction = DiffableDataSourceTransaction(initial: shown, final: state, movingFrom: source, to: destination)
         handlers.willReorder?(transaction)
-        commit(state)
+        commit(state, movingItemFrom: source, to: destination, matcher: matcher)
         handlers.didReorder?(transaction)
+    }
+
+    /// Commits a user's move, with the matcher's state moved alike.
+    private func commit<Matcher: ItemMatcher>(_ state: State, movingItemFrom source: IndexPath, to destination: IndexPath, matcher: Matcher)
+    where Matcher.Section == SectionIdentifierType, Matcher.Item == ItemIdentifierType {
+        commit(state, matchState: matcher.state(matcher.shownState, movingItemFrom: source, to: destination), matcher: matcher)
     }
 }
 

@@ -79,6 +79,6 @@ extension DiffableDataSource: ListViewInteractionDelegate {
             }
             outline.expand([item])
         }
-        apply(outline, to: section)
+        apply(outline, to: section, completion: nil)
     }
 }

@@ -9,7 +9,8 @@ extension DiffableDataSource {
     /// they are when the apply is performed. The section is appended when it is not shown.
     /// The view gets one batch that changes that section only (the first apply to a view that
     /// never loaded is a `reloadData()`); ordered with the other applies, and callable from
-    /// any thread, as ``apply(_:animatingDifferences:completion:)``.
+    /// any thread, as ``apply(_:animatingDifferences:completion:)``. `completion` has no default:
+    /// without it the call is the `async` form, ``apply(_:to:animatingDifferences:)``.
     ///
     /// ``snapshot()`` then holds the visible items; ``snapshot(for:)`` returns the outline.
     /// A later flat apply keeps the outline while it leaves the section's rows unchanged and
@@ -23,14 +24,15 @@ extension DiffableDataSource {
     ///   O(n + s) expected and O(m log m) for the LIS over the m rows kept.
     public func apply(
         _ snapshot: SectionSnapshot, to section: SectionIdentifierType, animatingDifferences: Bool = true,
-        completion: (@Sendable () -> Void)? = nil
+        completion: (@Sendable () -> Void)?
     ) {
         submit(
-            nil, outlineEdit: OutlineEdit(section: section, outline: snapshot), kind: .diff(animating: animatingDifferences),
+            .outline(OutlineEdit(section: section, outline: snapshot)), kind: .diff(animating: animatingDifferences),
             completion: completion, operation: "apply(_:to:animatingDifferences:completion:)")
     }
 
-    /// ``apply(_:to:animatingDifferences:completion:)``, returning when the view finished the update.
+    /// ``apply(_:to:animatingDifferences:completion:)``, returning when the view finished the update
+    /// (the only form without a `completion:` argument, so an `await` always reaches it).
     /// - Complexity: as ``apply(_:to:animatingDifferences:completion:)``.
     public func apply(_ snapshot: SectionSnapshot, to section: SectionIdentifierType, animatingDifferences: Bool = true) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

@@ -10,13 +10,14 @@ import Foundation
 /// var snapshot = DiffableDataSourceSnapshot<Section, Item>()
 /// snapshot.appendSections([.main])
 /// snapshot.appendItems(items)
-/// dataSource.apply(snapshot)           // first apply: reloadData(); later ones: one valid batch
+/// await dataSource.apply(snapshot)     // first apply: reloadData(); later ones: one valid batch
+/// dataSource.apply(snapshot, completion: nil)   // the same from synchronous code; returns at once
 /// ```
 ///
 /// **What the view sees.** The view asks only UIKit's three questions (how many sections,
 /// how many items in a section, the cell at an index path) and for supplementary views. The
 /// data source answers from the state the view last committed; inside a batch's `updates`
-/// closure it switches to the new state (docs/BATCH_RULES.md, B3). The first apply to a view that
+/// closure it switches to the new state (docs/BATCH_UPDATE_RULES.md, B3). The first apply to a view that
 /// never loaded is a `reloadData()`; later applies diff against what the view last committed
 /// and hand it one structural batch plus, when needed, one refresh batch of reloads and
 /// reconfigures, each valid by UIKit's rules. A snapshot equal to the current one, with no
@@ -24,10 +25,10 @@ import Foundation
 ///
 /// **Outline sections.** ``apply(_:to:animatingDifferences:completion:)`` shows a
 /// ``DiffableDataSourceSectionSnapshot`` in one section (its visible items are the rows) and
-/// leaves the others; ``snapshot(for:)`` returns it. A view that adopts the user's side of
-/// ``ListViewInteractionDelegate`` (`DiffableTesting`'s `SimulatedListView` does) reports disclosure taps, which
-/// expand and collapse items through ``sectionSnapshotHandlers``, and drags, which reorder
-/// through ``reorderingHandlers``.
+/// leaves the others; ``snapshot(for:)`` returns it. The view reports the user's disclosure
+/// taps (``toggleDisclosure(at:)``), which expand and collapse items through
+/// ``sectionSnapshotHandlers``, and drags (``canMoveItem(at:)``, ``moveItem(at:to:)``), which
+/// reorder through ``reorderingHandlers`` (see ``ListViewInteractionDelegate``).
 ///
 /// **Threading.** `apply` may be called from any thread or task. Applies are serialized in
 /// call order; the view is driven on one serial ``ViewExecutor`` (the main queue unless told
@@ -36,8 +37,9 @@ import Foundation
 /// the calling thread (or, when queued behind others, on a background worker) and performed
 /// on the executor. Completion handlers run once on the executor after the view finished, and
 /// may call `apply` again. With ``QueuedApplyPolicy/coalesce`` applies queued behind a busy
-/// view collapse into one batch to the newest snapshot; every skipped completion still runs.
-/// Queries (``snapshot()``, ``itemIdentifier(for:)``, …) may be called from any thread.
+/// view collapse into one batch to the state performing each would reach; every skipped
+/// completion still runs. ``update(animatingDifferences:_:)`` changes the newest snapshot
+/// (queued applies included) in one step no other apply can split. Queries (``snapshot()``, ``itemIdentifier(for:)``, …) may be called from any thread.
 ///
 /// **Errors.** Where Apple raises, Diffable reports a ``DiffableDiagnostics`` event and then
 /// traps with a message naming the problem: a cell provider returning nil, an index path out of
@@ -56,19 +58,19 @@ public final class DiffableDataSource<
     /// Makes a supplementary view of a kind (e.g. `"header"`) for an index path, or nil for none.
     public typealias SupplementaryViewProvider = (String, IndexPath) -> Cell?
     typealias State = CommittedState<SectionIdentifierType, ItemIdentifierType>
-    typealias Request = ApplyRequest<SectionIdentifierType, ItemIdentifierType>
 
     // Fixed at creation.
     let view: any ListView<Cell>
     let executor: ViewExecutor
     let cellProvider: CellProvider
-    let matcher: ItemMatcher<SectionIdentifierType, ItemIdentifierType>
+    /// Plans the batches; holds the apply queue and its own state beside `published` and
+    /// `shown` (guarded as they are).
+    let matcher: any ItemMatcher<SectionIdentifierType, ItemIdentifierType>
 
     // Shared between threads, guarded by `lock`. Never held while calling out.
     let lock = Lock()
     /// What ``snapshot()`` and the queries report: the state the view last committed.
     var published: State
-    var queue = ApplyQueue<SectionIdentifierType, ItemIdentifierType>()
     var settings = Settings()
 
     // Confined to the executor (read and written only there, so never locked).
@@ -102,7 +104,7 @@ public final class DiffableDataSource<
         self.view = view
         self.executor = executor
         self.cellProvider = cellProvider
-        matcher = ItemMatcher()
+        matcher = IdentityMatcher()
         published = State()
         shown = published
         view.dataSource = self
@@ -162,8 +164,10 @@ public enum ItemContentUpdate: Sendable, Hashable {
 public enum QueuedApplyPolicy: Sendable, Hashable {
     /// Every apply gets its own batch, in call order (Apple's behaviour).
     case performEach
-    /// Applies waiting behind a busy view collapse into one batch to the newest snapshot
-    /// (Android's `AsyncListDiffer` does likewise); every completion still runs, in call order,
-    /// and refresh requests of skipped snapshots carry over to items still present.
+    /// Applies waiting behind a busy view collapse into one batch (Android's `AsyncListDiffer`
+    /// does likewise) to exactly the state performing each would reach: their flat applies,
+    /// outline applies and updates are made in call order, then diffed once. Every completion
+    /// still runs, in call order, and refresh requests of skipped snapshots carry over to
+    /// items still present.
     case coalesce
 }

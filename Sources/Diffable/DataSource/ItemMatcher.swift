@@ -1,45 +1,101 @@
 import Foundation
 
-/// How a data source matches the items of two snapshots and plans the view's batches.
+/// How a data source matches the items of two snapshots and plans the view's batches, and
+/// where it keeps what that needs: the requests waiting for the view and, beside every
+/// committed state, the matcher's own ``State``.
 ///
-/// This base class matches by identity, as Apple does: an item is "the same" when its
-/// identifier is equal. ``IdentifiableItemMatcher`` matches `Identifiable` values by `id`.
-class ItemMatcher<S: Hashable & Sendable, I: Hashable & Sendable>: @unchecked Sendable {
-    typealias Snapshot = DiffableDataSourceSnapshot<S, I>
-    typealias Target = ApplyTarget<S, I>
+/// A data source holds one matcher, created with it, as `any ItemMatcher<S, I>`; its apply
+/// machinery opens that existential once per call and is generic over the matcher from
+/// there on, so every state and every piece of prepared work keeps its own type.
+/// ``IdentityMatcher`` matches by identity, as Apple does; ``IdentifiableItemMatcher``
+/// matches `Identifiable` values by `id`.
+protocol ItemMatcher<Section, Item>: AnyObject, Sendable {
+    associatedtype Section: Hashable & Sendable
+    associatedtype Item: Hashable & Sendable
+    /// What the matcher keeps beside a committed snapshot (the `id` snapshot when matching by `id`).
+    associatedtype State: Sendable
+    /// The work done on the calling thread for a snapshot to apply.
+    associatedtype Prepared: Sendable
+    typealias Snapshot = DiffableDataSourceSnapshot<Section, Item>
+    typealias Target = ApplyTarget<Section, Item>
+
+    /// The queue and the match state beside `published`, guarded by the data source's lock.
+    var storage: MatcherStorage<Section, Item, Prepared, State> { get set }
+    /// The match state beside `shown`, confined to the view executor (a property of its own:
+    /// Swift's exclusivity covers a stored property whole, and the queue is touched meanwhile).
+    var shownState: State { get set }
 
     /// Work done on the thread that calls `apply`, before queuing (it may trap on bad input,
     /// where the caller's stack shows who passed it).
-    func prepare(_ snapshot: Snapshot, operation: String) -> (any Sendable)? { nil }
+    func prepare(_ snapshot: Snapshot, operation: String) -> Prepared?
 
-    /// What the matcher keeps beside a snapshot loaded without a diff.
-    func matchState(loading target: Target) -> (any Sendable)? { nil }
+    /// What the matcher keeps beside `target` loaded without a diff; `prepared` is the work
+    /// done for `target.snapshot` when it still stands for it.
+    func state(loading target: Target, prepared: Prepared?) -> State
 
-    /// The batches from `base` to `target.snapshot`, and the match state to keep.
+    /// The batches from `base` (whose match state is `state`) to `target.snapshot`, and the
+    /// match state to keep.
     /// - Complexity: the diff's, O(n + s) expected plus O(k log k) for the LIS.
-    func batches(for target: Target, from base: CommittedState<S, I>) -> ([BatchUpdate], (any Sendable)?) {
-        // The data source's own snapshot handed back (`apply(dataSource.snapshot())`) is unchanged.
-        if target.snapshot.storage === base.snapshot.storage { return ([], nil) }
-        return (target.snapshot.difference(from: base.snapshot).batches, nil)
-    }
+    func batches(for target: Target, prepared: Prepared?, from base: CommittedState<Section, Item>, state: State)
+        -> ([BatchUpdate], State)
 
     /// The match state after the item at `source` moved to `destination` (a user's reorder).
-    func matchState(_ state: CommittedState<S, I>, movingItemFrom source: IndexPath, to destination: IndexPath) -> (any Sendable)? {
-        nil
+    func state(_ state: State, movingItemFrom source: IndexPath, to destination: IndexPath) -> State
+}
+
+/// What an ``ItemMatcher`` holds for its data source under the data source's lock: the queue
+/// (with the matcher's prepared work per request) and the match state beside `published`.
+struct MatcherStorage<S: Hashable & Sendable, I: Hashable & Sendable, Prepared: Sendable, State: Sendable> {
+    var queue = ApplyQueue<S, I, Prepared>()
+    var published: State
+    init(_ state: State) { published = state }
+}
+
+extension ItemMatcher {
+    /// Decides what the view does to go from `base` (with match state `state`) to
+    /// `request`: `reloadData()` when the view never loaded or the request asks for it,
+    /// else the diff's batches.
+    /// - Complexity: O(1) for a reload; the diff's otherwise; plus ``ApplyTarget/init(_:on:)``.
+    func plan(_ request: ApplyRequest<Section, Item, Prepared>, from base: CommittedState<Section, Item>, state: State)
+        -> ApplyPlan<Section, Item, State>
+    {
+        let target = Target(request, on: base)
+        let prepared = target.lastChangeIsSnapshot ? request.prepared : nil
+        let reload = !base.loaded || request.kind == .reload
+        let (batches, matchState) =
+            reload
+            ? ([], self.state(loading: target, prepared: prepared)) : batches(for: target, prepared: prepared, from: base, state: state)
+        let committed = CommittedState(
+            snapshot: target.snapshot.withoutPendingUpdates(), outlines: target.outlines, loaded: true, generation: base.generation + 1)
+        return ApplyPlan(state: committed, matchState: matchState, batches: batches, reload: reload, baseGeneration: base.generation)
+    }
+}
+
+/// Matches by identity, as Apple does: an item is "the same" when its identifier is equal.
+/// Keeps nothing beside the snapshot and prepares nothing.
+final class IdentityMatcher<Section: Hashable & Sendable, Item: Hashable & Sendable>: ItemMatcher, @unchecked Sendable {
+    typealias Snapshot = DiffableDataSourceSnapshot<Section, Item>
+    typealias Target = ApplyTarget<Section, Item>
+    var storage = MatcherStorage<Section, Item, Never, Void>(())
+    var shownState: Void = ()
+
+    func prepare(_ snapshot: Snapshot, operation: String) -> Never? { nil }
+
+    func state(loading target: Target, prepared: Never?) {}
+
+    /// - Complexity: the diff's, O(n + s) expected plus O(k log k) for the LIS.
+    func batches(for target: Target, prepared: Never?, from base: CommittedState<Section, Item>, state: Void) -> ([BatchUpdate], Void) {
+        // The data source's own snapshot handed back (`apply(dataSource.snapshot())`) is unchanged.
+        if target.snapshot.storage === base.snapshot.storage { return ([], ()) }
+        // One outline applied to a shown section changes that section's rows only: diff them
+        // through the outline's own difference, not the whole snapshot (the same batches).
+        if let edit = target.soleOutlineEdit, let position = base.snapshot.indexOfSection(edit.section) {
+            return (edit.outline.batches(from: base.sectionSnapshot(for: edit.section), inSectionAt: position), ())
+        }
+        return (target.snapshot.batches(from: base.snapshot), ())
     }
 
-    /// Decides what the view does to go from `base` to `request`: `reloadData()` when the
-    /// view never loaded or the request asks for it, else the diff's batches.
-    /// - Complexity: O(1) for a reload; the diff's otherwise; plus ``ApplyTarget/init(_:on:)``.
-    final func plan(_ request: ApplyRequest<S, I>, from base: CommittedState<S, I>) -> ApplyPlan<S, I> {
-        let target = Target(request, on: base)
-        let reload = !base.loaded || request.kind == .reload
-        let (batches, matchState) = reload ? ([], matchState(loading: target)) : batches(for: target, from: base)
-        let state = CommittedState(
-            snapshot: target.snapshot.withoutPendingUpdates(), outlines: target.outlines, matchState: matchState, loaded: true,
-            generation: base.generation + 1)
-        return ApplyPlan(state: state, batches: batches, reload: reload, baseGeneration: base.generation)
-    }
+    func state(_ state: Void, movingItemFrom source: IndexPath, to destination: IndexPath) {}
 }
 
 /// Matches `Identifiable` values by `id` and turns a changed value behind a kept `id` into
@@ -49,28 +105,35 @@ class ItemMatcher<S: Hashable & Sendable, I: Hashable & Sendable>: @unchecked Se
 /// duplicates on the thread that calls `apply`); the diff runs on the `id` snapshots. Changed
 /// values are found in one pass over the new items: one `id` lookup in the old `id` snapshot,
 /// then one `==` against the old value at the same position.
-final class IdentifiableItemMatcher<S: Hashable & Sendable, I: Hashable & Sendable & Identifiable>: ItemMatcher<S, I>,
+final class IdentifiableItemMatcher<Section: Hashable & Sendable, Item: Hashable & Sendable & Identifiable>: ItemMatcher,
     @unchecked Sendable
-where I.ID: Sendable {
-    typealias IDSnapshot = DiffableDataSourceSnapshot<S, I.ID>
+where Item.ID: Sendable {
+    typealias Snapshot = DiffableDataSourceSnapshot<Section, Item>
+    typealias Target = ApplyTarget<Section, Item>
+    typealias IDSnapshot = DiffableDataSourceSnapshot<Section, Item.ID>
 
     /// The `id` snapshot made on the calling thread, taken once by the plan (so the plan owns
     /// it uniquely and adds refresh requests without copying it).
     final class Prepared: @unchecked Sendable {
+        private let lock = Lock()
         private var snapshot: IDSnapshot?
         init(_ snapshot: IDSnapshot) { self.snapshot = snapshot }
         func take() -> IDSnapshot? {
-            defer { snapshot = nil }
-            return snapshot
+            lock.withLock {
+                defer { snapshot = nil }
+                return snapshot
+            }
         }
     }
 
     let updates: ItemContentUpdate
+    var storage = MatcherStorage<Section, Item, Prepared, IDSnapshot>(IDSnapshot())
+    var shownState = IDSnapshot()
 
     init(updates: ItemContentUpdate) { self.updates = updates }
 
     /// - Complexity: O(n + s) expected.
-    override func prepare(_ snapshot: Snapshot, operation: String) -> (any Sendable)? {
+    func prepare(_ snapshot: Snapshot, operation: String) -> Prepared? {
         do {
             return Prepared(try Self.identifiers(of: snapshot))
         } catch {
@@ -78,13 +141,14 @@ where I.ID: Sendable {
         }
     }
 
-    override func matchState(loading target: Target) -> (any Sendable)? {
-        Self.identifiers(target)
+    func state(loading target: Target, prepared: Prepared?) -> IDSnapshot {
+        Self.identifiers(target, prepared: prepared)
     }
 
-    override func batches(for target: Target, from base: CommittedState<S, I>) -> ([BatchUpdate], (any Sendable)?) {
-        let oldIDs = base.matchState as! IDSnapshot
-        var ids = Self.identifiers(target)
+    func batches(for target: Target, prepared: Prepared?, from base: CommittedState<Section, Item>, state oldIDs: IDSnapshot)
+        -> ([BatchUpdate], IDSnapshot)
+    {
+        var ids = Self.identifiers(target, prepared: prepared)
         let values = target.snapshot
         let changed = Self.changedItems(values, base: base.snapshot, baseIDs: oldIDs)
         var reloads = values.reloadedItemIdentifiers.map(\.id)
@@ -100,19 +164,21 @@ where I.ID: Sendable {
         try? ids.tryReconfigureItems(reconfigures)
         try? ids.tryReloadSections(values.reloadedSectionIdentifiers)
         // Pending requests stay on the kept `id` snapshot: it is only ever a diff's old side.
-        return (ids.difference(from: oldIDs).batches, ids)
+        return (ids.batches(from: oldIDs), ids)
     }
 
-    override func matchState(_ state: CommittedState<S, I>, movingItemFrom source: IndexPath, to destination: IndexPath)
-        -> (any Sendable)?
-    {
-        (state.matchState as! IDSnapshot).movingItem(from: source, to: destination)
+    func state(_ state: IDSnapshot, movingItemFrom source: IndexPath, to destination: IndexPath) -> IDSnapshot {
+        // The values' snapshot just made the same move: the `id` mirror has the same layout.
+        guard let moved = state.movingItem(from: source, to: destination) else {
+            preconditionFailure("Diffable: the id snapshot lost step with the values' snapshot")
+        }
+        return moved
     }
 
     /// The prepared `id` snapshot, or a fresh one when a redone plan already took it or
-    /// outline edits changed the snapshot (where a repeated `id` is reported and traps).
-    private static func identifiers(_ target: Target) -> IDSnapshot {
-        if let prepared = (target.prepared as? Prepared)?.take() { return prepared }
+    /// later changes made the snapshot (where a repeated `id` is reported and traps).
+    private static func identifiers(_ target: Target, prepared: Prepared?) -> IDSnapshot {
+        if let prepared = prepared?.take() { return prepared }
         do {
             return try identifiers(of: target.snapshot)
         } catch {
@@ -132,9 +198,9 @@ where I.ID: Sendable {
 
     /// The `id`s of items present in both snapshots whose values differ.
     /// - Complexity: O(n) expected: one `id` lookup and one `==` per item of `values`.
-    static func changedItems(_ values: Snapshot, base: Snapshot, baseIDs: IDSnapshot) -> [I.ID] {
+    static func changedItems(_ values: Snapshot, base: Snapshot, baseIDs: IDSnapshot) -> [Item.ID] {
         let old = base.storage, oldIDs = baseIDs.storage
-        var changed: [I.ID] = []
+        var changed: [Item.ID] = []
         for value in values.storage.itemIDs {
             let id = value.id
             guard let slot = oldIDs.itemSlot(id) else { continue }

@@ -13,7 +13,9 @@ public enum RowAnimation: Sendable, Hashable, CaseIterable {
 ///
 /// A ``ListView`` asks these and nothing else; ``DiffableDataSource`` answers them
 /// from the state the view last committed (inside a batch's `updates` closure, the new state).
-public protocol ListViewDataSource<Cell>: AnyObject {
+/// What the user does to the rows (a drag, a disclosure tap) the view reports to the same
+/// object through the ``ListViewInteractionDelegate`` calls, which every data source has.
+public protocol ListViewDataSource<Cell>: ListViewInteractionDelegate {
     /// What the view displays for one item.
     associatedtype Cell
 
@@ -26,28 +28,6 @@ public protocol ListViewDataSource<Cell>: AnyObject {
     /// A supplementary view (`kind` is e.g. `"header"`) for `indexPath`, or nil for none.
     /// - Complexity: O(1) plus the supplementary view provider.
     func supplementaryView(ofKind kind: String, at indexPath: IndexPath) -> Cell?
-
-    /// Whether the user may drag the item at `indexPath` to another place (UIKit's
-    /// `canMoveItemAt`). The default is `false`.
-    /// - Complexity: O(1) in ``DiffableDataSource`` plus its `canReorderItem` handler.
-    func canMoveItem(at indexPath: IndexPath) -> Bool
-
-    /// The user dragged the item at `source` to `destination` (its index path after the move;
-    /// UIKit's `moveItemAt:to:`). The view already shows the row there: the data source only
-    /// updates its state, and no batch follows. Only for items ``canMoveItem(at:)`` allows.
-    /// - Complexity: O(size of the sections involved) in ``DiffableDataSource``.
-    func moveItem(at source: IndexPath, to destination: IndexPath)
-}
-
-extension ListViewDataSource {
-    /// No item can be moved. - Complexity: O(1).
-    public func canMoveItem(at indexPath: IndexPath) -> Bool { false }
-
-    /// Traps: a data source that allows no move cannot follow one.
-    /// - Complexity: O(1).
-    public func moveItem(at source: IndexPath, to destination: IndexPath) {
-        preconditionFailure("Diffable: \(type(of: self)) does not support moving items (canMoveItem(at:) is false)")
-    }
 }
 
 /// A list view that a ``DiffableDataSource`` can drive: UIKit's table and collection
@@ -56,10 +36,25 @@ extension ListViewDataSource {
 /// The data source calls these only on its view executor (the main actor unless
 /// configured otherwise), never concurrently.
 ///
-/// A view that applies changes one at a time (a GTK list store, Android's
-/// `ListUpdateCallback`, a DOM list) can implement ``performBatchUpdates(_:animation:updates:completion:)``
-/// by calling `updates()` and then replaying ``SnapshotDifference`` steps, each index
-/// valid at the moment it is applied.
+/// **A view that applies changes one at a time** (a GTK list store, Android's
+/// `ListUpdateCallback`, a DOM list, an array of rows) implements
+/// ``performBatchUpdates(_:animation:updates:completion:)`` in four moves: capture its section
+/// counts, call `updates()` (the data source switches to the new state), ask the new counts,
+/// then turn the batch into ordered steps with
+/// ``BatchValidator/steps(for:oldCounts:newCounts:)`` and apply each ``ListStep``: every
+/// index is valid at the moment it is applied, and inserts and refreshes name positions of the
+/// new state, so the view asks ``ListViewDataSource/cell(at:)`` for their content.
+///
+/// **What the user does** the view reports to its ``dataSource`` (every data source is a
+/// ``ListViewInteractionDelegate``): before a drag starts, ask
+/// ``ListViewInteractionDelegate/canMoveItem(at:)``; after the drop, show the row in its new
+/// place and call ``ListViewInteractionDelegate/moveItem(at:to:)`` (no batch follows); on a
+/// tap of an outline row's disclosure control call
+/// ``ListViewInteractionDelegate/toggleDisclosure(at:)`` (the data source applies the expanded
+/// or collapsed outline as an ordinary batch).
+///
+/// A complete example, a view that keeps its rows in an array, is in docs/DATA_SOURCE.md
+/// ("Writing your own ListView"); it is compiled and run by the tests.
 public protocol ListView<Cell>: AnyObject {
     /// What the view displays for one item; the data source's cell provider makes them.
     associatedtype Cell

@@ -1,28 +1,47 @@
 import Foundation
 
-/// Who a view tells about what the user did to its rows: UIKit's `tableView(_:moveRowAt:to:)`
-/// and `canMoveRowAt` data-source calls, and a tap on an outline row's disclosure control.
+/// What the user did to a list's rows, as the view reports it: UIKit's `canMoveRowAt` and
+/// `moveRowAt:to:` data-source calls, and a tap on an outline row's disclosure control.
 ///
-/// `DiffableTesting`'s `SimulatedListView` calls these from `simulateReorder(from:to:)` and
-/// `simulateTapDisclosure(at:)`; a data source adopts it to support reordering handlers and
-/// expandable sections.
+/// The one place these calls are declared. Every ``ListViewDataSource`` is one (so a
+/// ``ListView`` reports to its `dataSource`); ``DiffableDataSource`` implements all three
+/// through its `reorderingHandlers` and `sectionSnapshotHandlers`. The defaults describe a list
+/// the user cannot change: no row can be moved, and a disclosure tap does nothing.
+/// `DiffableTesting`'s `SimulatedListView` plays the user with `simulateReorder(from:to:)` and
+/// `simulateTapDisclosure(at:)`.
 public protocol ListViewInteractionDelegate: AnyObject {
-    /// Whether the user may drag the row at `indexPath`. Defaults to `true`.
-    /// - Complexity: O(1) plus the handler's own work.
+    /// Whether the user may drag the row at `indexPath` (UIKit's `canMoveRowAt`). A view asks
+    /// before it lets a drag start. Defaults to `false`.
+    /// - Complexity: O(1) plus the handler's own work (``DiffableDataSource``: its `canReorderItem`).
     func canMoveItem(at indexPath: IndexPath) -> Bool
 
     /// The user dropped the row from `source` at `destination` (an index path in the list without
-    /// it, as UIKit reports). The view already shows the row there; when this returns, the data
-    /// source must answer the view's questions with the moved row in place.
-    /// - Complexity: whatever the data source needs to record the move.
+    /// the row, as UIKit reports). The view already shows the row there and performs no batch;
+    /// when this returns, the data source answers the view's questions with the moved row in
+    /// place. Only called for rows ``canMoveItem(at:)`` allows; the default traps, since it
+    /// allows none.
+    /// - Complexity: whatever the data source needs to record the move (``DiffableDataSource``:
+    ///   O(size of the sections involved)).
     func moveItem(at source: IndexPath, to destination: IndexPath)
 
     /// The user tapped the disclosure control of the row at `indexPath` (expand or collapse it).
+    /// ``DiffableDataSource`` then applies the changed outline, so the view gets an ordinary
+    /// batch. Defaults to doing nothing (a list without outlines shows no disclosure controls).
     /// - Complexity: whatever the data source needs to expand or collapse the row.
     func toggleDisclosure(at indexPath: IndexPath)
 }
 
 extension ListViewInteractionDelegate {
-    /// Every row can be moved. - Complexity: O(1).
-    public func canMoveItem(at indexPath: IndexPath) -> Bool { true }
+    /// No row can be moved. - Complexity: O(1).
+    public func canMoveItem(at indexPath: IndexPath) -> Bool { false }
+
+    /// Traps: a delegate that allows no move cannot follow one. - Complexity: O(1).
+    public func moveItem(at source: IndexPath, to destination: IndexPath) {
+        preconditionFailure(
+            "Diffable: \(type(of: self)) does not support moving items (canMoveItem(at:) is false), "
+                + "but the view reported a move from \(Array(source)) to \(Array(destination))")
+    }
+
+    /// Nothing to expand or collapse. - Complexity: O(1).
+    public func toggleDisclosure(at indexPath: IndexPath) {}
 }

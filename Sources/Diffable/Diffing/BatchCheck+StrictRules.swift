@@ -1,7 +1,7 @@
 import Foundation
 
 extension BatchCheck {
-    /// What UIKit accepts but mishandles (docs/BATCH_RULES.md: I1–I9, R1); runs after V8, so every
+    /// What UIKit accepts but mishandles (docs/BATCH_UPDATE_RULES.md: I1–I9, R1); runs after V8, so every
     /// index here is in range.
     func checkStrictRules(_ map: [Int: Int]) throws(Violation) {
         let explicitSectionDeletes = Set(batch.deleteSections), explicitSectionInserts = Set(batch.insertSections)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The validation of one batch against section counts (docs/BATCH_RULES.md, checks V0–V8),
+/// The validation of one batch against section counts (docs/BATCH_UPDATE_RULES.md, checks V0–V8),
 /// in UIKit's checking order. Every index is bounds-checked (negative, too large, or an
 /// index path without exactly two indices) before it is used, so any input ends in a
 /// ``BatchPlan`` or a ``BatchValidator/Violation``.
@@ -197,7 +197,8 @@ struct BatchCheck {
     /// `deletes` and `inserts` are ascending without repeats.
     /// - Complexity: O(log(deletes + inserts)).
     static func shifted(_ index: Int, deletes: [Int], inserts: [Int]) -> Int {
-        let value = index - prefixLength(deletes.count) { deletes[$0] <= index }
+        // Wrapping: a reload's section is shifted before its bounds are checked (Int.min may come).
+        let value = index &- prefixLength(deletes.count) { deletes[$0] <= index }
         // Inserts at or below the running value push it up one each. For ascending distinct
         // inserts, `inserts[j] - j` never decreases, so the ones that apply are a prefix.
         return value &+ prefixLength(inserts.count) { inserts[$0] - $0 <= value }

@@ -233,6 +233,23 @@ extension BatchUpdate: CustomStringConvertible {
     }
 }
 
+extension BatchUpdate {
+    /// This batch of one section's item operations with every item path in section `section`.
+    /// - Complexity: O(operations).
+    func movingItems(toSection section: Int) -> BatchUpdate {
+        func moved(_ paths: [IndexPath]) -> [IndexPath] { paths.map { IndexPath(item: $0.item, section: section) } }
+        var batch = self
+        batch.deleteItems = moved(deleteItems)
+        batch.insertItems = moved(insertItems)
+        batch.moveItems = moveItems.map {
+            ItemMove(from: IndexPath(item: $0.from.item, section: section), to: IndexPath(item: $0.to.item, section: section))
+        }
+        batch.reloadItems = moved(reloadItems)
+        batch.reconfigureItems = moved(reconfigureItems)
+        return batch
+    }
+}
+
 /// An index path coded as `[section, item]`.
 struct PathCoding: Codable {
     var path: IndexPath

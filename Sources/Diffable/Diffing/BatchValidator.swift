@@ -1,6 +1,6 @@
 import Foundation
 
-/// UIKit's batch-update rules (docs/BATCH_RULES.md) as a total function: any ``BatchUpdate``,
+/// UIKit's batch-update rules (docs/BATCH_UPDATE_RULES.md) as a total function: any ``BatchUpdate``,
 /// however malformed, against any section counts, is either accepted or answered with a
 /// ``Violation`` naming the rule and the offending index path. It never traps.
 ///
@@ -20,7 +20,7 @@ public struct BatchValidator: Sendable, Hashable {
     /// How much to reject: what UIKit rejects (`compat`), or also what it mishandles (`strict`).
     public enum Mode: Sendable, Hashable { case strict, compat }
 
-    /// A rejected batch: the rule (defined in docs/BATCH_RULES.md: E1…E27, I1…I9, T1, U1,
+    /// A rejected batch: the rule (defined in docs/BATCH_UPDATE_RULES.md: E1…E27, I1…I9, T1, U1,
     /// B2, B3, V0, V9, R1, or L1 for a bad ``ListStep``) and the message (UIKit's exception
     /// text for E rules; a sentence naming the index path and the problem otherwise).
     ///
@@ -52,14 +52,14 @@ public struct BatchValidator: Sendable, Hashable {
 
     /// Checks `batch` for a view that shows `oldCounts[s]` items in section `s` and whose
     /// data source answers `newCounts` after the batch's update closure (steps V0–V8 of
-    /// docs/BATCH_RULES.md; the identity replay V9 needs the rows, see `ListViewSimulator` in DiffableTesting).
+    /// docs/BATCH_UPDATE_RULES.md; the identity replay V9 needs the rows, see `ListViewSimulator` in DiffableTesting).
     /// - Throws: the first ``Violation``, in UIKit's checking order.
     /// - Complexity: O(s + k log k), where s counts old and new sections and k the batch's operations.
     public func validate(_ batch: BatchUpdate, oldCounts: [Int], newCounts: [Int]) throws(Violation) {
         _ = try plan(batch, oldCounts: oldCounts, newCounts: newCounts)
     }
 
-    /// Validates `batch` and resolves it into what the view does (docs/BATCH_RULES.md, V0–V8).
+    /// Validates `batch` and resolves it into what the view does (docs/BATCH_UPDATE_RULES.md, V0–V8).
     /// - Complexity: O(s + k log k), where s counts old and new sections and k the batch's operations.
     package func plan(_ batch: BatchUpdate, oldCounts: [Int], newCounts: [Int]) throws(Violation) -> BatchPlan {
         var check = BatchCheck(validator: self, batch: batch, oldCounts: oldCounts, newCounts: newCounts)

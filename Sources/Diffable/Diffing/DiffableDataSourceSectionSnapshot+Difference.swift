@@ -39,3 +39,14 @@ extension DiffableDataSourceSectionSnapshot {
             from: oldRows, to: newRows, inSection: section, injective: storage.strategy.isInjective, old: oldSide, new: newSide)
     }
 }
+
+extension DiffableDataSourceSectionSnapshot {
+    /// The batches of ``difference(from:)`` for an outline shown in the section at `position`
+    /// of a list: its item paths in that section. Other sections are not looked at, so a data
+    /// source applying one outline diffs that section's rows only.
+    /// - Complexity: as ``difference(from:)``, plus O(operations) to move the paths to `position`.
+    func batches(from other: Self, inSectionAt position: Int) -> [BatchUpdate] {
+        let batches = difference(from: other, inSection: 0).batches
+        return position == 0 ? batches : batches.map { $0.movingItems(toSection: position) }
+    }
+}

@@ -17,11 +17,13 @@ extension DiffContext {
     /// outlines alike. Hashed keys are confirmed by `==` on the identifiers, reached through
     /// the flat forms' slots; the identifiers are borrowed buffers valid for the whole call
     /// (the core may ask for equality a million times, and no retain may happen per ask).
+    /// With `maps` false the position maps are left in the context (the result's are empty):
+    /// a caller that only performs the batches (the data source) copies nothing it drops.
     /// - Complexity: O(n + s) expected plus O(k log k) for the LIS of matched items.
     func diffSections<S: Equatable, I: Equatable>(
         old oldFlat: FlatSnapshot, new newFlat: FlatSnapshot, refresh: FlatRefresh,
         sections: (old: UnsafeBufferPointer<S>, new: UnsafeBufferPointer<S>, injective: Bool),
-        items: (old: UnsafeBufferPointer<I>, new: UnsafeBufferPointer<I>, injective: Bool)
+        items: (old: UnsafeBufferPointer<I>, new: UnsafeBufferPointer<I>, injective: Bool), maps: Bool = true
     ) -> SectionsDiffResult {
         oldFlat.itemSlots.withUnsafeBufferPointer { oldItemSlots in
             newFlat.itemSlots.withUnsafeBufferPointer { newItemSlots in
@@ -34,7 +36,8 @@ extension DiffContext {
                                 injective: items.injective, old: items.old, at: oldItemSlots, new: items.new, at: newItemSlots
                             ) { itemMatch in
                                 diffSections(
-                                    old: oldFlat, new: newFlat, refresh: refresh, sectionMatch: &sectionMatch, itemMatch: &itemMatch)
+                                    old: oldFlat, new: newFlat, refresh: refresh, sectionMatch: &sectionMatch, itemMatch: &itemMatch,
+                                    maps: maps)
                             }
                         }
                     }
@@ -47,7 +50,7 @@ extension DiffContext {
     /// - Complexity: O(n + s) expected plus O(k log k) for the LIS of matched items.
     private func diffSections(
         old oldFlat: FlatSnapshot, new newFlat: FlatSnapshot, refresh: FlatRefresh, sectionMatch: inout dfc_match,
-        itemMatch: inout dfc_match
+        itemMatch: inout dfc_match, maps: Bool
     ) -> SectionsDiffResult {
         releaseHandedOverBuffers()
         var result = dfc_sections_result()
@@ -86,15 +89,16 @@ extension DiffContext {
         // A valid batch without structural operations leaves every item where it was: the
         // item maps are the identity, not worth copying (2 × 4 MB at 10^6 items).
         let itemsInPlace = result.has_structural == 0
+        let itemMaps = maps && !itemsInPlace
         return SectionsDiffResult(
             paths: packed.paths,
             structural: result.has_structural != 0 ? Self.batch(result.structural, items: packed.structural) : nil,
             refresh: result.has_refresh != 0 ? Self.batch(result.refresh, items: packed.refresh) : nil,
             itemsInPlace: itemsInPlace,
-            oldItemToNew: itemsInPlace ? ResultArray([]) : itemMap(result.old_item_to_new, oldFlat.itemKeys.count),
-            newItemToOld: itemsInPlace ? ResultArray([]) : itemMap(result.new_item_to_old, newFlat.itemKeys.count),
-            oldSectionToNew: copy(result.old_section_to_new, oldFlat.sectionKeys.count),
-            newSectionToOld: copy(result.new_section_to_old, newFlat.sectionKeys.count))
+            oldItemToNew: itemMaps ? itemMap(result.old_item_to_new, oldFlat.itemKeys.count) : ResultArray([]),
+            newItemToOld: itemMaps ? itemMap(result.new_item_to_old, newFlat.itemKeys.count) : ResultArray([]),
+            oldSectionToNew: maps ? copy(result.old_section_to_new, oldFlat.sectionKeys.count) : [],
+            newSectionToOld: maps ? copy(result.new_section_to_old, newFlat.sectionKeys.count) : [])
     }
 
     /// A C batch: section lists copied into Swift arrays, item lists as the ranges given.

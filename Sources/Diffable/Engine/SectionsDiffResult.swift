@@ -28,6 +28,7 @@ struct SectionsDiffResult {
     /// Whether no item changed place (no structural batch): the item maps are then empty,
     /// standing for the identity.
     var itemsInPlace: Bool
+    /// Position maps (-1: none); all empty when the caller asked for the batches alone.
     var oldItemToNew: ResultArray<Int32>, newItemToOld: ResultArray<Int32>
     var oldSectionToNew: [Int32], newSectionToOld: [Int32]
 }

@@ -107,7 +107,7 @@ public enum IdentifierKey {
     /// - Complexity: O(total UTF-8 length).
     static func strings(_ strings: [String]) -> [UInt64] {
         // Filled in place from borrowed elements: no per-string retain, no closure per element.
-        [UInt64](unsafeUninitializedCapacity: strings.count) { keys, count in
+        [UInt64](filling: strings.count) { keys, count in
             strings.withUnsafeBufferPointer { strings in
                 for index in strings.indices { keys[index] = string(strings[index]) }
             }
@@ -118,7 +118,7 @@ public enum IdentifierKey {
     /// The keys of many UUIDs: XXH3-64 (seed 0) of each one's 16 bytes, read in place.
     /// - Complexity: O(count).
     static func uuids(_ uuids: [UUID]) -> [UInt64] {
-        [UInt64](unsafeUninitializedCapacity: uuids.count) { keys, count in
+        [UInt64](filling: uuids.count) { keys, count in
             uuids.withUnsafeBytes { raw in
                 let stride = MemoryLayout<UUID>.stride
                 for index in 0..<uuids.count {

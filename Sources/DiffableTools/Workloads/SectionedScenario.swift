@@ -1,6 +1,6 @@
 import Diffable
 
-/// The scenarios of PERFORMANCE.md on a sectioned list: identifiers 0..<n in sections of
+/// The scenarios of docs/PERFORMANCE.md on a sectioned list: identifiers 0..<n in sections of
 /// 100 (the last one shorter), section identifiers 0, 1, 2, …; and the re-sort of one
 /// section of n items. `diffable bench --suite sectioned` and its plots use these layouts.
 public enum SectionedScenario: String, CaseIterable, Sendable {
@@ -9,7 +9,7 @@ public enum SectionedScenario: String, CaseIterable, Sendable {
     case update, append
     case resort = "re-sort"
 
-    /// Items per section of the old layout (PERFORMANCE.md: N/100 sections of 100).
+    /// Items per section of the old layout (docs/PERFORMANCE.md, Scenarios: N/100 sections of 100).
     public static let sectionSize = 100
 
     /// What the scenario does to the sectioned list, in words. - Complexity: O(1).

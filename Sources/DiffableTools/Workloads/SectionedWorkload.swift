@@ -1,6 +1,6 @@
 import Diffable
 
-/// The sectioned churn of PERFORMANCE.md: 10^6 items in 10^4 sections, 10% churn with
+/// The sectioned churn of docs/PERFORMANCE.md (Scenarios): 10^6 items in 10^4 sections, 10% churn with
 /// cross-section moves (the workload of the sectioned benchmark and the demo).
 public enum SectionedWorkload {
     /// Old: identifiers 0..<itemCount in `sectionCount` equal sections; new: 5% deleted, 5%

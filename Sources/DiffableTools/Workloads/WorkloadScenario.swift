@@ -1,4 +1,4 @@
-/// The six input scenarios of PERFORMANCE.md, over identifiers 0..<n: the one workload
+/// The six input scenarios of docs/PERFORMANCE.md (Scenarios), over identifiers 0..<n: the one workload
 /// generator behind `diffable bench`, the demo, Benchmarks/ and the tests.
 public enum WorkloadScenario: String, CaseIterable, Sendable {
     case churn, shuffle, reverse

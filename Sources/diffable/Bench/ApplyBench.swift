@@ -6,7 +6,7 @@ import Foundation
 /// `diffable bench --suite apply`: `DiffableDataSource.apply` end to end, and what the data
 /// source itself adds to the diff.
 ///
-/// 1. One apply of n items in sections of 100 with 10% churn (PERFORMANCE.md's sectioned
+/// 1. One apply of n items in sections of 100 with 10% churn (docs/PERFORMANCE.md's sectioned
 ///    workload): the diff alone; the apply into a headless view that only asks counts and the
 ///    first screen of cells (its overhead over the diff is the data source's own cost); the
 ///    apply into a view that checks the batch with the strict ``ListViewSimulator`` (its

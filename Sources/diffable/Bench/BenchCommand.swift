@@ -8,13 +8,16 @@ import Foundation
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Benchmark Diffable on the PERFORMANCE.md scenarios (or on two snapshot files) against plain Swift.",
+        abstract: "Benchmark Diffable on synthetic scenarios or on two snapshot files, against plain Swift.",
         discussion: """
-            Suites: flat (the C core's list diff; keys precomputed for Int, XXH3 hashing of both \
-            lists included for strings), sectioned (difference(from:) on snapshots of n items in \
+            Suites: flat (ListDiffer's difference(from:to:) on [Int] or [String]), sectioned (difference(from:) on snapshots of n items in \
             sections of 100, or one section for re-sort), snapshot (build, indexOfItem, moveItem, \
             deleteItems), outline (a 5-level section snapshot of about n items), apply \
-            (DiffableDataSource.apply end to end). Every suite runs every size and key type given. \
+            (DiffableDataSource.apply end to end), app (what an app pays per change at 10^2–10^4 \
+            items: build + diff and build + apply, with Int, String, UUID and a struct matched by \
+            its UUID id; --keys does not apply, and its sizes default to 1e2..1e4). Every row \
+            times a public API call, identifiers hashed inside the timing. Every suite runs every \
+            size and key type given. \
             Each row's time is the median of --runs runs after a warm-up; ratios against the \
             plain-Swift implementation (Dictionary + LIS) and Swift's \
             difference(from:).inferringMoves() on the same lists, in the same run, are what \
@@ -24,7 +27,8 @@ struct BenchCommand: ParsableCommand {
             diffable bench OLD NEW reads two snapshot files (any form diffable diff accepts) \
             and times building both snapshots and diffing them, separately.
 
-            stdout: Markdown tables (default), --csv or --json. stderr: a progress bar when it \
+            stdout: Markdown tables (default) or --csv, each row printed as it is measured; or \
+            --json, printed at the end. stderr: a progress bar when it \
             is a terminal, and notes on what was skipped or slow. --plot FILE.svg draws time vs \
             n on log-log axes, one panel per scenario.
             """)
@@ -32,11 +36,12 @@ struct BenchCommand: ParsableCommand {
     @Argument(help: "Two snapshot files to benchmark instead of the built-in workloads (OLD NEW).")
     var files: [String] = []
 
-    @Option(help: "Comma-separated suites: flat, sectioned, snapshot, outline, apply, or all.")
+    @Option(help: "Comma-separated suites: flat, sectioned, snapshot, outline, apply, app, or all.")
     var suite: String = "flat"
 
-    @Option(help: "Comma-separated list sizes: 1000, 1e7, 10^6, 100k, 1M, or a decade range 1e3..1e7.")
-    var sizes: String = "1e3..1e7"
+    @Option(
+        help: "Comma-separated list sizes: 1000, 1e7, 10^6, 100k, 1M, or a decade range (default 1e3..1e7; 1e2..1e4 for the app suite).")
+    var sizes: String?
 
     @Option(
         help:
@@ -71,15 +76,23 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Print the rows as CSV instead of tables.")
     var csv = false
 
+    @Flag(
+        help:
+            "Time with the bench thread's CPU clock instead of the wall clock (for a crowded machine; not with the apply suite, whose work runs on other threads)."
+    )
+    var cpuTime = false
+
     @Option(help: "Also draw time vs n (log-log, one panel per scenario) as an SVG file.")
     var plot: String?
 
     func run() throws {
         let plan = try Plan(self)
+        if cpuTime { Measure.clock = .threadCPU }
         let log = BenchLog()
         let budget = BaselineBudget(
             seconds: baselineBudget, log: log, swiftDifferenceLimit: swiftLimit, memoryLimit: Int(memoryLimit * Double(1 << 30)))
         var rows: [BenchRow] = []
+        let output = BenchOutput(form: json ? .json : csv ? .csv : .markdown)
         log.begin(steps: plan.steps.count)
         var sustainedDone = false
         for step in plan.steps {
@@ -102,6 +115,8 @@ struct BenchCommand: ParsableCommand {
             case .apply(let keys, let count):
                 produced = ApplyBench.measure(keys: keys, count: count, runs: runs, seed: seed, sustained: !sustainedDone, log: log)
                 sustainedDone = true
+            case .app(let kind, let count):
+                produced = AppBench.measure(kind: kind, count: count, runs: runs, seed: seed, log: log)
             case .files(let old, let new):
                 produced = [try FilesBench.measure(old: old, new: new, format: inputFormat, runs: runs, budget: budget, log: log)]
             }
@@ -110,6 +125,9 @@ struct BenchCommand: ParsableCommand {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             log.finishStep()
             if seconds > 30 { log.note("\(step.label) took \(BaselineBudget.duration(seconds)) in all") }
+            log.pause()
+            output.add(produced)
+            log.resume()
             rows += produced
         }
         log.end()
@@ -120,17 +138,13 @@ struct BenchCommand: ParsableCommand {
                 throw CLIError("cannot write '\(plot)'")
             }
         }
-        if json {
-            print(try BenchTable.json(rows, machine: machine))
-        } else if csv {
-            print(BenchTable.csv(rows))
-        } else {
-            print(BenchTable.markdown(rows))
-            // Each row resets VmHWM, so /usr/bin/time's maximum is the last row's: the run's peak is its largest row's.
-            let peak = rows.compactMap(\.peakResidentBytes).max() ?? Measure.peakResidentBytes() ?? 0
-            print(
-                "\nmachine: \(machine); medians of \(runs) runs after a warm-up; peak RSS of this run (its largest row): \(peak >> 20) MB")
-        }
+        // Each row resets VmHWM, so /usr/bin/time's maximum is the last row's: the run's peak is its largest row's.
+        let peak = rows.compactMap(\.peakResidentBytes).max() ?? Measure.peakResidentBytes() ?? 0
+        try output.finish(
+            machine: machine,
+            footer:
+                "machine: \(machine); medians of \(runs) runs after a warm-up\(cpuTime ? " (thread CPU time)" : ""); peak RSS of this run (its largest row): \(peak >> 20) MB"
+        )
     }
 
     /// Arguments are checked before anything runs: a bad one is a usage error (exit 2).
@@ -145,6 +159,9 @@ struct BenchCommand: ParsableCommand {
             throw ValidationError("give two snapshot files (OLD NEW), or none for the built-in workloads")
         }
         if json && csv { throw ValidationError("--json and --csv exclude each other") }
+        if cpuTime && suite.split(separator: ",").contains(where: { ["apply", "all"].contains($0.trimmingCharacters(in: .whitespaces)) }) {
+            throw ValidationError("--cpu-time cannot time the apply suite: its applies run on the view's thread")
+        }
         do {
             _ = try Plan(self)
         } catch let error as BenchError {
@@ -166,6 +183,7 @@ extension BenchCommand {
         case snapshot(BenchKeys, Int)
         case outline(BenchKeys, Int)
         case apply(BenchKeys, Int)
+        case app(AppBench.IDKind, Int)
         case files(String, String)
 
         var label: String {
@@ -176,13 +194,15 @@ extension BenchCommand {
             case .snapshot(let keys, let count): "snapshot \(keys.rawValue) n=\(BenchSizes.label(count))"
             case .outline(let keys, let count): "outline \(keys.rawValue) n=\(BenchSizes.label(count))"
             case .apply(let keys, let count): "apply \(keys.rawValue) n=\(BenchSizes.label(count))"
+            case .app(let kind, let count): "app \(kind.rawValue) n=\(BenchSizes.label(count))"
             case .files(let old, let new): "files \(old) \(new)"
             }
         }
     }
 
-    /// The options checked and expanded into steps: sizes outermost (small sizes first, so
-    /// every baseline's estimate for a larger n has a smaller one to scale from).
+    /// The options checked and expanded into steps: suites outermost (so that each suite's
+    /// table can be printed row by row), then sizes (small sizes first, so every baseline's
+    /// estimate for a larger n has a smaller one to scale from).
     struct Plan {
         var steps: [Step] = []
 
@@ -192,14 +212,15 @@ extension BenchCommand {
                 return
             }
             let suites = try Self.list(command.suite, "suite") { word in
-                word == "all" ? ["flat", "sectioned", "snapshot", "outline", "apply"] : Self.suiteNames.contains(word) ? [word] : nil
+                word == "all" ? Self.suiteNames : Self.suiteNames.contains(word) ? [word] : nil
             }.flatMap { $0 }
-            let sizes = try BenchSizes.parse(command.sizes)
-            for size in sizes where !(1...BenchCommand.maximumSize).contains(size) {
+            let sizes = try BenchSizes.parse(command.sizes ?? "1e3..1e7")
+            let appSizes = try command.sizes.map(BenchSizes.parse) ?? [100, 1_000, 10_000]
+            for size in sizes + appSizes where !(1...BenchCommand.maximumSize).contains(size) {
                 throw BenchError("--sizes: \(size) is out of range (1 to \(BenchCommand.maximumSize), the core's 32-bit indices)")
             }
             let physical = Int(clamping: ProcessInfo.processInfo.physicalMemory)
-            if let largest = sizes.max(),
+            if let largest = (sizes + appSizes).max(),
                 largest.multipliedReportingOverflow(by: BenchCommand.bytesPerItem).partialValue > physical / 10 * 8
             {
                 throw BenchError(
@@ -217,8 +238,12 @@ extension BenchCommand {
             if suites.contains("flat") && !suites.contains("sectioned") && flatScenarios.isEmpty {
                 throw BenchError("--scenarios: re-sort is a sectioned scenario (the flat shuffle is the same re-sort)")
             }
-            for size in sizes.sorted() {
-                for suite in suites {
+            for suite in suites {
+                for size in (suite == "app" ? appSizes : sizes).sorted() {
+                    if suite == "app" {
+                        steps += AppBench.IDKind.allCases.map { .app($0, size) }
+                        continue
+                    }
                     for keys in keyList {
                         switch suite {
                         case "flat": steps += flatScenarios.map { .flat($0, keys, size) }
@@ -232,7 +257,7 @@ extension BenchCommand {
             }
         }
 
-        static let suiteNames = ["flat", "sectioned", "snapshot", "outline", "apply"]
+        static let suiteNames = ["flat", "sectioned", "snapshot", "outline", "apply", "app"]
 
         private static func list<T>(_ text: String, _ name: String, _ parse: (String) -> T?) throws -> [T] {
             let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }

@@ -50,6 +50,12 @@ final class BenchLog {
         draw()
     }
 
+    /// Takes the bar off while a result is printed (stdout may share the terminal).
+    func pause() { clearBar() }
+
+    /// Draws the bar again after ``pause()``.
+    func resume() { draw() }
+
     /// Removes the bar at the end of the run.
     func end() { clearBar() }
 

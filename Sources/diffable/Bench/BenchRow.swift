@@ -15,6 +15,10 @@ struct BenchRow: Encodable {
     var nanosecondsPerItem: Double
     /// Timed runs behind the median (after one warm-up).
     var runs: Int
+    /// Times the timed body ran per run, when more than once (small n repeat it so that a run
+    /// lasts long enough to time); every time in the row is for one repeat. Kept out of
+    /// ``scenario`` so that the scenario names one series at every n.
+    var repeats: Int?
     /// Flat only: the same diff on untrusted input (every identifier checked for duplicates).
     var validatedMilliseconds: Double?
     /// Files only: building both snapshots (the diff is ``milliseconds``).
@@ -61,7 +65,7 @@ struct BenchRow: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case suite, scenario, keys, count, sections, milliseconds, nanosecondsPerItem, runs, validatedMilliseconds
+        case suite, scenario, keys, count, sections, milliseconds, nanosecondsPerItem, runs, repeats, validatedMilliseconds
         case buildMilliseconds, peakResidentBytes, workingBytesPerItem, moves, minimalMoves, baselineMilliseconds
         case baselineRuns, swiftDifferenceMilliseconds, swiftDifferenceRuns, notes, baselineRatio, swiftDifferenceRatio
     }
@@ -76,6 +80,7 @@ struct BenchRow: Encodable {
         try container.encode(milliseconds, forKey: .milliseconds)
         try container.encode(nanosecondsPerItem, forKey: .nanosecondsPerItem)
         try container.encode(runs, forKey: .runs)
+        try container.encodeIfPresent(repeats, forKey: .repeats)
         try container.encodeIfPresent(validatedMilliseconds, forKey: .validatedMilliseconds)
         try container.encodeIfPresent(buildMilliseconds, forKey: .buildMilliseconds)
         try container.encodeIfPresent(peakResidentBytes, forKey: .peakResidentBytes)

@@ -24,30 +24,6 @@ enum BenchKeys: String, CaseIterable {
     /// The identifier of `id` as an `Int` (int and random64 keys).
     func integer(_ id: Int) -> Int { self == .random64 ? Self.scrambled(id) : id }
 
-    /// `ids` as the core's packed strings, written straight as bytes: 10^7 names this way
-    /// take a fraction of a second and no `String` objects.
-    /// - Complexity: O(ids).
-    static func packedNames(_ ids: [Int]) -> DiffContext.ByteList {
-        let width = 16
-        // Names past 11 digits are longer than 16 bytes: the general (slower) form.
-        if ids.contains(where: { !(0..<100_000_000_000).contains($0) }) { return DiffContext.ByteList(strings: ids.lazy.map(name)) }
-        var list = DiffContext.ByteList(strings: [String]())
-        list.bytes = [UInt8](repeating: 0, count: ids.count * width)
-        list.offsets = (0...ids.count).map { UInt64($0 * width) }
-        list.bytes.withUnsafeMutableBufferPointer { bytes in
-            for (index, id) in ids.enumerated() {
-                let start = index * width
-                for (offset, byte) in "item-".utf8.enumerated() { bytes[start + offset] = byte }
-                var rest = id
-                for digit in stride(from: width - 1, through: 5, by: -1) {
-                    bytes[start + digit] = UInt8(ascii: "0") + UInt8(rest % 10)
-                    rest /= 10
-                }
-            }
-        }
-        return list
-    }
-
     /// The String identifiers of `ids`, ids below `shared.count` taking the instance in
     /// `shared` (so old and new lists hold one copy of each string, as an app's model would).
     /// - Complexity: O(ids).

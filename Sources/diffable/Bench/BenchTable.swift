@@ -9,7 +9,9 @@ enum BenchTable {
     }
 
     private static let columns: [Column] = [
-        Column(header: "scenario") { $0.suite == "files" ? nil : $0.scenario },
+        Column(header: "scenario") { row in
+            row.suite == "files" ? nil : row.scenario + (row.repeats.map { " (×\($0) per run)" } ?? "")
+        },
         Column(header: "keys") { $0.suite == "files" ? nil : $0.keys },
         Column(header: "n") { "\($0.count)" },
         Column(header: "sections") { $0.sections.map { "\($0)" } },
@@ -36,59 +38,97 @@ enum BenchTable {
         return String(format: "%.3g", value)
     }
 
+    /// The columns a suite's rows can fill, in table order: fixed per suite, so that a table's
+    /// header can be printed before its first row is measured.
+    private static let headersBySuite: [String: Set<String>] = [
+        "flat": [
+            "scenario", "keys", "n", "Diffable ms", "ns/item", "validated ms", "peak RSS MB", "work B/item", "moves (minimal)",
+            "plain Swift ms", "×", "difference(from:) ms", "× ",
+        ],
+        "sectioned": [
+            "scenario", "keys", "n", "sections", "Diffable ms", "ns/item", "peak RSS MB", "moves (minimal)", "plain Swift ms", "×",
+            "difference(from:) ms", "× ",
+        ],
+        "snapshot": ["scenario", "keys", "n", "sections", "Diffable ms", "ns/item", "peak RSS MB", "plain Swift ms", "×"],
+        "outline": ["scenario", "keys", "n", "Diffable ms", "ns/item", "peak RSS MB", "plain Swift ms", "×"],
+        "apply": ["scenario", "keys", "n", "sections", "Diffable ms", "ns/item", "peak RSS MB"],
+        "app": [
+            "scenario", "keys", "n", "sections", "Diffable ms", "ns/item", "peak RSS MB", "plain Swift ms", "×",
+            "difference(from:) ms", "× ",
+        ],
+        "files": [
+            "n", "sections", "build ms", "Diffable ms", "ns/item", "peak RSS MB", "moves (minimal)", "plain Swift ms", "×",
+            "difference(from:) ms", "× ",
+        ],
+    ]
+
+    private static func columns(of suite: String) -> [Column] {
+        let headers = headersBySuite[suite] ?? []
+        return columns.filter { headers.contains($0.header) }
+    }
+
+    /// A suite's table header: its name and the column lines.
+    static func markdownHeader(suite: String) -> String {
+        let used = columns(of: suite)
+        return [
+            "**\(suite)**", "", "| " + used.map(\.header).joined(separator: " | ") + " |",
+            "|" + used.map { ["scenario", "keys"].contains($0.header) ? "---|" : "---:|" }.joined(),
+        ].joined(separator: "\n")
+    }
+
+    /// One row's line of its suite's table.
+    static func markdownLine(_ row: BenchRow) -> String {
+        "| " + columns(of: row.suite).map { $0.value(row) ?? "—" }.joined(separator: " | ") + " |"
+    }
+
+    /// The notes under a suite's table (each once: the outline's rows all say how the outline
+    /// is shaped), or nil when there are none to show.
+    static func markdownNotes(_ rows: [BenchRow]) -> String? {
+        var notes: [String] = []
+        for note in rows.flatMap(\.notes) where !notes.contains(note) { notes.append(note) }
+        guard !notes.isEmpty, rows.first?.suite.hasPrefix("apply") == false else { return nil }
+        return notes.map { "- \($0)" }.joined(separator: "\n")
+    }
+
     /// One Markdown table per suite, in the order the suites ran, each followed by its notes.
     static func markdown(_ rows: [BenchRow]) -> String {
         var suites: [String] = []
         for row in rows where !suites.contains(row.suite) { suites.append(row.suite) }
-        var blocks: [String] = []
-        for suite in suites {
+        return suites.map { suite in
             let group = rows.filter { $0.suite == suite }
-            let used = columns.filter { column in
-                group.contains { column.value($0) != nil && column.value($0) != "skipped" }
-                    || (column.header.hasSuffix("ms") && group.contains { column.value($0) == "skipped" })
-            }
-            var lines = ["**\(suite)**", ""]
-            lines.append("| " + used.map(\.header).joined(separator: " | ") + " |")
-            lines.append("|" + used.map { ["scenario", "keys"].contains($0.header) ? "---|" : "---:|" }.joined())
-            for row in group { lines.append("| " + used.map { $0.value(row) ?? "—" }.joined(separator: " | ") + " |") }
-            // Each note once: the outline's rows all say how the outline is shaped.
-            var notes: [String] = []
-            for note in group.flatMap(\.notes) where !notes.contains(note) { notes.append(note) }
-            if !notes.isEmpty && !suite.hasPrefix("apply") {
-                lines.append("")
-                lines += notes.map { "- \($0)" }
-            }
-            blocks.append(lines.joined(separator: "\n"))
-        }
-        return blocks.joined(separator: "\n\n")
+            var block = [markdownHeader(suite: suite)] + group.map(markdownLine)
+            if let notes = markdownNotes(group) { block += ["", notes] }
+            return block.joined(separator: "\n")
+        }.joined(separator: "\n\n")
     }
 
     static let csvHeader = [
         "suite", "scenario", "keys", "count", "sections", "milliseconds", "ns_per_item", "runs", "validated_ms", "build_ms",
         "peak_rss_bytes", "working_bytes_per_item", "moves", "minimal_moves", "plain_swift_ms", "plain_swift_runs", "plain_swift_ratio",
-        "difference_from_ms", "difference_from_runs", "difference_from_ratio", "notes",
+        "difference_from_ms", "difference_from_runs", "difference_from_ratio", "repeats", "notes",
     ]
 
     /// RFC 4180 CSV: a header, then one line per row; empty fields where not measured.
     static func csv(_ rows: [BenchRow]) -> String {
+        ([csvHeader.joined(separator: ",")] + rows.map(csvLine)).joined(separator: "\n")
+    }
+
+    /// One row's CSV line (no line break).
+    static func csvLine(_ row: BenchRow) -> String {
         func field(_ text: String) -> String {
             text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" })
                 ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
         }
         func value(_ number: Double?) -> String { number.map { String(format: "%.6g", $0) } ?? "" }
         func value(_ number: Int?) -> String { number.map(String.init) ?? "" }
-        var lines = [csvHeader.joined(separator: ",")]
-        for row in rows {
-            let fields: [String] = [
-                row.suite, row.scenario, row.keys, value(row.count), value(row.sections), value(row.milliseconds),
-                value(row.nanosecondsPerItem), value(row.runs), value(row.validatedMilliseconds), value(row.buildMilliseconds),
-                value(row.peakResidentBytes), value(row.workingBytesPerItem), value(row.moves), value(row.minimalMoves),
-                value(row.baselineMilliseconds), value(row.baselineRuns), value(row.baselineRatio), value(row.swiftDifferenceMilliseconds),
-                value(row.swiftDifferenceRuns), value(row.swiftDifferenceRatio), row.notes.joined(separator: "; "),
-            ]
-            lines.append(fields.map(field).joined(separator: ","))
-        }
-        return lines.joined(separator: "\n")
+        let fields: [String] = [
+            row.suite, row.scenario, row.keys, value(row.count), value(row.sections), value(row.milliseconds),
+            value(row.nanosecondsPerItem), value(row.runs), value(row.validatedMilliseconds), value(row.buildMilliseconds),
+            value(row.peakResidentBytes), value(row.workingBytesPerItem), value(row.moves), value(row.minimalMoves),
+            value(row.baselineMilliseconds), value(row.baselineRuns), value(row.baselineRatio), value(row.swiftDifferenceMilliseconds),
+            value(row.swiftDifferenceRuns), value(row.swiftDifferenceRatio), value(row.repeats), row.notes.joined(separator: "; "),
+        ]
+        return fields.map(field).joined(separator: ",")
     }
 
     /// The rows as a JSON array, with the machine they ran on.

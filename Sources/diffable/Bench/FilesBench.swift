@@ -45,7 +45,6 @@ enum FilesBench {
         row.sections = pair.old.numberOfSections
         row.buildMilliseconds = build * 1000
         row.moves = difference.movedItemCount + difference.movedSectionCount
-        row.workingBytesPerItem = SectionedBench.workingBytesPerItem(pair.old, pair.new)
         built = nil
 
         func lists(_ document: NumberedSnapshotDocument) -> (sections: [UInt32], items: [[UInt32]]) {

@@ -25,15 +25,6 @@ enum SectionedBench {
         }
     }
 
-    /// The capacity of a fresh diff context after diffing `old` and `new`, per old item.
-    static func workingBytesPerItem<Item: Hashable>(
-        _ old: DiffableDataSourceSnapshot<Int, Item>, _ new: DiffableDataSourceSnapshot<Int, Item>
-    ) -> Double {
-        let context = DiffContext()
-        _ = context.diffSnapshots(old: old, new: new)
-        return Double(context.byteCount) / Double(max(old.numberOfItems, 1))
-    }
-
     private static func measure<Item: Hashable>(
         _ layouts: SectionedScenario.Layouts, _ scenario: SectionedScenario, _ keys: BenchKeys, label: String, runs: Int,
         seed: UInt64, budget: BaselineBudget, log: BenchLog, _ item: (Int) -> Item
@@ -60,9 +51,6 @@ enum SectionedBench {
                 row.notes.append("the batch deletes and re-inserts \(reinserted) reordered sections instead of moving them and their items")
             }
             difference = nil
-            // The engine's own context capacity, from a context of its own (the shared pool's
-            // contexts may be warm from earlier rows); the result is released first.
-            row.workingBytesPerItem = workingBytesPerItem(old, new)
         }
         let series = "sectioned|\(scenario.rawValue)|\(keys.rawValue)"
         // One untimed conversion, then one timed run, on the scenario at a smaller n.

@@ -4,45 +4,9 @@ import Foundation
 
 /// `diffable bench --suite snapshot`: snapshot operations on n items in n/100 sections
 /// (ra1028's DiffableDataSources at 10^6: 3.96 s to build, 73 ms per lookup, 1.9 s per
-/// move), against a plain Array + Dictionary model in the same run.
+/// move), against a plain-Swift model (``PlainSnapshotModel``) in the same run. Every timed
+/// region holds only the operation named: copies and set-up are made before it, on both sides.
 enum SnapshotBench {
-    /// A plain-Swift snapshot model: arrays of items per section and a Dictionary item → section.
-    struct PlainModel<Item: Hashable> {
-        var sectionIDs: [Int] = []
-        var items: [[Item]] = []
-        var sectionOfItem: [Item: Int] = [:]
-        var sectionIndex: [Int: Int] = [:]
-
-        mutating func appendSection(_ id: Int) {
-            sectionIndex[id] = items.count
-            sectionIDs.append(id)
-            items.append([])
-        }
-        mutating func append(_ ids: [Item], to section: Int) {
-            let index = sectionIndex[section]!
-            items[index].append(contentsOf: ids)
-            for id in ids { sectionOfItem[id] = index }
-        }
-        func indexOfItem(_ id: Item) -> Int? {
-            guard let section = sectionOfItem[id] else { return nil }
-            var flat = 0
-            for s in 0..<section { flat += items[s].count }
-            return flat + items[section].firstIndex(of: id)!
-        }
-        mutating func moveItem(_ id: Item, after anchor: Item) {
-            let from = sectionOfItem[id]!
-            items[from].remove(at: items[from].firstIndex(of: id)!)
-            let to = sectionOfItem[anchor]!
-            items[to].insert(id, at: items[to].firstIndex(of: anchor)! + 1)
-            sectionOfItem[id] = to
-        }
-        mutating func deleteItems(_ ids: [Item]) {
-            let gone = Set(ids)
-            for s in items.indices where items[s].contains(where: gone.contains) { items[s].removeAll { gone.contains($0) } }
-            for id in ids { sectionOfItem[id] = nil }
-        }
-    }
-
     /// The largest n the build + diff row runs at: it is about the fixed costs of small snapshots.
     static let buildAndDiffLimit = 100_000
 
@@ -81,15 +45,10 @@ enum SnapshotBench {
                 checksum &+= difference.movedItemCount
             }
         }
-        // The naive version: the suite's plain model of both snapshots (arrays of arrays and a
-        // Dictionary item → section, what a snapshot must answer from), then the plain-Swift diff.
-        func model(_ sections: [Int], _ items: [[Item]]) -> PlainModel<Item> {
-            var model = PlainModel<Item>()
-            for (section, ids) in zip(sections, items) {
-                model.appendSection(section)
-                model.append(ids, to: section)
-            }
-            return model
+        // The naive version: the suite's plain model of both snapshots (what a snapshot must
+        // answer from), then the plain-Swift diff.
+        func model(_ sections: [Int], _ items: [[Item]]) -> PlainSnapshotModel<Item> {
+            PlainSnapshotModel(sections: sections, items: items)
         }
         let plain = Measure.median(runs: runs) {
             for _ in 0..<repeats {
@@ -137,7 +96,7 @@ enum SnapshotBench {
             rows.append(row)
         }
         var snapshot = DiffableDataSourceSnapshot<Int, Item>()
-        var model = PlainModel<Item>()
+        var model = PlainSnapshotModel<Item>()
         log.step(label, phase: "build")
         // The previous snapshot (model) is released in the untimed setup: a run times the
         // build, not freeing the one before, whose cost depends on the allocator's state.
@@ -154,52 +113,97 @@ enum SnapshotBench {
         buildSnapshot()
         let build = Measure.median(runs: runs, setup: { snapshot = DiffableDataSourceSnapshot() }, body: buildSnapshot)
         buildModel()
-        let plainBuild = Measure.median(runs: runs, setup: { model = PlainModel() }, body: buildModel)
+        let plainBuild = Measure.median(runs: runs, setup: { model = PlainSnapshotModel() }, body: buildModel)
         row("build (appendItems per section)", build, plainBuild, runs: runs)
 
         log.step(label, phase: "indexOfItem")
+        // The same 100,000 random probes on both sides, every one timed.
         var generator = BenchGenerator(seed: seed &+ 9)
         let probes = (0..<100_000).map { _ in item(Int.random(in: 0..<itemCount, using: &generator)) }
         var checksum = 0
         let lookups = Measure.median(runs: runs) { for probe in probes { checksum &+= snapshot.indexOfItem(probe)! } }
-        // The model scans sections before the item's: 1,000 probes, scaled to 100,000.
-        let plainLookups = Measure.median(runs: 1) { for probe in probes.prefix(1000) { checksum &+= model.indexOfItem(probe)! } } * 100
+        let plainLookups = Measure.median(runs: runs) { for probe in probes { checksum &+= model.indexOfItem(probe)! } }
         row("indexOfItem × 100,000", lookups, plainLookups, runs: runs)
 
         if itemCount <= buildAndDiffLimit {
             log.step(label, phase: "build + diff")
             let (diffable, plain, arraysOnly, repeats) = buildAndDiff(keys: keys, itemCount: itemCount, runs: runs, seed: seed)
-            row("build + diff (churn, ×\(repeats) per run)", diffable, plain, runs: runs)
+            row("build + diff (churn)", diffable, plain, runs: runs)
+            rows[rows.count - 1].repeats = repeats > 1 ? repeats : nil
             rows[rows.count - 1].notes.append(
                 "\(label) build + diff: \(BenchTable.number(arraysOnly * 1000)) ms for plain Swift on bare arrays of arrays (no item → section index)"
             )
         }
 
-        guard itemCount > 1 else { return rows }
+        guard itemCount > 2 else { return rows }
         log.step(label, phase: "moveItem")
-        let first = item(0), last = item(itemCount - 1)
-        var moved = snapshot
-        moved.reloadItems([first])  // forces a private copy before timing
-        let oneMove = Measure.seconds { moved.moveItem(first, afterItem: last) }
-        var movedModel = model
-        let plainMove = Measure.seconds { movedModel.moveItem(first, after: last) }
-        row("one moveItem (first → last)", oneMove, plainMove, runs: 1)
+        let (oneMove, plainMove) = moveAcross(snapshot, model, first: item(0), second: item(1), last: item(itemCount - 1), runs: runs)
+        row("one moveItem across sections (first → last)", oneMove, plainMove, runs: runs)
+        if itemCount >= 1_000 {
+            // The same move where sections are large: what a move costs grows with the sections it touches.
+            let few = 10, perSection = itemCount / few
+            var wide = DiffableDataSourceSnapshot<Int, Item>()
+            wide.appendSections(Array(0..<few))
+            for section in 0..<few {
+                wide.appendItems((section * perSection..<(section + 1) * perSection).map(item), toSection: section)
+            }
+            let wideModel = PlainSnapshotModel(
+                sections: Array(0..<few), items: (0..<few).map { section in (section * perSection..<(section + 1) * perSection).map(item) })
+            let (move, plain) = moveAcross(
+                wide, wideModel, first: item(0), second: item(1), last: item(few * perSection - 1), runs: runs)
+            row("one moveItem across sections (first → last), \(few) sections", move, plain, runs: runs)
+            rows[rows.count - 1].sections = few
+        }
 
         log.step(label, phase: "deleteItems")
-        // Each run deletes from a fresh copy (made untimed; its sections' item lists are still
-        // shared with the original, so the copy-on-write of the ones touched is timed, as in an app).
+        // Each run deletes from a fresh copy that one untimed delete (of an item the timed one
+        // keeps) has made own its storage, on both sides; sections that delete did not touch
+        // stay shared with the original on both, so both copy the ones they touch when timed.
         let doomed = stride(from: 0, to: itemCount, by: 20).map(item)
         var deleting = snapshot, deletingModel = model
         let delete = Measure.median(
             runs: runs,
             setup: {
                 deleting = snapshot
-                deleting.reloadItems([item(1)])
+                deleting.deleteItems([item(1)])
             },
             body: { deleting.deleteItems(doomed) })
-        let plainDelete = Measure.median(runs: runs, setup: { deletingModel = model }, body: { deletingModel.deleteItems(doomed) })
+        let plainDelete = Measure.median(
+            runs: runs,
+            setup: {
+                deletingModel = model
+                deletingModel.deleteItems([item(1)])
+            },
+            body: { deletingModel.deleteItems(doomed) })
         row("deleteItems 5%", delete, plainDelete, runs: max(1, runs))
         if checksum == 42 { log.note("") }
         return rows
+    }
+
+    /// Median seconds of one `moveItem(first, afterItem: last)` on each side. Each run starts
+    /// from a fresh copy on which one untimed move (the second item after `last`) wrote every
+    /// array a move writes, so the copy owns them, as a snapshot does after any earlier edit;
+    /// the timed move then does only its own work.
+    private static func moveAcross<Item: Hashable>(
+        _ snapshot: DiffableDataSourceSnapshot<Int, Item>, _ model: PlainSnapshotModel<Item>, first: Item, second: Item, last: Item,
+        runs: Int
+    ) -> (diffable: Double, plain: Double) {
+        var moved = snapshot, movedModel = model
+        let diffable = Measure.median(
+            runs: runs,
+            setup: {
+                moved = snapshot
+                moved.moveItem(second, afterItem: last)
+            },
+            body: { moved.moveItem(first, afterItem: last) })
+        let plain = Measure.median(
+            runs: runs,
+            setup: {
+                movedModel = model
+                movedModel.moveItem(second, after: last)
+            },
+            body: { movedModel.moveItem(first, after: last) })
+        precondition(moved.indexOfItem(first) == movedModel.indexOfItem(first), "bench: the two moves disagree")
+        return (diffable, plain)
     }
 }

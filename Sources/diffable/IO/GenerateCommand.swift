@@ -2,7 +2,7 @@ import ArgumentParser
 import DiffableTools
 import Foundation
 
-/// `diffable generate OLD NEW`: the sectioned churn of PERFORMANCE.md written as two snapshot
+/// `diffable generate OLD NEW`: the sectioned churn of docs/PERFORMANCE.md written as two snapshot
 /// files: the large inputs that the CLI tests and the I/O measurements diff.
 struct GenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,7 @@
 import Diffable
 import DiffableTools
 
-/// PERFORMANCE.md's churn (delete 5%, move 5% to random places in any section, insert 5% new)
+/// docs/PERFORMANCE.md's churn (delete 5%, move 5% to random places in any section, insert 5% new)
 /// over a base of `sectionCount` sections of `perSection` items numbered in order, built in
 /// O(n + k log k): the shared workloads remove and insert one item at a time (O(n) each, hours
 /// at 10^7), so the stress runs draw the same kind of change with marks and one merge.

@@ -59,7 +59,7 @@ struct ListStress {
 
     // MARK: Layouts
 
-    /// The churn of PERFORMANCE.md over the base (``LinearChurn``; moves cross sections).
+    /// The churn of docs/PERFORMANCE.md over the base (``LinearChurn``; moves cross sections).
     /// - Complexity: O(n + k log k).
     func churnLayout() -> [[Int32]] { LinearChurn.layout(sectionCount: sectionCount, perSection: perSection, seed: seed &+ 1) }
 

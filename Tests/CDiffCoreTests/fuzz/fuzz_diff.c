@@ -1,4 +1,4 @@
-/* libFuzzer target over both diffs, with oracles (docs/RELIABILITY.md, G5).
+/* libFuzzer target over both diffs, with oracles (docs/RELIABILITY_METHOD.md, G5).
  *
  * Input bytes become two snapshots of small integer identifiers (duplicates and
  * empty sections included) plus refresh requests; the flat diff of the item lists

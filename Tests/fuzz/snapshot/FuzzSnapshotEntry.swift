@@ -1,7 +1,7 @@
-/// libFuzzer target for the snapshot mutation API (docs/RELIABILITY.md, G6): the input's first
+/// libFuzzer target for the snapshot mutation API (docs/RELIABILITY_METHOD.md, G6): the input's first
 /// byte picks the item type (integers, or integers whose hash is constant so every key
 /// collides), every later byte feeds a flat snapshot and an outline, one decoded operation
-/// at a time, each checked against its naive model (Tests/DiffableTests/Support).
+/// at a time, each checked against its naive model (Tests/DiffableTests/TestSupport).
 /// Built by `make fuzz-deep` / `make fuzz-swift`; `make fuzz-replay-swift` replays the corpus.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSnapshotOperations(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

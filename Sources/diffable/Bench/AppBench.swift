@@ -1,0 +1,211 @@
+import Diffable
+import DiffableTools
+import Foundation
+
+/// `diffable bench --suite app`: what an app pays per change at 10^2–10^4 items, through the
+/// public API, with the identifier types apps use: `Int`, `String`, `UUID`, and a model
+/// struct matched by its `UUID` id.
+///
+/// The app's model is its sections' identifiers (sections of 100, ``SectionedScenario/churn``:
+/// 10% of the items deleted, inserted or moved, across sections too). One change is:
+/// 1. build + diff: build the new snapshot from the model and diff it against the previous
+///    one (built before the timing, as the data source holds it), against building the plain
+///    model (``PlainSnapshotModel``) and running the plain-Swift two-level diff
+///    (``BaselineSectionedDiff``), and against flattening the model into one array and
+///    running Swift's `difference(from:).inferringMoves()`, in the same run;
+/// 2. build + apply: build the snapshot and apply it to a ``DiffableDataSource`` driving a
+///    headless view (section counts and the first screen's cells asked before and after each
+///    batch), the view on the bench's own thread as an app's main thread. Applies alternate
+///    between the two snapshots. The struct's data source matches items by `id`, 1% of the
+///    values changing (reconfigured cells).
+///
+/// Keys are computed inside every timing: the identifiers are hashed as the snapshot, the
+/// model or `difference(from:)` is built. Small n repeat each change so a run lasts ~10^5 items.
+enum AppBench {
+    /// The identifier types of the suite.
+    enum IDKind: String, CaseIterable {
+        case int = "Int"
+        case string = "String"
+        case uuid = "UUID"
+        case item = "Item"
+    }
+
+    /// An app's model value, matched by `id`.
+    struct Item: Hashable, Identifiable, Sendable {
+        var id: UUID
+        var title: String
+        var isFavorite: Bool
+    }
+
+    /// Items a timed run covers at least: small n repeat the change.
+    static let itemsPerRun = 100_000
+
+    static func measure(kind: IDKind, count: Int, runs: Int, seed: UInt64, log: BenchLog) -> [BenchRow] {
+        let label = "app \(kind.rawValue) n=\(BenchSizes.label(count))"
+        log.step(label, phase: "inputs")
+        let layouts = SectionedScenario.churn.layouts(itemCount: count, seed: seed &+ UInt64(count))
+        let largest = max(count, (layouts.new.lazy.compactMap { $0.max() }.max() ?? 0) + 1)
+        let context = Context(kind: kind, layouts: layouts, runs: runs, label: label, log: log)
+        switch kind {
+        case .int: return context.rows(values: Array(0..<largest))
+        case .string: return context.rows(values: (0..<largest).map(BenchKeys.name))
+        case .uuid: return context.rows(values: (0..<largest).map(uuid))
+        case .item:
+            let items = (0..<largest).map { Item(id: uuid($0), title: "Item \($0)", isFavorite: $0 % 7 == 0) }
+            // 1% of the values change under a kept id: the data source reconfigures their cells.
+            var generator = SplitMix64(seed: seed &+ 17)
+            let edited = items.map { item in
+                var item = item
+                if Int.random(in: 0..<100, using: &generator) == 0 { item.title += " (edited)" }
+                return item
+            }
+            return context.rows(values: items, edited: edited)
+        }
+    }
+
+    /// A UUID made from `id` by a bijection, so every run has the same ids and they look random.
+    static func uuid(_ id: Int) -> UUID {
+        let high = UInt64(bitPattern: Int64(BenchKeys.scrambled(id))), low = UInt64(bitPattern: Int64(BenchKeys.scrambled(~id)))
+        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &bytes) { raw in
+            raw.storeBytes(of: high, toByteOffset: 0, as: UInt64.self)
+            raw.storeBytes(of: low, toByteOffset: 8, as: UInt64.self)
+        }
+        return UUID(uuid: bytes)
+    }
+
+    private struct Context {
+        var kind: IDKind
+        var layouts: SectionedScenario.Layouts
+        var runs: Int
+        var label: String
+        var log: BenchLog
+
+        var itemCount: Int { layouts.old.reduce(0) { $0 + $1.count } }
+        var repeats: Int { max(1, AppBench.itemsPerRun / max(itemCount, 1)) }
+
+        /// Both measurements on the model `values` (the new model's values from `edited`, when given).
+        func rows<Value: AppModelValue>(values: [Value], edited: [Value]? = nil) -> [BenchRow] {
+            let old = layouts.old.map { $0.map { values[$0] } }, new = layouts.new.map { $0.map { (edited ?? values)[$0] } }
+            return [buildAndDiff(old: old, new: new), buildAndApply(old: old, new: new)]
+        }
+
+        private func row(_ scenario: String, _ seconds: Double) -> BenchRow {
+            var row = BenchRow(
+                suite: "app", scenario: scenario, keys: kind.rawValue, count: itemCount, milliseconds: seconds / Double(repeats) * 1000,
+                runs: runs)
+            row.sections = layouts.old.count
+            row.repeats = repeats > 1 ? repeats : nil
+            return row
+        }
+
+        /// Build the new snapshot (plain model, flat array) of the model's identifiers and diff
+        /// it against the old one.
+        private func buildAndDiff<Value: AppModelValue>(old: [[Value]], new: [[Value]]) -> BenchRow {
+            var checksum = 0
+            log.step(label, phase: "build + diff")
+            let before = AppBench.snapshot(layouts.oldSections, old, Value.identifiers)
+            let diffable = Measure.median(runs: runs) {
+                for _ in 0..<repeats {
+                    checksum &+= AppBench.snapshot(layouts.newSections, new, Value.identifiers).difference(from: before).movedItemCount
+                }
+            }
+            log.step(label, phase: "plain Swift")
+            let plainBefore = PlainSnapshotModel(sections: layouts.oldSections, items: old.map(Value.identifiers))
+            let plain = Measure.median(runs: runs) {
+                for _ in 0..<repeats {
+                    let after = PlainSnapshotModel(sections: layouts.newSections, items: new.map(Value.identifiers))
+                    checksum &+=
+                        BaselineSectionedDiff.diff(
+                            oldSections: plainBefore.sectionIDs, old: plainBefore.items, newSections: after.sectionIDs, new: after.items
+                        ).moves
+                }
+            }
+            log.step(label, phase: "difference(from:)")
+            let flatBefore = Value.identifiers(Array(old.joined()))
+            let swift = Measure.median(runs: runs) {
+                for _ in 0..<repeats {
+                    checksum &+= FlatBench.swiftDifference(old: flatBefore, new: Value.identifiers(Array(new.joined())))
+                }
+            }
+            var row = row("build + diff", diffable)
+            row.baselineMilliseconds = plain / Double(repeats) * 1000
+            row.baselineRuns = runs
+            row.swiftDifferenceMilliseconds = swift / Double(repeats) * 1000
+            row.swiftDifferenceRuns = runs
+            if checksum == -1 { log.note("") }  // keeps the results alive
+            return row
+        }
+
+        /// Build a snapshot and apply it, alternating between the two, through a data source
+        /// whose view runs on this thread.
+        private func buildAndApply<Value: AppModelValue>(old: [[Value]], new: [[Value]]) -> BenchRow {
+            let view = FirstScreenListView<Value>(checking: false)
+            // The view's context is this thread: an apply made here runs to completion before returning.
+            let here = ViewExecutor(enqueue: { $0() }, isCurrent: { true })
+            let dataSource: DiffableDataSource<Int, Value, Value> =
+                if let byID = AppBench.matchingByID(view: view, executor: here) { byID } else {
+                    DiffableDataSource(view: view, executor: here) { _, value in value }
+                }
+            dataSource.applySnapshotUsingReloadData(AppBench.snapshot(layouts.oldSections, old) { $0 }, completion: nil)
+            var toNew = true
+            let seconds = Measure.median(runs: runs) {
+                for _ in 0..<repeats {
+                    let snapshot =
+                        toNew ? AppBench.snapshot(layouts.newSections, new) { $0 } : AppBench.snapshot(layouts.oldSections, old) { $0 }
+                    dataSource.apply(snapshot, completion: nil)
+                    toNew.toggle()
+                }
+            }
+            precondition(
+                dataSource.snapshot().numberOfItems == (toNew ? old : new).reduce(0) { $0 + $1.count },
+                "bench app: an apply did not complete before returning")
+            var row = row("build + apply (headless view)", seconds)
+            row.notes.append("\(label): \(view.batchCount) batches applied")
+            if Value.self == Item.self { row.scenario = "build + apply (headless view, matched by id, 1% reconfigured)" }
+            return row
+        }
+    }
+
+    /// A data source matching items by `id` when `Value` is the suite's struct, else nil.
+    private static func matchingByID<Value: Hashable & Sendable>(view: FirstScreenListView<Value>, executor: ViewExecutor)
+        -> DiffableDataSource<Int, Value, Value>?
+    {
+        guard let view = view as? FirstScreenListView<Item> else { return nil }
+        let dataSource = DiffableDataSource<Int, Item, Item>(view: view, executor: executor, matchingItemsByID: .reconfigure) { _, item in
+            item
+        }
+        return dataSource as? DiffableDataSource<Int, Value, Value>
+    }
+
+    /// The snapshot of `sections` holding what `identify` gives of each section's model
+    /// values, as an app builds it from its model.
+    /// - Complexity: O(n + s) plus `identify`.
+    static func snapshot<Value, ID: Hashable>(_ sections: [Int], _ model: [[Value]], _ identify: ([Value]) -> [ID])
+        -> DiffableDataSourceSnapshot<Int, ID>
+    {
+        var snapshot = DiffableDataSourceSnapshot<Int, ID>()
+        snapshot.appendSections(sections)
+        for (section, values) in zip(sections, model) { snapshot.appendItems(identify(values), toSection: section) }
+        return snapshot
+    }
+}
+
+/// A model value of the app suite and the identifiers a snapshot of it holds: the value itself,
+/// or (for the struct) its `id`.
+protocol AppModelValue: Hashable, Sendable {
+    associatedtype AppID: Hashable & Sendable
+    /// The identifiers of `values`, in order. - Complexity: O(values), O(1) when they are their own.
+    static func identifiers(_ values: [Self]) -> [AppID]
+}
+
+extension AppModelValue where AppID == Self {
+    static func identifiers(_ values: [Self]) -> [Self] { values }
+}
+
+extension Int: AppModelValue { typealias AppID = Int }
+extension String: AppModelValue { typealias AppID = String }
+extension UUID: AppModelValue { typealias AppID = UUID }
+extension AppBench.Item: AppModelValue {
+    static func identifiers(_ values: [Self]) -> [UUID] { values.map(\.id) }
+}

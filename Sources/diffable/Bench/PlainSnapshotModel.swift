@@ -1,0 +1,88 @@
+/// The plain-Swift snapshot model the snapshot and app suites compare with, written as a
+/// careful user would: an array of items per section, a Dictionary item → (section, index in
+/// section), and each section's first flat index, so every lookup is O(1) as the snapshot's is;
+/// edits keep all three current.
+struct PlainSnapshotModel<Item: Hashable> {
+    struct Location {
+        var section: Int
+        var index: Int
+    }
+
+    var sectionIDs: [Int] = []
+    var items: [[Item]] = []
+    var location: [Item: Location] = [:]
+    var sectionIndex: [Int: Int] = [:]
+    /// The flat index of each section's first item.
+    var sectionStart: [Int] = []
+    private var itemCount = 0
+
+    /// The model of `sections` holding `items` (same order). - Complexity: O(n + s).
+    init(sections: [Int], items: [[Item]]) {
+        for (section, ids) in zip(sections, items) {
+            appendSection(section)
+            append(ids, to: section)
+        }
+    }
+
+    init() {}
+
+    /// - Complexity: O(1) amortized.
+    mutating func appendSection(_ id: Int) {
+        sectionIndex[id] = items.count
+        sectionIDs.append(id)
+        items.append([])
+        sectionStart.append(itemCount)
+    }
+
+    /// - Complexity: O(ids + sections after `section`).
+    mutating func append(_ ids: [Item], to section: Int) {
+        let index = sectionIndex[section]!
+        let base = items[index].count
+        items[index].append(contentsOf: ids)
+        for (offset, id) in ids.enumerated() { location[id] = Location(section: index, index: base + offset) }
+        for later in (index + 1)..<sectionStart.count { sectionStart[later] += ids.count }
+        itemCount += ids.count
+    }
+
+    /// - Complexity: O(1) expected.
+    func indexOfItem(_ id: Item) -> Int? {
+        location[id].map { sectionStart[$0.section] + $0.index }
+    }
+
+    /// - Complexity: O(both sections' sizes + sections between them).
+    mutating func moveItem(_ id: Item, after anchor: Item) {
+        let from = location[id]!
+        items[from.section].remove(at: from.index)
+        renumber(section: from.section, from: from.index)
+        let to = location[anchor]!
+        items[to.section].insert(id, at: to.index + 1)
+        renumber(section: to.section, from: to.index + 1)
+        if from.section < to.section {
+            for section in (from.section + 1)...to.section { sectionStart[section] -= 1 }
+        } else if from.section > to.section {
+            for section in (to.section + 1)...from.section { sectionStart[section] += 1 }
+        }
+    }
+
+    /// - Complexity: O(ids + sizes of the sections touched + s).
+    mutating func deleteItems(_ ids: [Item]) {
+        var touched = Set<Int>()
+        for id in ids {
+            if let place = location.removeValue(forKey: id) { touched.insert(place.section) }
+        }
+        for section in touched {
+            items[section].removeAll { location[$0] == nil }
+            renumber(section: section, from: 0)
+        }
+        var start = 0
+        for section in items.indices {
+            sectionStart[section] = start
+            start += items[section].count
+        }
+        itemCount = start
+    }
+
+    private mutating func renumber(section: Int, from start: Int) {
+        for index in start..<items[section].count { location[items[section][index]] = Location(section: section, index: index) }
+    }
+}

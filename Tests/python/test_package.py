@@ -1,0 +1,234 @@
+"""The diffable package's API: inputs it reads (lists, numpy, Arrow, key=), the errors it raises
+for hostile input, the reusable Differ, and threads diffing at once."""
+import array
+import random
+import threading
+
+import pytest
+
+import diffable
+from via_package import replay_flat
+
+np = pytest.importorskip("numpy")
+pa = pytest.importorskip("pyarrow")
+
+
+def test_tour():
+    result = diffable.diff(["a", "b", "c", "d"], ["b", "c", "d", "a", "e"])
+    assert result.deletes.tolist() == [] and result.inserts.tolist() == [4]
+    assert result.moves.tolist() == [[0, 3]]
+    assert result.old_to_new.tolist() == [3, 0, 1, 2] and result.new_to_old.tolist() == [1, 2, 3, 0, -1]
+    assert result.steps() == [("move", 0, 3), ("insert", 4)]
+    assert result.apply(["a", "b", "c", "d"]) == ["b", "c", "d", "a", "e"]
+    assert len(result) == 2 and result.matched == 4
+
+
+def test_every_input_kind_gives_the_same_diff():
+    old, new = [5, 1, 9, 3, 7], [9, 3, 2, 5, 1]
+    expected = diffable.diff(old, new)
+    for o, n in [(tuple(old), tuple(new)), (iter(old), iter(new)), (np.array(old), np.array(new)),
+                 (np.array(old, dtype=np.int32), np.array(new, dtype=np.uint16)), (array.array("q", old), new),
+                 (np.repeat(np.array(old), 2)[::2], new), (pa.array(old), pa.array(new, type=pa.int32())),
+                 (pa.chunked_array([old[:2], old[2:]]), new)]:
+        got = diffable.diff(o, n)
+        for field in ("deletes", "inserts", "old_to_new", "new_to_old"):
+            assert getattr(got, field).tolist() == getattr(expected, field).tolist()
+        assert got.moves.tolist() == expected.moves.tolist()
+
+
+def test_strings_bytes_and_arrow_agree():
+    old, new = ["x", "café", "z", ""], ["", "cafe\u0301", "x", "w"]
+    expected = diffable.diff(old, new)
+    assert expected.matched == 3  # "café" and "cafe\u0301" are one identifier (NFC)
+    for o, n in [(pa.array(old), pa.array(new)), (pa.array(old, pa.large_string()), new),
+                 (pa.array(old).slice(0), pa.array(["q"] + new).slice(1))]:
+        assert diffable.diff(o, n).new_to_old.tolist() == expected.new_to_old.tolist()
+    raw = [s.encode() for s in old], [s.encode() for s in new]
+    assert diffable.diff(*raw).matched == 2  # bytes are compared as they are
+    assert diffable.diff(pa.array(raw[0], pa.binary()), raw[1]).matched == 2
+
+
+def test_key_and_generic_objects():
+    rows_old = [{"id": 1, "v": "a"}, {"id": 2, "v": "b"}, {"id": 3, "v": "c"}]
+    rows_new = [{"id": 3, "v": "C"}, {"id": 1, "v": "A"}]
+    result = diffable.diff(rows_old, rows_new, key=lambda r: r["id"])
+    assert result.deletes.tolist() == [1] and result.moves.tolist() == [[2, 0]]
+    assert result.apply(rows_old) == [rows_old[2], rows_old[0]]  # old objects survive
+    tuples = diffable.diff([(1, "a"), (2, "b")], [(2, "b"), (3, "c")])
+    assert tuples.deletes.tolist() == [0] and tuples.inserts.tolist() == [1]
+
+
+def test_duplicates_list_every_position():
+    with pytest.raises(diffable.DuplicateError) as caught:
+        diffable.diff(["a", "b"], ["x", "y", "x", "z", "y", "x"])
+    error = caught.value
+    assert (error.snapshot, error.kind) == ("new", "item")
+    assert error.identifiers == ["x", "y"] and error.positions == [[0, 2, 5], [1, 4]]
+    with pytest.raises(diffable.DuplicateError) as caught:
+        diffable.diff(np.array([7, 7, 8]), [1])
+    assert caught.value.identifiers == [7] and caught.value.positions == [[0, 1]]
+    with pytest.raises(diffable.DuplicateError) as caught:
+        diffable.diff(["café", "cafe\u0301"], [])
+    assert caught.value.positions == [[0, 1]]
+
+
+def test_sections_errors():
+    with pytest.raises(diffable.DuplicateError) as caught:
+        diffable.diff_sections([("A", [1]), ("B", [2, 1])], [("A", [])])
+    assert caught.value.kind == "item" and caught.value.positions == [[[0, 0], [1, 1]]]
+    with pytest.raises(diffable.UnknownIdentifierError) as caught:
+        diffable.diff_sections([("A", [1])], [("A", [1])], reload_items=[1, 5, 5])
+    assert caught.value.identifiers == [5] and caught.value.positions == [[[1], [2]]]
+    with pytest.raises(TypeError, match="section_id"):
+        diffable.diff_sections([("A", [1], "extra")], [])
+
+
+@pytest.mark.parametrize("old, new, error, words", [
+    ([1, "a"], [1], TypeError, r"old\[1\] is str but old\[0\] is int"),
+    ([1, 2], ["a"], TypeError, "old identifiers are int identifiers but new identifiers are str"),
+    ([[1], [2]], [], TypeError, "hashable"),
+    ([(1,), {2}], [], TypeError, "hashable"),
+    ([1.0, float("nan")], [], ValueError, "NaN"),
+    ([None, 1], [], TypeError, "old\\[1\\] is int"),
+    (["a", "\ud800"], [], ValueError, "surrogate"),
+    ([2**63], [], OverflowError, "64 signed bits"),
+    (np.array([1.5]), [], TypeError, "native integers"),
+    (np.zeros((2, 2), dtype=np.int64), [], TypeError, "one-dimensional"),
+    (np.array([2**63], dtype=np.uint64), [], OverflowError, "2\\*\\*63"),
+    (pa.array(["a", None]), [], ValueError, "null"),
+    (pa.array([1.5]), [], TypeError, "format 'g'"),
+    ("abc", [], TypeError, "is a str"),
+])
+def test_hostile_inputs_raise_clear_errors(old, new, error, words):
+    with pytest.raises(error, match=words):
+        diffable.diff(old, new)
+
+
+def test_invalid_utf8_bytes_and_odd_objects_are_identifiers():
+    old = [b"\xff\xfe", b"\xc3", b"ok"]
+    assert diffable.diff(old, [b"ok", b"\xff\xfe"]).deletes.tolist() == [1]
+    assert diffable.diff([None, ("a",)], [("a",), None]).moves.tolist() == [[1, 0]]
+    with pytest.raises(ValueError, match="not valid UTF-8"):
+        diffable.diff(pa.array([b"\xff\xfe"], pa.binary()).cast(pa.string(), safe=False), [])
+
+
+def test_huge_lengths_are_rejected_before_reading():
+    class Huge:
+        def __len__(self):
+            return 2**31
+
+        def __iter__(self):
+            raise AssertionError("never iterated")
+
+    with pytest.raises(OverflowError, match="at most 2147483647"):
+        diffable.diff(Huge(), [])
+    wide = np.broadcast_to(np.int64(1), (2**31,))  # no memory behind it
+    with pytest.raises(OverflowError, match="at most 2147483647"):
+        diffable.diff(wide, [])
+
+
+def test_key_is_xxh3_of_nfc_utf8():
+    xxhash = pytest.importorskip("xxhash")
+    for text in ["", "abc", "café", "cafe\u0301", "한국어", "\U0001F600"]:
+        import unicodedata
+        assert diffable.key(text) == xxhash.xxh3_64_intdigest(unicodedata.normalize("NFC", text).encode())
+    assert diffable.key(b"\xff") == xxhash.xxh3_64_intdigest(b"\xff")
+    assert diffable.key(-1) == 2**64 - 1
+    with pytest.raises(ValueError, match="surrogate"):
+        diffable.key("\udfff")
+    with pytest.raises(TypeError):
+        diffable.key(1.5)
+
+
+def test_a_warm_differ_allocates_nothing_in_the_core():
+    differ = diffable.Differ()
+    rng = random.Random(1)
+    old = list(range(20000))
+    new = old[:]
+    rng.shuffle(new)
+
+    def round(seed):
+        rng.shuffle(new)
+        differ.diff(old, new[: 15000 + seed])
+        differ.diff([str(i) for i in old[:5000]], [str(i) for i in new[:5000]])
+
+    for seed in range(2):  # the buffers grow to the largest diff of each kind
+        round(seed)
+    warm = differ.allocation_count
+    for seed in range(2, 6):
+        round(seed)
+    assert differ.allocation_count == warm
+    assert differ.memory > 0
+    differ.shrink()
+    assert differ.diff([1, 2], [2, 1]).moves.tolist() == [[1, 0]]
+
+
+def test_results_do_not_share_memory_with_the_differ():
+    differ = diffable.Differ()
+    first = differ.diff([1, 2, 3], [3, 2, 1])
+    differ.diff(list(range(1000)), list(range(999, -1, -1)))
+    assert first.moves.tolist() == [[2, 0], [1, 1]]
+
+
+def test_threads_diff_at_once_and_share_nothing():
+    rng = random.Random(7)
+    jobs = []
+    for _ in range(4):
+        old = [f"id{i}" for i in range(30000)]
+        new = [x for x in old if rng.random() > 0.1] + [f"new{i}" for i in range(100)]
+        rng.shuffle(new)
+        jobs.append((old, new))
+    expected = [diffable.diff(o, n).new_to_old.tolist() for o, n in jobs]
+    got = [None] * 4
+
+    def work(k):
+        for _ in range(3):
+            got[k] = diffable.diff(*jobs[k]).new_to_old.tolist()
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert got == expected
+
+
+def test_one_differ_in_two_threads_is_refused_not_corrupted():
+    differ = diffable.Differ()
+    old = np.arange(3_000_000)
+    new = old[::-1].copy()
+    errors, results = [], []
+
+    def work():
+        try:
+            results.append(len(differ.diff(old, new).moves))
+        except RuntimeError as error:
+            errors.append(str(error))
+
+    threads = [threading.Thread(target=work) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results and all(r == len(old) - 1 for r in results)
+    assert all("another thread" in e for e in errors)
+
+
+def test_apply_checks_the_length():
+    result = diffable.diff([1, 2], [2])
+    with pytest.raises(ValueError, match="old has 3 elements"):
+        result.apply([1, 2, 3])
+
+
+def test_text_below_u0300_is_already_nfc():
+    """Why the package skips normalization for such text: no code point below U+0300 changes
+    under NFC, and no canonical composition has a second part below U+0300."""
+    import sys
+    import unicodedata
+    assert all(unicodedata.normalize("NFC", chr(c)) == chr(c) for c in range(0x300))
+    for c in range(sys.maxunicode + 1):
+        parts = unicodedata.decomposition(chr(c)).split()
+        if len(parts) == 2 and not parts[0].startswith("<"):
+            assert int(parts[1], 16) >= 0x300, hex(c)
+    latin = ["Ærøskøbing", "naïve", "ŁÓDŹ", "ǅ"]
+    assert diffable.diff(latin, [unicodedata.normalize("NFD", s) for s in reversed(latin)]).matched == 4

@@ -1,0 +1,139 @@
+import Diffable
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdWebSocket
+import NIOCore
+
+extension LiveList {
+    /// Adds the list's two routes to `router`: `GET <path>/client.js` (the browser client,
+    /// ``ClientScript``) and the WebSocket `<path>/ws`. The app's server must allow WebSocket
+    /// upgrades: `server: .http1WebSocketUpgrade(webSocketRouter: router)`.
+    ///
+    /// A page then shows the list with
+    /// `<script src="<path>/client.js"></script>` and `new DiffableList(element, "<path>/ws")`.
+    /// - Complexity: O(1).
+    public func mount<Context: WebSocketRequestContext>(on router: Router<Context>, at path: String) {
+        let prefix = path.hasSuffix("/") ? String(path.dropLast()) : path
+        router.get(RouterPath(prefix + "/client.js")) { _, _ in
+            Response(
+                status: .ok,
+                headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: ClientScript.source)))
+        }
+        router.ws(
+            RouterPath(prefix + "/ws"),
+            shouldUpgrade: { [self] request, _ in
+                if let problem = originProblem(request) { throw HTTPError(.forbidden, message: problem) }
+                return .upgrade([:])
+            },
+            onUpgrade: { [self] inbound, outbound, _ in
+                try await serve(inbound: inbound, outbound: outbound)
+            })
+    }
+
+    /// Why a browser's WebSocket request must be refused, or nil: its `Origin` is neither the
+    /// page's own (the request's host) nor one of ``allowedOrigins``. Browsers always send
+    /// `Origin` on WebSockets, so another site's page cannot open one with the user's cookies.
+    /// - Complexity: O(length of the headers).
+    func originProblem(_ request: Request) -> String? {
+        guard let origin = request.headers[.origin] else { return nil }
+        if allowedOrigins.contains(origin) { return nil }
+        let host = request.head.authority ?? request.headers[HTTPField.Name("Host")!]
+        if let host, let url = URL(string: origin), let originHost = url.host {
+            let originAuthority = url.port.map { "\(originHost):\($0)" } ?? originHost
+            if originAuthority.lowercased() == host.lowercased() { return nil }
+        }
+        return "WebSocket refused: Origin \(origin) is not this site (\(host ?? "no Host header")) nor an allowed origin"
+    }
+
+    /// Runs one client's connection until it closes: messages from the session to the socket,
+    /// frames from the socket to the session.
+    func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        let (messages, continuation) = AsyncStream<String>.makeStream()
+        let meter = OutgoingMeter()
+        let session = connect { text in
+            meter.queued(text.utf8.count)
+            continuation.yield(text)
+        }
+        sessionMeters.register(session, meter)
+        defer {
+            sessionMeters.remove(session)
+            disconnect(session)
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await text in messages {
+                    try await outbound.writeTextMessage(text)
+                    meter.written(text.utf8.count)
+                }
+            }
+            do {
+                for try await message in inbound.messages(maxSize: maxInboundMessageBytes) {
+                    let keepGoing: Bool
+                    switch message {
+                    // The stream checks the size of fragmented messages only; one frame is checked here.
+                    case .text(let text) where text.utf8.count > maxInboundMessageBytes:
+                        session.fail(
+                            ProtocolError(.tooLarge, "a message of \(text.utf8.count) bytes; at most \(maxInboundMessageBytes) are accepted; closing"))
+                        keepGoing = false
+                    case .text(let text): keepGoing = session.receive(text)
+                    case .binary: keepGoing = session.receiveBinary()
+                    }
+                    if !keepGoing { break }
+                }
+            } catch {
+                // The socket closed under us (too large a message, a protocol error): nothing to answer.
+            }
+            // The writer sends what is queued (a last error, say), then ends.
+            continuation.finish()
+        }
+    }
+
+    /// Per-client figures: what each connected client was sent and what waits for it.
+    public func clientStatistics() -> [ClientStatistics] {
+        sessionMeters.all().map { session, meter in
+            let view = session.view
+            let (messages, bytes, inFlight) = session.queue.sync { (view.messagesSent, view.bytesSent, view.batchesInFlight) }
+            return ClientStatistics(
+                messagesSent: messages, bytesSent: bytes, batchesInFlight: inFlight, queuedBytes: meter.current,
+                maxQueuedBytes: meter.maximum)
+        }
+    }
+}
+
+/// What one client was sent and what still waits for it.
+public struct ClientStatistics: Sendable, Equatable {
+    /// Messages and bytes of JSON sent so far.
+    public var messagesSent: Int
+    public var bytesSent: Int
+    /// Batches sent and not yet acknowledged (at most the batches of one apply).
+    public var batchesInFlight: Int
+    /// Bytes handed to the socket writer and not yet written, now and at most so far.
+    public var queuedBytes: Int
+    public var maxQueuedBytes: Int
+}
+
+/// Bytes waiting between a session and its socket.
+final class OutgoingMeter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var now = 0
+    private var peak = 0
+    func queued(_ bytes: Int) { lock.withLock { now += bytes; peak = max(peak, now) } }
+    func written(_ bytes: Int) { lock.withLock { now -= bytes } }
+    var current: Int { lock.withLock { now } }
+    var maximum: Int { lock.withLock { peak } }
+}
+
+/// The connected sessions' meters, for ``LiveList/clientStatistics()``.
+final class MeterRegistry<Section: Hashable & Sendable, Item: Hashable & Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [ObjectIdentifier: (LiveListSession<Section, Item>, OutgoingMeter)] = [:]
+    func register(_ session: LiveListSession<Section, Item>, _ meter: OutgoingMeter) {
+        lock.withLock { entries[ObjectIdentifier(session)] = (session, meter) }
+    }
+    func remove(_ session: LiveListSession<Section, Item>) {
+        _ = lock.withLock { entries.removeValue(forKey: ObjectIdentifier(session)) }
+    }
+    func all() -> [(LiveListSession<Section, Item>, OutgoingMeter)] { lock.withLock { Array(entries.values) } }
+}

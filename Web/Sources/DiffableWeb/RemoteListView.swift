@@ -1,0 +1,263 @@
+import Diffable
+import Foundation
+
+/// A ``ListView`` whose rows live in a browser: every change the data source makes becomes one
+/// message for the client script (docs: Web/README.md, "Wire format").
+///
+/// `reloadData()` sends the whole list; `performBatchUpdates` replays the batch as sequential
+/// steps (``BatchValidator/steps(for:oldCounts:newCounts:)``), with the rendered row for every
+/// insert, reload and reconfigure, and keeps the batch's completion until the browser
+/// acknowledges the message (``acknowledge(_:)``). A data source with
+/// ``QueuedApplyPolicy/coalesce`` therefore folds the applies that arrive behind a slow browser
+/// into one: at most one batch per data source is ever waiting for a client.
+///
+/// Every message carries a sequence number, one more than the last; the client asks for a full
+/// reload when one is missing. All methods run on the data source's executor.
+public final class RemoteListView: ListView, @unchecked Sendable {
+    public weak var dataSource: (any ListViewDataSource<RemoteRow>)?
+
+    /// Receives each message's JSON text, in order.
+    private let send: (String) -> Void
+    /// The last sequence number sent.
+    public private(set) var sequence = 0
+    /// Completions of batches sent and not yet acknowledged, by sequence number.
+    private var unacknowledged: [(sequence: Int, completion: (Bool) -> Void)] = []
+    /// Counts for tests and the benchmark: messages and bytes sent.
+    public private(set) var messagesSent = 0
+    public private(set) var bytesSent = 0
+
+    /// Runs a job later on the executor; with it, the batches of one apply (the structural one
+    /// and the refresh one that the data source hands over in the same turn) go out as one
+    /// message, so the browser never paints rows moved but not yet updated.
+    private let schedule: ((@escaping @Sendable () -> Void) -> Void)?
+    /// Steps of batches performed in this executor turn and not yet sent.
+    private var outbox: JSONWriter?
+    private var outboxStepCount = 0
+    private var outboxCompletions: [(Bool) -> Void] = []
+
+    /// - Parameters:
+    ///   - send: called on the executor with each message's text, in order.
+    ///   - schedule: runs a job later on the executor (e.g. `queue.async`); nil sends each
+    ///     batch at once as its own message.
+    /// - Complexity: O(1).
+    public init(send: @escaping (String) -> Void, schedule: ((@escaping @Sendable () -> Void) -> Void)? = nil) {
+        self.send = send
+        self.schedule = schedule
+    }
+
+    /// Sends the whole list: every section's header and rows.
+    /// - Complexity: O(rows), plus the cell provider for each row.
+    public func reloadData() {
+        guard let dataSource else { return }
+        flush()
+        sequence += 1
+        var json = JSONWriter(capacity: 1 << 12)
+        json.raw(#"{"t":"reload","seq":"#)
+        json.int(sequence)
+        json.raw(#","sections":["#)
+        for section in 0..<dataSource.numberOfSections() {
+            if section > 0 { json.raw(",") }
+            writeSection(section, of: dataSource, to: &json)
+        }
+        json.raw("]}")
+        emit(json.text)
+    }
+
+    /// Sends the batch as steps; `completion` runs when the browser acknowledges it.
+    /// - Complexity: O(s + k log k) for the steps (s sections, k changes), plus the rows rendered.
+    public func performBatchUpdates(
+        _ batch: BatchUpdate, animation: RowAnimation, updates: () -> Void, completion: @escaping (Bool) -> Void
+    ) {
+        guard let dataSource else {
+            updates()
+            completion(false)
+            return
+        }
+        let oldCounts = Self.counts(of: dataSource)
+        updates()
+        let newCounts = Self.counts(of: dataSource)
+        let steps: [ListStep]
+        do {
+            // A refresh batch names final positions only, as SnapshotDifference.steps replays it.
+            steps = try BatchValidator(mode: .compat).steps(
+                for: batch, oldCounts: batch.isRefreshOnly ? newCounts : oldCounts, newCounts: newCounts)
+        } catch {
+            preconditionFailure("DiffableWeb: the data source handed RemoteListView an invalid batch: \(error)")
+        }
+        if outbox == nil {
+            outbox = JSONWriter(capacity: 64 + steps.count * 32)
+            if let schedule {
+                schedule { [weak self] in self?.flush() }
+            }
+        }
+        writeSteps(steps, of: dataSource, into: &outbox!, count: &outboxStepCount)
+        outboxCompletions.append(completion)
+        if schedule == nil { flush() }
+    }
+
+    /// Sends the batches collected in this turn as one message; their completions wait for its
+    /// acknowledgement.
+    private func flush() {
+        guard let body = outbox else { return }
+        outbox = nil
+        outboxStepCount = 0
+        sequence += 1
+        for completion in outboxCompletions { unacknowledged.append((sequence, completion)) }
+        outboxCompletions = []
+        var json = JSONWriter(capacity: body.bytes.count + 48)
+        json.raw(#"{"t":"batch","seq":"#)
+        json.int(sequence)
+        json.raw(#","steps":["#)
+        json.append(body)
+        json.raw("]}")
+        emit(json.text)
+    }
+
+    /// Sends the rows at `paths` again, updated in place (reconfigure steps), outside any batch
+    /// of the data source: for what the data source does not diff, such as an outline row's
+    /// disclosure state. Call on the executor, not inside an update.
+    /// - Complexity: O(paths) plus the cell provider for each.
+    public func reconfigureRows(at paths: [IndexPath]) {
+        guard let dataSource, !paths.isEmpty else { return }
+        flush()
+        var body = JSONWriter()
+        var count = 0
+        writeSteps(paths.map(ListStep.reconfigureItem), of: dataSource, into: &body, count: &count)
+        outbox = body
+        flush()
+    }
+
+    /// What the browser said about message `sequence`.
+    public enum Acknowledgement: Equatable, Sendable {
+        /// A batch's completion ran (or the message needed none, e.g. a reload).
+        case accepted
+        /// The number was never sent.
+        case unknown
+    }
+
+    /// The browser applied every message up to `sequence`: the completions of those batches run.
+    /// - Complexity: O(batches acknowledged).
+    public func acknowledge(_ sequence: Int) -> Acknowledgement {
+        guard sequence >= 1, sequence <= self.sequence else { return .unknown }
+        while let first = unacknowledged.first, first.sequence <= sequence {
+            unacknowledged.removeFirst()
+            first.completion(true)
+        }
+        return .accepted
+    }
+
+    /// The browser left: every batch still waiting finishes with `false`.
+    /// - Complexity: O(batches waiting).
+    public func disconnect() {
+        let waiting = unacknowledged
+        unacknowledged = []
+        for entry in waiting { entry.completion(false) }
+    }
+
+    /// The number of batches sent and not acknowledged (at most the batches of one apply).
+    public var batchesInFlight: Int { unacknowledged.count + outboxCompletions.count }
+
+    // MARK: Encoding
+
+    private func emit(_ text: String) {
+        messagesSent += 1
+        bytesSent += text.utf8.count
+        send(text)
+    }
+
+    private static func counts(of dataSource: any ListViewDataSource<RemoteRow>) -> [Int] {
+        (0..<dataSource.numberOfSections()).map { dataSource.numberOfItems(inSection: $0) }
+    }
+
+    /// Appends the steps, comma-separated after the `count` already written; each step an array
+    /// whose first element names it (see Web/README.md, "Wire format").
+    private func writeSteps(
+        _ steps: [ListStep], of dataSource: any ListViewDataSource<RemoteRow>, into json: inout JSONWriter, count: inout Int
+    ) {
+        for step in steps {
+            if count > 0 { json.raw(",") }
+            count += 1
+            switch step {
+            case .deleteItem(let path):
+                json.raw(#"["d","#)
+                writePath(path, to: &json)
+            case .insertItem(let path):
+                json.raw(#"["i","#)
+                writePath(path, to: &json)
+                json.raw(",")
+                writeRow(dataSource.cell(at: path), to: &json)
+            case .moveItem(let from, let to):
+                json.raw(#"["m","#)
+                writePath(from, to: &json)
+                json.raw(",")
+                writePath(to, to: &json)
+            case .reloadItem(let path):
+                json.raw(#"["r","#)
+                writePath(path, to: &json)
+                json.raw(",")
+                writeRow(dataSource.cell(at: path), to: &json)
+            case .reconfigureItem(let path):
+                json.raw(#"["c","#)
+                writePath(path, to: &json)
+                json.raw(",")
+                writeRow(dataSource.cell(at: path), to: &json)
+            case .deleteSection(let index):
+                json.raw(#"["D","#)
+                json.int(index)
+            case .insertSection(let index):
+                json.raw(#"["I","#)
+                json.int(index)
+                json.raw(",")
+                writeSection(index, of: dataSource, to: &json)
+            case .moveSection(let from, let to):
+                json.raw(#"["M","#)
+                json.int(from)
+                json.raw(",")
+                json.int(to)
+            case .reloadSection(let index):
+                json.raw(#"["R","#)
+                json.int(index)
+                json.raw(",")
+                writeSection(index, of: dataSource, to: &json)
+            }
+            json.raw("]")
+        }
+    }
+
+    private func writePath(_ path: IndexPath, to json: inout JSONWriter) {
+        json.int(path.section)
+        json.raw(",")
+        json.int(path.item)
+    }
+
+    /// `[header or null, [rows]]`.
+    private func writeSection(_ section: Int, of dataSource: any ListViewDataSource<RemoteRow>, to json: inout JSONWriter) {
+        json.raw("[")
+        if let header = dataSource.supplementaryView(ofKind: "header", at: IndexPath(item: 0, section: section)) {
+            json.string(header.html)
+        } else {
+            json.raw("null")
+        }
+        json.raw(",[")
+        for item in 0..<dataSource.numberOfItems(inSection: section) {
+            if item > 0 { json.raw(",") }
+            writeRow(dataSource.cell(at: IndexPath(item: item, section: section)), to: &json)
+        }
+        json.raw("]]")
+    }
+
+    /// A flat row is its markup; an outline row is `[markup, level, flags]` (1: expandable, 2: expanded).
+    private func writeRow(_ row: RemoteRow, to json: inout JSONWriter) {
+        guard let level = row.level else {
+            json.string(row.html)
+            return
+        }
+        json.raw("[")
+        json.string(row.html)
+        json.raw(",")
+        json.int(level)
+        json.raw(",")
+        json.int((row.expandable == true ? 1 : 0) | (row.isExpanded ? 2 : 0))
+        json.raw("]")
+    }
+}

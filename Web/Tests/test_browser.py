@@ -1,0 +1,479 @@
+"""DiffableWeb in a real browser: the server applies snapshots, the client script replays the
+steps in headless chromium, and every check reads the page's DOM."""
+
+import base64
+import json
+import random
+import socket
+import urllib.parse
+
+from conftest import Server
+
+# The list as the page shows it: per section its header and its rows (a flat row is its text;
+# an outline row is [text, level, has disclosure, expanded]).
+DOM_STATE = """() => Array.from(document.querySelectorAll("#list > section.dl-section")).map((s) => {
+  const header = s.querySelector(".dl-header");
+  return {
+    header: header.hidden ? null : header.textContent,
+    rows: Array.from(s.querySelector(".dl-rows").children).map((li) => {
+      if (!li.classList.contains("dl-outline-row")) return li.textContent;
+      const button = li.querySelector("button.dl-disclosure");
+      return [li.querySelector(".dl-content").textContent, Number(li.dataset.level), !!button,
+              !!button && button.getAttribute("aria-expanded") === "true"];
+    }),
+  };
+})"""
+
+def js_literal(value):
+    """A JavaScript string literal holding `value` as JSON.stringify writes it."""
+    return json.dumps(json.dumps(value, separators=(",", ":"), ensure_ascii=False))
+
+
+def wait_for_dom(page, sections_state, timeout=30000):
+    page.wait_for_function(f"JSON.stringify(({DOM_STATE})()) === {js_literal(sections_state)}", timeout=timeout)
+
+
+COUNTERS = "() => ({ steps: Object.assign({}, window.list.stats.steps), mutations: Object.assign({}, window.mutations), seq: window.list.seq })"
+
+
+def post_snapshot(server, sections, reload=None, wait=True):
+    body = {"sections": [{"id": sid, "items": [{"id": i, "text": t} for i, t in items]} for sid, items in sections]}
+    if reload:
+        body["reload"] = reload
+    return server.post("/test/apply" + ("" if wait else "?wait=0"), body)
+
+
+def expected_flat(sections):
+    return [{"header": "Section " + sid, "rows": [t for _, t in items]} for sid, items in sections]
+
+
+def lis_length(values):
+    """Length of the longest increasing subsequence (patience sorting)."""
+    import bisect
+
+    tails = []
+    for v in values:
+        k = bisect.bisect_left(tails, v)
+        tails[k:k + 1] = [v]
+    return len(tails)
+
+
+def minimal_moves(old, new):
+    """The fewest item moves from `old` to `new` (sections in the same relative order): an item
+    kept in its section moves unless it lies on a longest increasing run; an item that changes
+    between two surviving sections always moves."""
+    old_sections = {sid for sid, _ in old}
+    new_sections = {sid for sid, _ in new}
+    where = {item: (sid, index) for sid, items in old for index, (item, _) in enumerate(items)}
+    moves = 0
+    for sid, items in new:
+        if sid not in old_sections:
+            continue
+        stayed = []
+        for item, _ in items:
+            if item not in where:
+                continue
+            old_sid, index = where[item]
+            if old_sid == sid:
+                stayed.append(index)
+            elif old_sid in new_sections:
+                moves += 1
+        moves += len(stayed) - lis_length(stayed)
+    return moves
+
+
+def delta(before, after, key):
+    return {k: after[key].get(k, 0) - before[key].get(k, 0) for k in set(before[key]) | set(after[key])}
+
+
+def check_apply(page, server, previous, sections, reload=None):
+    """Posts one snapshot; the DOM must equal it, the node changes must be exactly the steps'
+    (deletes + inserts + 2 x moves + 2 x reloads), and the moves must be the fewest."""
+    before = page.evaluate(COUNTERS)
+    post_snapshot(server, sections, reload)
+    after = page.evaluate(COUNTERS)
+    assert page.evaluate(DOM_STATE) == expected_flat(sections)
+    steps = delta(before, after, "steps")
+    mutations = delta(before, after, "mutations")
+    assert mutations["rows"] == steps["d"] + steps["i"] + 2 * steps["m"] + 2 * steps["r"], (steps, mutations)
+    assert mutations["sections"] == steps["D"] + steps["I"] + 2 * steps["M"] + 2 * steps["R"], (steps, mutations)
+    assert steps["m"] == minimal_moves(previous, sections), (steps, previous, sections)
+    return steps
+
+
+def mutate(rng, sections, pool, version):
+    """A random next snapshot: deletes, inserts, moves within and across sections, text changes."""
+    sections = [(sid, list(items)) for sid, items in sections]
+    shown = {item for _, items in sections for item, _ in items}
+    for _ in range(rng.randint(0, 4)):  # deletes
+        candidates = [s for s in sections if s[1]]
+        if candidates:
+            items = rng.choice(candidates)[1]
+            items.pop(rng.randrange(len(items)))
+    shown = {item for _, items in sections for item, _ in items}
+    for _ in range(rng.randint(0, 4)):  # inserts of items not shown
+        free = [p for p in pool if p not in shown]
+        if free and sections:
+            item = rng.choice(free)
+            shown.add(item)
+            items = rng.choice(sections)[1]
+            items.insert(rng.randint(0, len(items)), (item, f"item {item} v{version}"))
+    for _ in range(rng.randint(0, 5)):  # moves, possibly across sections
+        source = [s for s in sections if s[1]]
+        if source:
+            items = rng.choice(source)[1]
+            entry = items.pop(rng.randrange(len(items)))
+            target = rng.choice(sections)[1]
+            target.insert(rng.randint(0, len(target)), entry)
+    for _ in range(rng.randint(0, 3)):  # text changes (same id: reconfigure)
+        source = [s for s in sections if s[1]]
+        if source:
+            items = rng.choice(source)[1]
+            k = rng.randrange(len(items))
+            items[k] = (items[k][0], f"item {items[k][0]} v{version}")
+    return sections
+
+
+def test_seeded_flat_and_sectioned_sequences(page, server):
+    """160 seeded snapshots (80 flat, 80 in up to five sections that come and go)."""
+    rng = random.Random(27)
+    total_moves = 0
+    for layout in ("flat", "sectioned"):
+        pool = [f"{layout[0]}{n}" for n in range(60)]
+        if layout == "flat":
+            current = [("main", [(p, f"item {p} v0") for p in pool[:25]])]
+        else:
+            current = [(sid, [(p, f"item {p} v0") for p in pool[k * 6:k * 6 + 5]]) for k, sid in enumerate("ABC")]
+        post_snapshot(server, current)
+        assert page.evaluate(DOM_STATE) == expected_flat(current)
+        for version in range(1, 81):
+            nxt = mutate(rng, current, pool, version)
+            if layout == "sectioned" and rng.random() < 0.2:
+                # A section appears or goes (order kept, so section moves stay out of the count).
+                ids = [sid for sid, _ in nxt]
+                missing = [sid for sid in "ABCDE" if sid not in ids]
+                if missing and (rng.random() < 0.5 or len(ids) <= 1):
+                    new_id = rng.choice(missing)
+                    shown = {i for _, items in nxt for i, _ in items}
+                    fresh = [p for p in pool if p not in shown][:3]
+                    nxt.append((new_id, [(p, f"item {p} v{version}") for p in fresh]))
+                    nxt.sort(key=lambda s: s[0])
+                else:
+                    nxt.pop(rng.randrange(len(nxt)))
+            steps = check_apply(page, server, current, nxt)
+            total_moves += steps["m"]
+            current = nxt
+    assert total_moves > 50  # the sequences really moved rows
+
+
+def outline_rows(nodes, roots):
+    """The rows an outline shows: depth-first, below expanded parents only."""
+    rows = []
+
+    def visit(node_id, level):
+        node = nodes[node_id]
+        has_children = bool(node["children"])
+        expanded = node["expanded"] and has_children
+        rows.append([node["text"], level, has_children, expanded])
+        if expanded:
+            for child in node["children"]:
+                visit(child, level + 1)
+
+    for root in roots:
+        visit(root, 0)
+    return rows
+
+
+def outline_entries(nodes, roots):
+    entries = []
+
+    def visit(node_id, parent):
+        node = nodes[node_id]
+        entries.append({"item": {"id": node_id, "text": node["text"]}, "parent": parent,
+                        "expanded": node["expanded"] and bool(node["children"])})
+        for child in node["children"]:
+            visit(child, node_id)
+
+    for root in roots:
+        visit(root, None)
+    return entries
+
+
+def test_seeded_outline_sequence(page, server):
+    """60 seeded outlines: children added and removed, parents expanded and collapsed."""
+    rng = random.Random(2027)
+    nodes, roots, next_id = {}, [], 0
+    for version in range(60):
+        for _ in range(rng.randint(1, 3)):
+            node_id = f"n{next_id}"
+            next_id += 1
+            parents = list(nodes)
+            parent = rng.choice(parents) if parents and rng.random() < 0.7 else None
+            nodes[node_id] = {"text": f"node {node_id} v{version}", "children": [], "expanded": rng.random() < 0.5}
+            siblings = nodes[parent]["children"] if parent else roots
+            siblings.insert(rng.randint(0, len(siblings)), node_id)
+        leaves = [n for n in nodes if not nodes[n]["children"]]
+        for _ in range(rng.randint(0, 2)):
+            if len(leaves) > 3:
+                leaf = leaves.pop(rng.randrange(len(leaves)))
+                for node in nodes.values():
+                    if leaf in node["children"]:
+                        node["children"].remove(leaf)
+                if leaf in roots:
+                    roots.remove(leaf)
+                del nodes[leaf]
+        for node_id in rng.sample(list(nodes), min(3, len(nodes))):
+            nodes[node_id]["expanded"] = not nodes[node_id]["expanded"]
+        for node_id in rng.sample(list(nodes), min(2, len(nodes))):
+            nodes[node_id]["text"] = f"node {node_id} v{version}"
+        before = page.evaluate(COUNTERS)
+        server.post("/test/outline", {"section": "O", "entries": outline_entries(nodes, roots)})
+        after = page.evaluate(COUNTERS)
+        assert page.evaluate(DOM_STATE) == [{"header": "Section O", "rows": outline_rows(nodes, roots)}]
+        steps, mutations = delta(before, after, "steps"), delta(before, after, "mutations")
+        assert mutations["rows"] == steps["d"] + steps["i"] + 2 * steps["m"] + 2 * steps["r"], (steps, mutations)
+
+
+def test_disclosure_click_runs_section_snapshot_handlers(page, server):
+    """A click on a disclosure control goes to the server: the handler loads children lazily."""
+    entries = [
+        {"item": {"id": "p", "text": "parent p", "expandable": True}, "parent": None},
+        {"item": {"id": "q", "text": "parent q"}, "parent": None},
+        {"item": {"id": "q1", "text": "child q1"}, "parent": "q"},
+        {"item": {"id": "r", "text": "root r"}, "parent": None},
+    ]
+    server.post("/test/outline", {"section": "O", "entries": entries})
+    assert page.evaluate(DOM_STATE)[0]["rows"] == [
+        ["parent p", 0, True, False], ["parent q", 0, True, False], ["root r", 0, False, False]]
+
+    def click_and_wait(row_text, rows):
+        seq = page.evaluate("window.list.seq")
+        page.locator(".dl-row", has_text=row_text).locator("button.dl-disclosure").first.click()
+        page.wait_for_function(f"window.list.seq > {seq}")
+        page.wait_for_function(f"JSON.stringify(({DOM_STATE})()[0].rows) === {js_literal(rows)}")
+
+    click_and_wait("parent p", [["parent p", 0, True, True], ["parent p · child 1", 1, False, False],
+                                ["parent p · child 2", 1, False, False], ["parent p · child 3", 1, False, False],
+                                ["parent q", 0, True, False], ["root r", 0, False, False]])
+    click_and_wait("parent q", [["parent p", 0, True, True], ["parent p · child 1", 1, False, False],
+                                ["parent p · child 2", 1, False, False], ["parent p · child 3", 1, False, False],
+                                ["parent q", 0, True, True], ["child q1", 1, False, False], ["root r", 0, False, False]])
+    click_and_wait("parent p", [["parent p", 0, True, False], ["parent q", 0, True, True],
+                                ["child q1", 1, False, False], ["root r", 0, False, False]])
+
+
+def test_moved_row_keeps_node_and_focus(page, server):
+    """A moved row is the same node (a marker survives) and the field inside it keeps focus."""
+    items = [(f"k{n}", f"row {n}") for n in range(10)]
+    items[4] = ("k4", "[input] field")
+    post_snapshot(server, [("main", items)])
+    page.evaluate("() => document.querySelectorAll('#list .dl-row').forEach((li, i) => { li.marker = 'm' + i; })")
+    field = page.locator("input.row-input")
+    field.click()
+    field.type("typed")
+    reordered = [items[4]] + items[:4] + items[5:]
+    reordered.reverse()  # the field's row moves, and so do most others
+    post_snapshot(server, [("main", reordered)])
+    state = page.evaluate("""() => ({
+        markers: Array.from(document.querySelectorAll('#list .dl-row')).map((li) => li.marker),
+        focused: document.activeElement && document.activeElement.classList.contains('row-input'),
+        value: document.querySelector('input.row-input').value })""")
+    original = [k for k, _ in items]
+    assert state["markers"] == [f"m{original.index(k)}" for k, _ in reordered]
+    assert state["focused"] is True
+    assert state["value"].endswith("typed")
+
+
+def test_reconfigure_keeps_node_and_reload_replaces_it(page, server):
+    items = [("a", "alpha"), ("b", "beta"), ("c", "gamma")]
+    post_snapshot(server, [("main", items)])
+    page.evaluate("() => document.querySelectorAll('#list .dl-row').forEach((li) => { li.marker = li.textContent; })")
+    before = page.evaluate(COUNTERS)
+    post_snapshot(server, [("main", [("a", "alpha"), ("b", "beta 2"), ("c", "gamma")])])
+    after = page.evaluate(COUNTERS)
+    assert delta(before, after, "steps")["c"] == 1
+    assert page.evaluate("() => Array.from(document.querySelectorAll('#list .dl-row')).map((li) => [li.marker, li.textContent])") == [
+        ["alpha", "alpha"], ["beta", "beta 2"], ["gamma", "gamma"]]
+    post_snapshot(server, [("main", [("a", "alpha"), ("b", "beta 2"), ("c", "gamma")])], reload=["c"])
+    assert page.evaluate("() => Array.from(document.querySelectorAll('#list .dl-row')).map((li) => li.marker || null)") == [
+        "alpha", "beta", None]
+    assert page.evaluate(DOM_STATE) == expected_flat([("main", [("a", "alpha"), ("b", "beta 2"), ("c", "gamma")])])
+
+
+def test_100_rapid_applies_end_at_the_last_snapshot(page, server):
+    """Applies sent without waiting coalesce behind the browser; the last one wins."""
+    rng = random.Random(100)
+    pool = [f"r{n}" for n in range(300)]
+    current = [("main", [(p, f"item {p} v0") for p in pool[:200]])]
+    post_snapshot(server, current)
+    messages_before = page.evaluate("window.list.stats.messages")
+    for version in range(1, 101):
+        current = mutate(rng, current, pool, version)
+        post_snapshot(server, current, wait=False)
+    wait_for_dom(page, expected_flat(current), timeout=30000)
+    sent = page.evaluate("window.list.stats.messages") - messages_before
+    assert 1 <= sent <= 100 * 2  # at most a structural and a refresh batch per apply
+    stats = json.loads(server.get("/test/stats"))
+    assert len(stats) == 1 and stats[0]["batchesInFlight"] <= 2
+
+
+HOSTILE = [
+    "<script>window.pwned = 'script'</script>",
+    "<img src=x onerror=\"window.pwned = 'img'\">",
+    "\"quoted\" & 'single' </li><li>break out",
+    "<svg onload=\"window.pwned = 'svg'\"></svg>",
+]
+
+
+def test_hostile_texts_render_as_text(page, server):
+    big = "<b>" + "x" * (1 << 20) + "</b>"
+    invalid = base64.b64encode(b"bad \xff\xfe utf-8 \xc3").decode()
+    body = {"sections": [{"id": "main", "items": [{"id": f"h{n}", "text": t} for n, t in enumerate(HOSTILE)]
+                          + [{"id": "big", "text": big}, {"id": "bad", "textBase64": invalid}]}]}
+    server.post("/test/apply", body)
+    rows = page.evaluate(DOM_STATE)[0]["rows"]
+    assert rows[:len(HOSTILE)] == HOSTILE
+    assert rows[len(HOSTILE)] == big
+    assert rows[-1] == "bad \ufffd\ufffd utf-8 \ufffd"
+    assert page.evaluate("() => window.pwned === undefined")
+    assert page.evaluate("() => document.querySelectorAll('#list img, #list script, #list svg, #list b').length") == 0
+    # Reconfigured with hostile text too (in-place update path).
+    body["sections"][0]["items"][0]["text"] = "<img src=y onerror=\"window.pwned = 'reconfigure'\">"
+    server.post("/test/apply", body)
+    assert page.evaluate("() => window.pwned === undefined")
+
+
+def test_missed_message_and_dropped_connection_recover_with_a_reload(page, server):
+    items = [(f"g{n}", f"row {n}") for n in range(20)]
+    post_snapshot(server, [("main", items)])
+    reloads = page.evaluate("window.list.stats.reloads")
+    # A lost message: the next one has a gap, the client asks for the whole list.
+    page.evaluate("window.list.dropNextBatch = 1")
+    post_snapshot(server, [("main", items[5:])], wait=False)
+    post_snapshot(server, [("main", items[7:] + items[:3])], wait=False)
+    wait_for_dom(page, expected_flat([("main", items[7:] + items[:3])]))
+    page.wait_for_function(f"window.list.stats.reloads > {reloads}")
+    assert page.evaluate("window.list.stats.gaps") >= 1
+    # A dropped connection: changes made meanwhile arrive as a reload after reconnecting.
+    page.evaluate("window.list.socket.close()")
+    page.wait_for_function("window.list.statusText !== 'live'")
+    post_snapshot(server, [("main", items[::-1])], wait=False)
+    wait_for_dom(page, expected_flat([("main", items[::-1])]), timeout=15000)
+    assert page.evaluate("window.list.statusText") == "live"
+    # And it diffs again afterwards.
+    check_apply(page, server, [("main", items[::-1])], [("main", items[::-2])])
+
+
+def test_invalid_messages_get_clear_errors(page, server):
+    """Messages the server cannot follow are answered with an error naming the problem."""
+    post_snapshot(server, [("main", [("a", "alpha")])])
+    answers = page.evaluate(
+        """async () => {
+        const socket = new WebSocket(location.href.replace(/^http/, "ws") + "list/ws");
+        const errors = [];
+        socket.onmessage = (event) => { const m = JSON.parse(event.data); if (m.t === "error") errors.push(m); };
+        await new Promise((resolve) => { socket.onopen = resolve; });
+        const closed = new Promise((resolve) => {
+          socket.onclose = (event) => resolve(event.code);
+          setTimeout(() => resolve("still open"), 10000);
+        });
+        for (const text of ["not json", "[1,2]", '{"t":"nope"}', '{"t":"ack"}', '{"t":"ack","seq":999}',
+                            '{"t":"toggle","seq":1,"section":9,"item":0}', '{"t":"toggle","seq":0,"section":0,"item":0}',
+                            '{"t":"filter","text":"' + "y".repeat(300) + '"}'])
+          socket.send(text);
+        socket.send(new Uint8Array([1, 2, 3]));
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        const before = errors.length;
+        socket.send("z".repeat(10000));
+        const code = await closed;
+        return { errors: errors.slice(0, before), last: errors.slice(before), code: code };
+      }"""
+    )
+    # Acks and clicks are answered from the client's queue, the rest at once: compare as sets.
+    codes = sorted(e["code"] for e in answers["errors"])
+    assert codes == sorted(["malformed", "malformed", "unknown-type", "malformed", "unknown-sequence",
+                            "unknown-row", "stale-sequence", "too-large", "binary-frame"]), answers
+    assert all(e["message"] for e in answers["errors"])
+    assert any("999" in e["message"] for e in answers["errors"] if e["code"] == "unknown-sequence")
+    assert [e["code"] for e in answers["last"]] == ["too-large"] and "10000 bytes" in answers["last"][0]["message"]
+    assert answers["code"] != "still open"  # the oversized message closed the connection
+    # The page's own list is unaffected.
+    check_apply(page, server, [("main", [("a", "alpha")])], [("main", [("b", "beta"), ("a", "alpha")])])
+
+
+def test_slow_client_costs_one_pending_batch(page, server):
+    """A client that never acknowledges gets one batch; the applies behind it coalesce."""
+    items = [(f"s{n}", f"row {n}") for n in range(100)]
+    post_snapshot(server, [("main", items)])
+    page.evaluate(
+        """() => new Promise((resolve) => {
+        window.silent = new WebSocket(location.href.replace(/^http/, "ws") + "list/ws");
+        window.silentMessages = 0;
+        window.silent.onmessage = () => { window.silentMessages++; };
+        window.silent.onopen = resolve; })"""
+    )
+    page.wait_for_function("window.silentMessages >= 1", timeout=10000)  # its reload
+    rng = random.Random(5)
+    for _ in range(50):
+        rng.shuffle(items)
+        post_snapshot(server, [("main", list(items))], wait=False)  # (waiting would wait for the silent one)
+    wait_for_dom(page, expected_flat([("main", items)]))
+    stats = json.loads(server.get("/test/stats"))
+    silent = max(stats, key=lambda s: s["batchesInFlight"])
+    assert silent["batchesInFlight"] == 1
+    assert silent["messagesSent"] == 2  # its reload and one batch; 49 applies wait, coalesced
+    assert page.evaluate("window.silentMessages") == 2
+    page.evaluate("window.silent.close()")
+
+
+def test_filter_as_you_type(page, server):
+    items = [(f"f{n}", f"{'apple' if n % 3 == 0 else 'pear'} {n}") for n in range(30)]
+    post_snapshot(server, [("main", items)])
+    page.evaluate("window.list.setFilter('apple')")
+    wait_for_dom(page, expected_flat([("main", [i for i in items if "apple" in i[1]])]))
+    page.evaluate("window.list.setFilter('')")
+    wait_for_dom(page, expected_flat([("main", items)]))
+
+
+def upgrade_status(server, origin):
+    host = urllib.parse.urlparse(server.url).netloc
+    request = (f"GET /list/ws HTTP/1.1\r\nHost: {host}\r\nOrigin: {origin}\r\nConnection: Upgrade\r\n"
+               "Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
+    parsed = urllib.parse.urlparse(server.url)
+    with socket.create_connection((parsed.hostname, parsed.port), timeout=10) as conn:
+        conn.sendall(request.encode())
+        return conn.recv(200).decode().split("\r\n")[0]
+
+
+def test_websocket_checks_origin(server):
+    assert "101" in upgrade_status(server, server.base)
+    refused = upgrade_status(server, "http://evil.example")
+    assert "101" not in refused and ("400" in refused or "403" in refused), refused
+
+
+def test_demo_page_screenshot(browser):
+    """The demo: 10^4 players in eight leagues re-ranked live; a filter; a PNG for the README."""
+    import os
+
+    demo = Server("serve", "--rows", "10000")
+    try:
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        opened = context.new_page()
+        opened.goto(demo.url)
+        opened.wait_for_function("window.list && window.list.stats.reloads >= 1")
+        assert opened.locator(".dl-row").count() == 10000
+        assert opened.locator(".dl-section").count() == 8
+        opened.wait_for_function("window.list.stats.steps.m > 0", timeout=20000)  # re-ranked live
+        opened.fill("#filter", "Kalia")
+        opened.wait_for_function("document.querySelectorAll('.dl-row').length < 10000 && document.querySelectorAll('.dl-row').length > 0")
+        names = opened.eval_on_selector_all(".dl-row .name", "(els) => els.map((e) => e.textContent)")
+        assert names and all("kalia" in n.lower() for n in names)
+        opened.fill("#filter", "")
+        opened.wait_for_function("document.querySelectorAll('.dl-row').length === 10000")
+        opened.wait_for_timeout(600)
+        out = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "web-demo.png")
+        opened.screenshot(path=out)
+        assert os.path.getsize(out) > 10000
+        context.close()
+    finally:
+        demo.stop()

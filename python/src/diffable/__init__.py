@@ -1,0 +1,147 @@
+"""diffable: diff large ordered lists of unique identifiers with the fewest moves, in C.
+
+    >>> import diffable
+    >>> d = diffable.diff(["a", "b", "c", "d"], ["b", "c", "d", "a", "e"])
+    >>> d.deletes.tolist(), d.inserts.tolist(), [tuple(m) for m in d.moves.tolist()]
+    ([], [4], [(0, 3)])
+    >>> d.steps()
+    [('move', 0, 3), ('insert', 4)]
+
+Identifiers are ints (64-bit), strs (compared in NFC, as Swift and the C core do), bytes, or any
+other hashable objects (compared with ==); ``key=`` maps arbitrary objects to identifiers, like
+``sorted``. numpy integer arrays and Arrow arrays (pyarrow) of strings, binaries or integers are
+read from their buffers. The GIL is released while the core works.
+"""
+from . import _core
+from ._errors import DuplicateError, UnknownIdentifierError, group_duplicates
+from ._result import Diff
+from ._sections import Batch, SectionsDiff
+from ._sections import diff_sections as _diff_sections
+
+__all__ = ["diff", "diff_sections", "key", "Differ", "Diff", "SectionsDiff", "Batch", "DuplicateError",
+           "UnknownIdentifierError", "MAX_COUNT"]
+__version__ = "0.3.0"
+
+#: The most identifiers one list (or snapshot) may hold: 2**31 - 1.
+MAX_COUNT = _core.MAX_COUNT
+
+
+def key(identifier):
+    """The 64-bit key the C core and Diffable's Swift API give an identifier: XXH3-64 (seed 0) of
+    a str's NFC UTF-8 bytes (canonically equivalent spellings share it) or of bytes as they are;
+    an int is its own key (as unsigned 64 bits). O(length).
+
+    >>> hex(diffable.key("abc"))
+    '0x78af5f94892f3950'
+    """
+    return _core.key(identifier)
+
+
+def _readable(values):
+    """Sources the core reads directly stay as they are; an Arrow chunked array or stream becomes one array."""
+    if hasattr(values, "__arrow_c_array__"):
+        return values
+    if hasattr(values, "combine_chunks"):  # pyarrow.ChunkedArray
+        return values.combine_chunks()
+    if hasattr(values, "__arrow_c_stream__") and not hasattr(values, "__array__"):
+        import pyarrow  # only Arrow streams need pyarrow
+        return pyarrow.chunked_array(values).combine_chunks()
+    return values
+
+
+def _item(values, index):
+    value = values[index]
+    return value.as_py() if hasattr(value, "as_py") else value.item() if hasattr(value, "item") else value
+
+
+class Differ:
+    """A reusable differ: it keeps the C core's context and key arrays between diffs, so once
+    warm (after a diff of the largest size, or ``reserve``) the core allocates nothing per diff.
+    Use one Differ per thread (a Differ busy in another thread raises RuntimeError).
+    """
+
+    __slots__ = ("_core",)
+
+    def __init__(self):
+        self._core = _core.CoreDiffer()
+
+    def diff(self, old, new, *, key=None) -> Diff:
+        """Diffs two lists of unique identifiers. See :func:`diffable.diff`."""
+        old_ids = [key(x) for x in old] if key is not None else _readable(old)
+        new_ids = [key(x) for x in new] if key is not None else _readable(new)
+        raw = self._core._diff(old_ids, new_ids)
+        if raw[0] == "duplicates":
+            for side, name, source in ((0, "old", old_ids), (1, "new", new_ids)):
+                identifiers, positions = group_duplicates(raw[1], side, 0, lambda i, s=source: _item(s, i),
+                                                          lambda p: p)
+                if identifiers:
+                    raise DuplicateError(name, "item", identifiers, positions)
+        return Diff(raw, new)
+
+    def diff_sections(self, old, new, *, reload_items=(), reconfigure_items=(), reload_sections=()) -> SectionsDiff:
+        """Diffs two snapshots of sections. See :func:`diffable.diff_sections`."""
+        return _diff_sections(self._core, old, new, reload_items, reconfigure_items, reload_sections)
+
+    def reserve(self, old_count, new_count):
+        """Grows the buffers for a flat diff of lists this long, so that it allocates nothing in the core.
+        O(1) besides the allocator."""
+        self._core.reserve(old_count, new_count)
+
+    def shrink(self):
+        """Releases every buffer (the next diff grows them again). O(1)."""
+        self._core.shrink()
+
+    @property
+    def allocation_count(self) -> int:
+        """Allocations the core's context has made since this Differ was created (a warm Differ adds none)."""
+        return self._core.allocation_count
+
+    @property
+    def memory(self) -> int:
+        """Bytes held by this Differ's buffers."""
+        return self._core.memory
+
+
+def diff(old, new, *, key=None) -> Diff:
+    """What changed between two ordered lists of unique identifiers: deletes, inserts, and the
+    fewest moves (matched - LIS).
+
+    Args:
+        old, new: lists, tuples or other iterables of identifiers (all ints, all strs, all bytes,
+            or all other hashable objects); numpy integer arrays; Arrow string, binary or integer
+            arrays (pyarrow, or anything with ``__arrow_c_array__``).
+        key: a function mapping each element to its identifier, as for ``sorted``.
+
+    Returns: a :class:`Diff`.
+
+    Raises:
+        DuplicateError: an identifier occurs twice in one list (every duplicate is listed).
+        TypeError: mixed identifier kinds, unhashable identifiers, unsupported buffers.
+        ValueError: NaN, a str with a lone surrogate, a null in an Arrow array.
+        OverflowError: an int outside 64 signed bits, a list longer than MAX_COUNT.
+
+    Complexity: O(n + m) expected plus O(k log k) for the k matched identifiers that are not in a
+    common prefix or suffix; the GIL is released while the core hashes and diffs (not for generic
+    objects, whose == is Python code).
+    """
+    return Differ().diff(old, new, key=key)
+
+
+def diff_sections(old, new, *, reload_items=(), reconfigure_items=(), reload_sections=()) -> SectionsDiff:
+    """Diffs two snapshots given as ``[(section_id, [item_ids]), ...]`` into UIKit-style batches:
+    the structural batch (section and item deletes, inserts and moves, made valid under UIKit's
+    rules), then a refresh batch with the requested reloads and reconfigures at final positions.
+
+    Args:
+        old, new: the snapshots. Section identifiers are unique in a snapshot; item identifiers
+            are unique across it (items may move between sections).
+        reload_items, reconfigure_items, reload_sections: identifiers in `new` to refresh.
+
+    Raises: DuplicateError (old checked first; sections before items, positions as
+    ``[section]`` / ``[section, item]``), UnknownIdentifierError (a refresh request not in
+    `new`), and the TypeError/ValueError of :func:`diff`.
+
+    Complexity: O(n + m + s + r) expected plus O(k log k + s log s).
+    """
+    return Differ().diff_sections(old, new, reload_items=reload_items, reconfigure_items=reconfigure_items,
+                                  reload_sections=reload_sections)

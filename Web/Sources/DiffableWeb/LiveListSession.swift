@@ -139,7 +139,9 @@ final class LiveListSession<Section: Hashable & Sendable, Item: Hashable & Senda
                 queue.async {
                     if self.view.acknowledge(sequence) == .unknown {
                         self.fail(ProtocolError(.unknownSequence, "acknowledged message \(sequence), but the last one sent is \(self.view.sequence)"))
-                    } else {
+                    } else if !self.applying {
+                        // While an apply is under way its own end refreshes them, and waits for
+                        // the browser before the apply counts as done.
                         self.refreshDecorations()
                     }
                 }

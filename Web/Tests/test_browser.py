@@ -199,6 +199,21 @@ def outline_entries(nodes, roots):
     return entries
 
 
+def first_row_difference(shown, expected):
+    """Where two DOM_STATE results part, in words (pytest's own diff of long lists is cut short)."""
+    if len(shown) != len(expected):
+        return f"{len(shown)} sections shown, {len(expected)} expected"
+    for section, (a, b) in enumerate(zip(shown, expected)):
+        if a["header"] != b["header"]:
+            return f"section {section}: header {a['header']!r}, expected {b['header']!r}"
+        for row, (x, y) in enumerate(zip(a["rows"], b["rows"])):
+            if x != y:
+                return f"section {section} row {row}: shown {x}, expected {y}"
+        if len(a["rows"]) != len(b["rows"]):
+            return f"section {section}: {len(a['rows'])} rows shown, {len(b['rows'])} expected"
+    return "no difference"
+
+
 def test_seeded_outline_sequence(page, server):
     """60 seeded outlines: children added and removed, parents expanded and collapsed."""
     rng = random.Random(2027)
@@ -229,7 +244,8 @@ def test_seeded_outline_sequence(page, server):
         before = page.evaluate(COUNTERS)
         server.post("/test/outline", {"section": "O", "entries": outline_entries(nodes, roots)})
         after = page.evaluate(COUNTERS)
-        assert page.evaluate(DOM_STATE) == [{"header": "Section O", "rows": outline_rows(nodes, roots)}]
+        shown, expected = page.evaluate(DOM_STATE), [{"header": "Section O", "rows": outline_rows(nodes, roots)}]
+        assert shown == expected, f"version {version}: " + first_row_difference(shown, expected)
         steps, mutations = delta(before, after, "steps"), delta(before, after, "mutations")
         assert mutations["rows"] == steps["d"] + steps["i"] + 2 * steps["m"] + 2 * steps["r"], (steps, mutations)
 

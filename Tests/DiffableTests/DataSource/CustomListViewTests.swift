@@ -92,7 +92,7 @@ import Testing
 
     /// The doc quotes the example file whole, so the two cannot drift apart.
     @Test func theDocQuotesTheTestedFileExactly() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = RepositoryPaths.root
         let example = "Tests/DiffableTests/Examples/ArrayListView.swift"
         let code = try String(contentsOf: root.appendingPathComponent(example), encoding: .utf8)
         let doc = try String(contentsOf: root.appendingPathComponent("docs/DATA_SOURCE.md"), encoding: .utf8)

@@ -6,8 +6,7 @@ import Testing
 
 /// The cross-language fixtures (docs/FIXTURES.md) through the Swift API and the strict simulator.
 @Suite struct FixtureTests {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures")
+    static let directory = RepositoryPaths.fixtures
 
     static let files: [URL] = (try? Fixture.files(in: directory)) ?? []
 

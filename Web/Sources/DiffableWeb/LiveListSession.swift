@@ -104,11 +104,14 @@ final class LiveListSession<Section: Hashable & Sendable, Item: Hashable & Senda
             group.enter()
             dataSource.apply(outline, to: section, animatingDifferences: true) { group.leave() }
         }
+        // The disclosure states the diff does not carry go out before `done` runs, so an awaited
+        // apply returns only when the browser shows the whole new state.
         group.notify(queue: queue) {
-            self.applying = false
-            for finished in done { finished() }
-            self.pump()
-            self.refreshDecorations()
+            self.refreshDecorations {
+                self.applying = false
+                for finished in done { finished() }
+                self.pump()
+            }
         }
     }
 
@@ -136,7 +139,9 @@ final class LiveListSession<Section: Hashable & Sendable, Item: Hashable & Senda
                 queue.async {
                     if self.view.acknowledge(sequence) == .unknown {
                         self.fail(ProtocolError(.unknownSequence, "acknowledged message \(sequence), but the last one sent is \(self.view.sequence)"))
-                    } else {
+                    } else if !self.applying {
+                        // While an apply is under way its own end refreshes them, and waits for
+                        // the browser before the apply counts as done.
                         self.refreshDecorations()
                     }
                 }
@@ -187,9 +192,10 @@ final class LiveListSession<Section: Hashable & Sendable, Item: Hashable & Senda
     /// Sends again the outline rows whose level or disclosure state changed without the data
     /// source diffing them (a collapsed parent got its first child, a parent was expanded).
     /// Runs when no batch waits for the browser, so the committed state is what it shows.
+    /// `finished` runs when the browser has acknowledged those rows (at once when none changed).
     /// - Complexity: O(rows of the outline sections) plus the rendering of each.
-    private func refreshDecorations() {
-        guard !outlineSections.isEmpty, view.batchesInFlight == 0, view.sequence > 0 else { return }
+    private func refreshDecorations(then finished: (() -> Void)? = nil) {
+        guard !outlineSections.isEmpty, view.batchesInFlight == 0, view.sequence > 0 else { finished?(); return }
         let snapshot = dataSource.snapshot()
         var paths: [IndexPath] = []
         var seen: [Item: Decoration] = [:]
@@ -203,7 +209,7 @@ final class LiveListSession<Section: Hashable & Sendable, Item: Hashable & Senda
             }
         }
         decorations = seen
-        view.reconfigureRows(at: paths)
+        view.reconfigureRows(at: paths) { _ in finished?() }
     }
 
     /// Tells the browser what was wrong (the session goes on until too many errors).

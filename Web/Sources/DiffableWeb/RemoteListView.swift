@@ -116,14 +116,19 @@ public final class RemoteListView: ListView, @unchecked Sendable {
     /// Sends the rows at `paths` again, updated in place (reconfigure steps), outside any batch
     /// of the data source: for what the data source does not diff, such as an outline row's
     /// disclosure state. Call on the executor, not inside an update.
+    /// - Parameter completion: runs when the browser acknowledges the message (at once with
+    ///   `true` when `paths` is empty, with `false` when no data source is attached or the
+    ///   browser leaves first).
     /// - Complexity: O(paths) plus the cell provider for each.
-    public func reconfigureRows(at paths: [IndexPath]) {
-        guard let dataSource, !paths.isEmpty else { return }
+    public func reconfigureRows(at paths: [IndexPath], completion: ((Bool) -> Void)? = nil) {
+        guard let dataSource else { completion?(false); return }
+        guard !paths.isEmpty else { completion?(true); return }
         flush()
         var body = JSONWriter()
         var count = 0
         writeSteps(paths.map(ListStep.reconfigureItem), of: dataSource, into: &body, count: &count)
         outbox = body
+        if let completion { outboxCompletions.append(completion) }
         flush()
     }
 

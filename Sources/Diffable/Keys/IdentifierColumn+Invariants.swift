@@ -11,12 +11,12 @@
             precondition(keyArray.count == ids.count, "\(keyArray.count) stored keys for \(ids.count) identifiers")
             precondition(table.count == ids.count, "table count \(table.count) != \(ids.count)")
             for slot in ids.indices {
-                let stored = key(at: slot)
+                let stored = storedKey(at: slot)
                 precondition(table.find(stored) { $0 == Int32(slot) } != nil, "slot \(slot) not in the table")
                 let id = ids[slot]
                 if strategy != .hashValue && id == id {
                     precondition(stored == key(of: id), "slot \(slot) stores a stale key")
-                    precondition(self.slot(of: id) == Int32(slot), "identifier at slot \(slot) found elsewhere")
+                    precondition(lookUp(id, key: stored) == Int32(slot), "identifier at slot \(slot) found elsewhere")
                 }
             }
         }

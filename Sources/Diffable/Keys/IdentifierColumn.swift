@@ -95,9 +95,14 @@ struct IdentifierColumn<ID: Hashable> {
     }
 
     /// The stored key of the identifier at `slot`.
+    /// `mutating` only so that a call on a column stored in a class borrows it in place.
     /// - Complexity: O(1).
     @inline(__always)
-    func key(at slot: Int) -> UInt64 { withKeys { $0[slot] } }
+    mutating func key(at slot: Int) -> UInt64 { storedKey(at: slot) }
+
+    /// ``key(at:)`` for callers inside the column.
+    @inline(__always)
+    func storedKey(at slot: Int) -> UInt64 { withKeys { $0[slot] } }
 
     /// The keys by slot as an array sharing the column's buffer (the identifiers' for
     /// identifiers that are their own keys), not a copy.
@@ -130,14 +135,20 @@ struct IdentifierColumn<ID: Hashable> {
     }
 
     /// The slot of `id`, whose key is `key`.
+    /// `mutating` only so that a call on a column stored in a class borrows it in place (a
+    /// copy would retain and release its three buffers on every lookup).
     /// - Complexity: O(1) expected.
     @inline(__always)
-    func slot(of id: ID, key: UInt64) -> Int32? {
+    mutating func slot(of id: ID, key: UInt64) -> Int32? { lookUp(id, key: key) }
+
+    /// ``slot(of:key:)`` for callers inside the column.
+    @inline(__always)
+    func lookUp(_ id: ID, key: UInt64) -> Int32? {
         withTable { $0.slot(of: id, key: key) { ids[Int($0)] } }
     }
 
     /// - Complexity: O(1) expected.
-    func slot(of id: ID) -> Int32? { slot(of: id, key: key(of: id)) }
+    mutating func slot(of id: ID) -> Int32? { slot(of: id, key: key(of: id)) }
 
     /// How many lookups ahead a batch prefetches: enough to cover a DRAM miss at a few ns
     /// of work per lookup, few enough that the prefetched lines are still cached.
@@ -166,7 +177,7 @@ struct IdentifierColumn<ID: Hashable> {
                 let candidate = candidates[index]
                 if candidate >= 0 && ids[Int(candidate)] == identifiers[index] {
                     slots.append(candidate)
-                } else if candidate >= 0, let slot = slot(of: identifiers[index], key: keys[index]) {
+                } else if candidate >= 0, let slot = lookUp(identifiers[index], key: keys[index]) {
                     // The first candidate was another key sharing the fingerprint (rare).
                     slots.append(slot)
                 }

@@ -108,7 +108,7 @@ final class SectionSnapshotStorage<Item: Hashable>: SnapshotStorageClass {
     // MARK: Lookups
 
     @inline(__always)
-    func key(_ item: Item) -> UInt64 { items.key(of: item) }
+    func key(_ item: Item) -> UInt64 { items.strategy.key(item) }  // the strategy read in place: a call on the column would copy it
 
     /// - Complexity: O(1) expected; no hashing when `item` is at the position after (or
     ///   at) the one the previous lookup found, as when rows are asked about in order.

@@ -93,7 +93,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     // MARK: Lookups
 
     @inline(__always)
-    func itemKey(_ id: I) -> UInt64 { items.key(of: id) }
+    func itemKey(_ id: I) -> UInt64 { items.strategy.key(id) }  // the strategy read in place: a call on the column would copy it
 
     /// The identifier of the item at `slot`.
     /// - Complexity: O(1).
@@ -112,7 +112,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
 
     /// The keys of `ids`, in order.
     /// - Complexity: O(k) (plus string and byte lengths).
-    func itemKeys(of ids: [I]) -> [UInt64] { items.keys(of: ids) }
+    func itemKeys(of ids: [I]) -> [UInt64] { items.strategy.keys(ids) }
 
     /// The stored item keys by slot, valid inside `body` (see ``IdentifierColumn/withKeys(_:)``).
     /// - Complexity: O(1) plus `body`.

@@ -26,8 +26,8 @@ import os
 import random
 import resource
 import signal
-import subprocess
 import statistics
+import subprocess
 import sys
 import time
 

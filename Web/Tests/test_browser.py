@@ -300,6 +300,47 @@ def test_moved_row_keeps_node_and_focus(page, server):
     assert state["value"].endswith("typed")
 
 
+def test_a_re_sort_goes_as_one_new_order_keeping_nodes_and_focus(page, server):
+    """A batch that moves most of a big section's rows is sent as one "o" step: the DOM is the
+    snapshot, every kept row is its old node, the field inside one keeps focus and text, rows
+    deleted are gone and rows inserted are new. The other section, changed a little in the
+    same batch, still goes as single steps."""
+    rng = random.Random(31)
+    big = [(f"k{n}", f"row {n}") for n in range(1500)]
+    big[700] = ("k700", "[input] field")
+    small = [(f"s{n}", f"small {n}") for n in range(20)]
+    post_snapshot(server, [("big", big), ("small", small)])
+    page.evaluate("() => document.querySelectorAll('#list .dl-section')[0].querySelectorAll('.dl-row').forEach((li, i) => { li.marker = 'm' + i; })")
+    field = page.locator("input.row-input")
+    field.click()
+    field.type("typed")
+    resorted = big[:]
+    rng.shuffle(resorted)
+    gone = {key for key, _ in rng.sample(resorted, 10) if key != "k700"}
+    resorted = [row for row in resorted if row[0] not in gone]
+    for n in range(10):
+        resorted.insert(rng.randrange(len(resorted) + 1), (f"new{n}", f"new row {n}"))
+    small_after = small[1:] + [("s20", "small 20")]
+    before = page.evaluate(COUNTERS)
+    post_snapshot(server, [("big", resorted), ("small", small_after)])
+    after = page.evaluate(COUNTERS)
+    steps = delta(before, after, "steps")
+    assert steps.get("o") == 1 and steps.get("m", 0) == 0, steps
+    assert steps.get("d") == 1 and steps.get("i") == 1, steps  # the small section's own steps
+    state = page.evaluate("""() => ({
+        rows: Array.from(document.querySelectorAll('#list .dl-section')).map((s) =>
+            Array.from(s.querySelectorAll('.dl-row')).map((li) => li.marker || null)),
+        focused: document.activeElement && document.activeElement.classList.contains('row-input'),
+        value: document.querySelector('input.row-input').value })""")
+    original = {key: n for n, (key, _) in enumerate(big)}
+    assert state["rows"][0] == [f"m{original[k]}" if k in original else None for k, _ in resorted]
+    assert state["focused"] is True and state["value"].endswith("typed")
+    # The field's row shows no text of its own (its markup is an input).
+    expected = expected_flat([("big", [(k, "" if k == "k700" else t) for k, t in resorted]), ("small", small_after)])
+    shown = page.evaluate(DOM_STATE)
+    assert shown == expected, first_row_difference(shown, expected)
+
+
 def test_reconfigure_keeps_node_and_reload_replaces_it(page, server):
     items = [("a", "alpha"), ("b", "beta"), ("c", "gamma")]
     post_snapshot(server, [("main", items)])

@@ -35,6 +35,13 @@ public final class RemoteListView: ListView, @unchecked Sendable {
     private var outboxStepCount = 0
     private var outboxCompletions: [(Bool) -> Void] = []
 
+    /// A section whose batch moves at least this many of its rows, and at least a quarter of
+    /// them, is sent as its new order (one "o" step: each kept row by its current index, each
+    /// new row rendered) instead of a step per row: the browser then places every row in one
+    /// pass, keeping the nodes. Only for batches without section changes, refreshes or moves
+    /// between sections; nil sends single steps always.
+    public var reorderThreshold: Int? = 256
+
     /// - Parameters:
     ///   - send: called on the executor with each message's text, in order.
     ///   - schedule: runs a job later on the executor (e.g. `queue.async`); nil sends each
@@ -90,7 +97,18 @@ public final class RemoteListView: ListView, @unchecked Sendable {
                 schedule { [weak self] in self?.flush() }
             }
         }
-        writeSteps(steps, of: dataSource, into: &outbox!, count: &outboxStepCount)
+        let reordered = reorderedSections(of: batch, newCounts: newCounts)
+        if reordered.isEmpty {
+            writeSteps(steps, of: dataSource, into: &outbox!, count: &outboxStepCount)
+        } else {
+            // No section changes and no moves between sections: each step stays in its section,
+            // so the other sections' steps and the new orders do not depend on each other.
+            writeSteps(steps.filter { !reordered.contains($0.onlySection) }, of: dataSource, into: &outbox!, count: &outboxStepCount)
+            for section in reordered.sorted() {
+                writeOrder(of: section, batch: batch, oldCount: oldCounts[section], newCount: newCounts[section],
+                           of: dataSource, into: &outbox!, count: &outboxStepCount)
+            }
+        }
         outboxCompletions.append(completion)
         if schedule == nil { flush() }
     }
@@ -229,6 +247,60 @@ public final class RemoteListView: ListView, @unchecked Sendable {
         }
     }
 
+    /// The sections of `batch` to send as their new order (``reorderThreshold``).
+    /// - Complexity: O(batch operations).
+    private func reorderedSections(of batch: BatchUpdate, newCounts: [Int]) -> Set<Int> {
+        guard let threshold = reorderThreshold, !batch.isRefreshOnly, batch.moveItems.count >= threshold,
+            batch.deleteSections.isEmpty, batch.insertSections.isEmpty, batch.moveSections.isEmpty,
+            batch.reloadSections.isEmpty, batch.reloadItems.isEmpty, batch.reconfigureItems.isEmpty
+        else { return [] }
+        var moves: [Int: Int] = [:]
+        for move in batch.moveItems {
+            guard move.from.section == move.to.section else { return [] }
+            moves[move.to.section, default: 0] += 1
+        }
+        return Set(moves.filter { $0.value >= threshold && 4 * $0.value >= newCounts[$0.key] }.keys)
+    }
+
+    /// One "o" step: the rows of `section` after `batch`, each kept row as its index before the
+    /// batch, each inserted row rendered. The rows neither deleted nor moved keep their order
+    /// and fill, in order, the positions no insert or move names (the batch's own semantics).
+    /// - Complexity: O(old + new rows of the section) plus the inserted rows rendered.
+    private func writeOrder(
+        of section: Int, batch: BatchUpdate, oldCount: Int, newCount: Int,
+        of dataSource: any ListViewDataSource<RemoteRow>, into json: inout JSONWriter, count: inout Int
+    ) {
+        var leaving = [Bool](repeating: false, count: oldCount)
+        // Per new position: -1 a row that stays, -2 an insert, otherwise the moved row's old index.
+        var source = [Int](repeating: -1, count: newCount)
+        for path in batch.deleteItems where path.section == section { leaving[path.item] = true }
+        for path in batch.insertItems where path.section == section { source[path.item] = -2 }
+        for move in batch.moveItems where move.to.section == section {
+            leaving[move.from.item] = true
+            source[move.to.item] = move.from.item
+        }
+        if count > 0 { json.raw(",") }
+        count += 1
+        json.raw(#"["o","#)
+        json.int(section)
+        json.raw(",[")
+        var staying = 0
+        for position in 0..<newCount {
+            if position > 0 { json.raw(",") }
+            switch source[position] {
+            case -2:
+                writeRow(dataSource.cell(at: IndexPath(item: position, section: section)), to: &json)
+            case -1:
+                while leaving[staying] { staying += 1 }
+                json.int(staying)
+                staying += 1
+            case let old:
+                json.int(old)
+            }
+        }
+        json.raw("]]")
+    }
+
     private func writePath(_ path: IndexPath, to json: inout JSONWriter) {
         json.int(path.section)
         json.raw(",")
@@ -264,5 +336,18 @@ public final class RemoteListView: ListView, @unchecked Sendable {
         json.raw(",")
         json.int((row.expandable == true ? 1 : 0) | (row.isExpanded ? 2 : 0))
         json.raw("]")
+    }
+}
+
+private extension ListStep {
+    /// The one section an item step touches (only asked of batches without section steps or
+    /// moves between sections).
+    var onlySection: Int {
+        switch self {
+        case .deleteItem(let path), .insertItem(let path), .reloadItem(let path), .reconfigureItem(let path): path.section
+        case .moveItem(let from, _): from.section
+        case .deleteSection(let index), .insertSection(let index), .reloadSection(let index): index
+        case .moveSection(let from, _): from
+        }
     }
 }

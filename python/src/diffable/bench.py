@@ -26,6 +26,7 @@ import os
 import random
 import resource
 import signal
+import statistics
 import subprocess
 import sys
 import time
@@ -203,8 +204,13 @@ def spawn(spec, args):
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def threads(n):
-    """Seconds for 4 independent diffs one after another, then in 4 threads (numpy int64 arrays)."""
+def threads(n, repeats=5):
+    """4 independent diffs of numpy int64 arrays, one after another and then in 4 threads.
+
+    One warm-up of each (first-touch page faults and the pooled contexts would otherwise land
+    on whichever goes first), then ``repeats`` alternated pairs. Returns the serial and parallel
+    seconds of each pair.
+    """
     import threading
 
     import numpy
@@ -212,18 +218,34 @@ def threads(n):
     import diffable
     rng = numpy.random.default_rng(1)
     jobs = [(numpy.arange(n, dtype=numpy.int64), rng.permutation(n).astype(numpy.int64)) for _ in range(4)]
-    started = time.perf_counter()
-    for old, new in jobs:
-        diffable.diff(old, new)
-    serial = time.perf_counter() - started
-    workers = [threading.Thread(target=diffable.diff, args=job) for job in jobs]
-    started = time.perf_counter()
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join()
-    parallel = time.perf_counter() - started
-    return serial, parallel
+
+    def one_after_another():
+        started = time.perf_counter()
+        for old, new in jobs:
+            diffable.diff(old, new)
+        return time.perf_counter() - started
+
+    def in_threads():
+        workers = [threading.Thread(target=diffable.diff, args=job) for job in jobs]
+        started = time.perf_counter()
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+        return time.perf_counter() - started
+
+    one_after_another(), in_threads()
+    pairs = [(one_after_another(), in_threads()) for _ in range(repeats)]
+    return [s for s, _ in pairs], [p for _, p in pairs]
+
+
+def print_threads(n, repeats):
+    serial, parallel = threads(n, repeats)
+    ratios = sorted(s / p for s, p in zip(serial, parallel))
+    print(f"\n4 diffs of {n:,} shuffled int64 (numpy), {repeats} alternated pairs after a warm-up: "
+          f"one after another {statistics.median(serial):.3f} s, in 4 threads {statistics.median(parallel):.3f} s "
+          f"(medians); speed-up {statistics.median(ratios):.2f}x median, {ratios[0]:.2f}-{ratios[-1]:.2f}x range, "
+          f"on {os.cpu_count()} cores")
 
 
 def cell(record):
@@ -288,6 +310,7 @@ def main(argv=None):
     parser.add_argument("--memory-gb", type=float, default=8)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--threads", type=float, default=0, help="also time 4 threads vs 1 at this size")
+    parser.add_argument("--only-threads", action="store_true", help="with --threads: time the threads alone")
     parser.add_argument("--json", help="write every record here")
     parser.add_argument("--plot", help="write a PNG of the churn scenario here")
     parser.add_argument("--from-json", help="comma-separated --json files: print their table (and --plot), run nothing")
@@ -295,6 +318,11 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.one:
         return one(args.one, args.runs, args.timeout)
+    if args.only_threads:
+        if not args.threads:
+            parser.error("--only-threads needs --threads N")
+        print_threads(int(args.threads), max(args.runs, 5))
+        return None
     sizes = [int(float(s)) for s in args.sizes.split(",")]
     kinds, scenarios, tools = args.kinds.split(","), args.scenarios.split(","), args.tools.split(",")
     records = {}
@@ -322,9 +350,7 @@ def main(argv=None):
                         stopped = record["status"]
     print(table(records, sizes, kinds, scenarios, tools))
     if args.threads:
-        serial, parallel = threads(int(args.threads))
-        print(f"\n4 diffs of {int(args.threads):,} shuffled int64 (numpy): one after another {serial:.3f} s, "
-              f"in 4 threads {parallel:.3f} s: {serial / parallel:.2f}x on {os.cpu_count()} cores")
+        print_threads(int(args.threads), max(args.runs, 5))
     if args.json:
         with open(args.json, "w") as out:
             json.dump([dict(zip(("tool", "scenario", "kind", "n"), k), **v) for k, v in records.items()], out, indent=1)

@@ -86,6 +86,19 @@
     }
     li.innerHTML = rowInner(row);
   }
+  // Runs `change`, which may take the focused element inside `scope` out of the page and put
+  // it back; the focus, and a text field's selection, are then restored.
+  function keepingFocus(scope, change) {
+    const active = document.activeElement;
+    const focused = active && active !== document.body && scope.contains(active);
+    let selection = null;
+    if (focused) try { selection = [active.selectionStart, active.selectionEnd]; } catch (e) { /* not a text field */ }
+    change();
+    if (focused && active.isConnected) {
+      active.focus({ preventScroll: true });
+      if (selection && selection[0] !== null) try { active.setSelectionRange(selection[0], selection[1]); } catch (e) { /* ignore */ }
+    }
+  }
   function makeRow(row) {
     const li = document.createElement("li");
     fillRow(li, row);
@@ -240,15 +253,40 @@
       if (typeof parent.moveBefore === "function" && node.isConnected && parent.isConnected) {
         try { parent.moveBefore(node, before); return; } catch (e) { /* fall back below */ }
       }
-      const active = document.activeElement;
-      const focused = active && active !== document.body && node.contains(active);
-      let selection = null;
-      if (focused) try { selection = [active.selectionStart, active.selectionEnd]; } catch (e) { /* not a text field */ }
-      parent.insertBefore(node, before);
-      if (focused) {
-        active.focus({ preventScroll: true });
-        if (selection && selection[0] !== null) try { active.setSelectionRange(selection[0], selection[1]); } catch (e) { /* ignore */ }
+      keepingFocus(node, () => parent.insertBefore(node, before));
+    }
+
+    // A section's rows in their new order at once ("o"): a number is the row now at that
+    // index (its node kept), anything else a new row. Rows not named are dropped. The nodes are
+    // taken out and put back in one insertion each way, which costs far less than one move per
+    // row when most rows move; a focused field inside a kept row keeps its focus.
+    reorder(section, entries) {
+      const old = [];
+      for (const block of section.rows.blocks) for (const node of block) old.push(node);
+      const kept = new Uint8Array(old.length);
+      const nodes = new Array(entries.length);
+      for (let j = 0; j < entries.length; j++) {
+        const entry = entries[j];
+        if (typeof entry === "number") {
+          if (!(entry >= 0 && entry < old.length) || kept[entry]) throw new RangeError("reorder names row " + entry + " of " + old.length + " twice or out of range");
+          kept[entry] = 1;
+          nodes[j] = old[entry];
+        } else {
+          nodes[j] = makeRow(entry);
+        }
       }
+      // Every row out in one operation (the kept ones are held in `nodes`), then back in order:
+      // appending detached nodes to a fragment costs nothing per row.
+      const ul = section.ul, parent = ul.parentNode, next = ul.nextSibling;
+      keepingFocus(ul, () => {
+        ul.remove();
+        ul.textContent = "";
+        const fragment = document.createDocumentFragment();
+        for (const node of nodes) fragment.appendChild(node);
+        ul.appendChild(fragment);
+        parent.insertBefore(ul, next);
+      });
+      section.rows = new RowIndex(nodes);
     }
 
     applySteps(steps) {
@@ -284,6 +322,10 @@
             const node = makeRow(step[3]);
             section.ul.replaceChild(node, old);
             section.rows.insert(step[2], node);
+            break;
+          }
+          case "o": {
+            this.reorder(this.section(step[1]), step[2]);
             break;
           }
           case "c": {

@@ -176,8 +176,24 @@ static int read_buffer(PyObject *source, const char *side, ids_scratch *scratch,
     return 0;
 }
 
+/* How far ahead of the identifier being read its list's objects are prefetched. A shuffled
+ * list's objects sit at scattered addresses, and reading one at a time waits for each cache
+ * miss in turn; fetched ahead, the misses overlap. */
+enum { IDS_PREFETCH_AHEAD = 16 };
+
+/* Starts loading the object `IDS_PREFETCH_AHEAD` places after `index` in `list`, if any.
+ * O(1); a hint only (nothing is read). */
+static inline void prefetch_ahead(PyObject *list, size_t index, size_t count) {
+#if defined(__GNUC__) || defined(__clang__)
+    if (index + IDS_PREFETCH_AHEAD < count) __builtin_prefetch(PyList_GetItem(list, (Py_ssize_t)(index + IDS_PREFETCH_AHEAD)));
+#else
+    (void)list, (void)index, (void)count;
+#endif
+}
+
 static int read_ints(PyObject *list, const char *side, size_t count, ids *out, uint64_t *keys) {
     for (size_t i = 0; i < count; i++) {
+        prefetch_ahead(list, i, count);
         PyObject *item = PyList_GetItem(list, (Py_ssize_t)i);
         if (item == NULL) return -1;
         if (!PyLong_Check(item)) return mixed(side, i, item, IDS_INT);
@@ -193,6 +209,7 @@ static int read_ints(PyObject *list, const char *side, size_t count, ids *out, u
 
 static int read_bytes(PyObject *list, const char *side, size_t count, int kind, ids *out, ids_scratch *scratch) {
     for (size_t i = 0; i < count; i++) {
+        prefetch_ahead(list, i, count);
         PyObject *item = PyList_GetItem(list, (Py_ssize_t)i);
         if (item == NULL) return -1;
         if (kind_of(item) != kind) return mixed(side, i, item, kind);

@@ -201,7 +201,7 @@ where Item.ID: Sendable {
     static func changedItems(_ values: Snapshot, base: Snapshot, baseIDs: IDSnapshot) -> [Item.ID] {
         let old = base.storage, oldIDs = baseIDs.storage
         var changed: [Item.ID] = []
-        for value in values.storage.itemIDs {
+        for value in values.itemIdentifiersInStorageOrder {
             let id = value.id
             guard let slot = oldIDs.itemSlot(id) else { continue }
             // Both old snapshots have one layout: the same position holds the old value.

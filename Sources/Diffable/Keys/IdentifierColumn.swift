@@ -144,7 +144,7 @@ struct IdentifierColumn<ID: Hashable> {
     /// ``slot(of:key:)`` for callers inside the column.
     @inline(__always)
     func lookUp(_ id: ID, key: UInt64) -> Int32? {
-        withTable { $0.slot(of: id, key: key) { ids[Int($0)] } }
+        table.slot(of: id, key: key) { ids[Int($0)] }
     }
 
     /// - Complexity: O(1) expected.

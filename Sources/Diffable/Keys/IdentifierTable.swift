@@ -128,10 +128,12 @@ final class IdentifierTable {
     /// The slot holding `id` (keyed `key`), the one id → slot lookup of every storage: each
     /// candidate is confirmed with `==` on the identifier `identifierAt(slot)` returns (for
     /// injective keys, such as `Int`'s, that is the key comparison, read from the identifier
-    /// array the caller reads next anyway).
+    /// array the caller reads next anyway). `identifierAt` returns the identifier itself, not
+    /// an optional: comparing optionals makes unspecialized code (a client's own identifier
+    /// type) look up the metadata of a tuple of them on every call.
     /// - Complexity: O(1) expected hash-and-compare operations.
     @inline(__always)
-    func slot<ID: Equatable>(of id: ID, key: UInt64, identifierAt: (Int32) -> ID?) -> Int32? {
+    func slot<ID: Equatable>(of id: ID, key: UInt64, identifierAt: (Int32) -> ID) -> Int32? {
         find(key) { identifierAt($0) == id }
     }
 

@@ -177,7 +177,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
 
     /// - Complexity: O(1) expected.
     func sectionSlot(_ id: S, key: UInt64) -> Int32? {
-        sectionTable.slot(of: id, key: key) { sectionIDs[Int($0)] }
+        sectionTable.slot(of: Optional(id), key: key) { sectionIDs[Int($0)] }  // a free slot's nil never matches
     }
 
     func sectionSlot(_ id: S) -> Int32? { sectionSlot(id, key: sectionKey(id)) }

@@ -477,11 +477,15 @@ BENCH_CHECK_LOG := $(CURDIR)/Benchmarks/.build/bench-check.log
 BENCH_UNCHECKED := --skip ".*-from-4-threads"
 # More options for check and update, e.g. BENCH_ARGS='--filter "flat-.*"' for a part.
 BENCH_ARGS ?=
-bench-check: deps
-	@mkdir -p Benchmarks/.build; set -o pipefail; \
+bench-check: deps bench-check-verdict
+
+# bench-check without its set-up: the tool's run and the verdict. $(BENCH) changes into
+# Benchmarks/ for the rest of the recipe's shell, so every path after it is absolute.
+bench-check-verdict:
+	@mkdir -p $(dir $(BENCH_CHECK_LOG)); set -o pipefail; \
 	$(BENCH) thresholds check $(BENCH_UNCHECKED) $(BENCH_ARGS) --no-progress 2>$(BENCH_CHECK_LOG).stderr | tee $(BENCH_CHECK_LOG); \
 	status=$$?; cat $(BENCH_CHECK_LOG).stderr >&2; \
-	Tests/bench_check/verdict.sh $$status $(BENCH_CHECK_LOG) $(BENCH_CHECK_LOG).stderr
+	$(CURDIR)/Tests/bench_check/verdict.sh $$status $(BENCH_CHECK_LOG) $(BENCH_CHECK_LOG).stderr
 
 # bench-check's verdict (Tests/bench_check/verdict.sh) on saved tool outputs, in seconds: a
 # regression beside an improvement must fail, counts only going down must pass.

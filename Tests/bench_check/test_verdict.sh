@@ -24,5 +24,30 @@ case_ improvement-and-regression.log 1 fail
 case_ both-tables.log 1 fail
 case_ regression.log 0 fail   # a regression fails even if the tool exited 0
 case_ no-verdict.log 1 fail
+# The recipe of `make bench-check` itself, with the tool replaced by a saved log and run from
+# Benchmarks/ as the tool is: a path there relative to the repository once made every real
+# check fail (exit 127), whatever the tool said.
+root=$(cd "$here/../.." && pwd)
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+recipe_() {
+    local log=$1 status=$2 expected=$3 actual
+    if make -s -C "$root" bench-check-verdict BENCH_CHECK_LOG="$scratch/check.log" \
+        BENCH="cd Benchmarks && sh -c 'cat \"$here/logs/$log\"; exit $status' tool" >/dev/null 2>&1; then
+        actual=pass
+    else
+        actual=fail
+    fi
+    if [ "$actual" = "$expected" ]; then
+        passed=$((passed + 1))
+        echo "ok   make bench-check-verdict on $log (status $status): $actual"
+    else
+        failed=$((failed + 1))
+        echo "FAIL make bench-check-verdict on $log (status $status): $actual, expected $expected"
+    fi
+}
+recipe_ equal.log 0 pass
+recipe_ improvement.log 1 pass
+recipe_ regression.log 1 fail
 echo "bench-check verdict: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

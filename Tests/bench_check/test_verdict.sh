@@ -4,18 +4,22 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 passed=0 failed=0
+# tally WHAT ACTUAL EXPECTED: counts and prints one case's outcome
+tally_() {
+    if [ "$2" = "$3" ]; then
+        passed=$((passed + 1))
+        echo "ok   $1: $2"
+    else
+        failed=$((failed + 1))
+        echo "FAIL $1: $2, expected $3"
+    fi
+}
 # case LOG STATUS EXPECTED(pass|fail): the log (and LOG's .stderr when there is one) with that tool status
 case_() {
     local log=$1 status=$2 expected=$3 errors=/dev/null actual
     [ -f "$here/logs/${log%.log}.stderr" ] && errors=$here/logs/${log%.log}.stderr
     if "$here/verdict.sh" "$status" "$here/logs/$log" "$errors" >/dev/null; then actual=pass; else actual=fail; fi
-    if [ "$actual" = "$expected" ]; then
-        passed=$((passed + 1))
-        echo "ok   $log (status $status): $actual"
-    else
-        failed=$((failed + 1))
-        echo "FAIL $log (status $status): $actual, expected $expected"
-    fi
+    tally_ "$log (status $status)" "$actual" "$expected"
 }
 case_ equal.log 0 pass
 case_ improvement.log 1 pass
@@ -38,13 +42,7 @@ recipe_() {
     else
         actual=fail
     fi
-    if [ "$actual" = "$expected" ]; then
-        passed=$((passed + 1))
-        echo "ok   make bench-check-verdict on $log (status $status): $actual"
-    else
-        failed=$((failed + 1))
-        echo "FAIL make bench-check-verdict on $log (status $status): $actual, expected $expected"
-    fi
+    tally_ "make bench-check-verdict on $log (status $status)" "$actual" "$expected"
 }
 recipe_ equal.log 0 pass
 recipe_ improvement.log 1 pass

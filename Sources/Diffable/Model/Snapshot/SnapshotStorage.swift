@@ -166,7 +166,9 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
 
     /// - Complexity: O(1) expected.
     func sectionSlot(_ id: S, key: UInt64) -> Int32? {
-        sectionTable.slot(of: Optional(id), key: key) { sectionIDs[Int($0)] }  // a free slot's nil never matches
+        // A free slot's nil never matches; unwrapped, not compared as optionals (see
+        // IdentifierTable.slot(of:key:identifierAt:)).
+        sectionTable.find(key) { slot in sectionIDs[Int(slot)].map { $0 == id } ?? false }
     }
 
     func sectionSlot(_ id: S) -> Int32? { sectionSlot(id, key: sectionKey(id)) }

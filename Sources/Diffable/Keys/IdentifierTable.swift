@@ -125,7 +125,8 @@ final class IdentifierTable {
         }
     }
 
-    /// The slot holding `id` (keyed `key`), the one id → slot lookup of every storage: each
+    /// The slot holding `id` (keyed `key`), the id → slot lookup of both storages' items
+    /// (sections, whose free slots hold nil, call ``find(_:where:)`` with the unwrapped one): each
     /// candidate is confirmed with `==` on the identifier `identifierAt(slot)` returns (for
     /// injective keys, such as `Int`'s, that is the key comparison, read from the identifier
     /// array the caller reads next anyway). `identifierAt` returns the identifier itself, not

@@ -8,7 +8,7 @@
         /// - Complexity: O(n).
         func checkInvariants() {
             precondition(storedKeyCapacity == 0 || !isOwnKey, "a key array kept for identifiers that are their own keys")
-            precondition(keyArray.count == ids.count, "\(keyArray.count) stored keys for \(ids.count) identifiers")
+            precondition(sharedKeyArray.count == ids.count, "\(sharedKeyArray.count) stored keys for \(ids.count) identifiers")
             precondition(table.count == ids.count, "table count \(table.count) != \(ids.count)")
             for slot in ids.indices {
                 let stored = storedKey(at: slot)

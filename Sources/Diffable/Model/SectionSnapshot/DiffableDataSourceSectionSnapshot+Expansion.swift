@@ -70,7 +70,7 @@ extension DiffableDataSourceSectionSnapshot {
     public var expandedItems: [ItemIdentifierType] {
         var result: [ItemIdentifierType] = []
         result.reserveCapacity(storage.expanded.setCount)
-        storage.expanded.forEachSetPosition { result.append(storage.ids[$0]) }
+        storage.expanded.forEachSetPosition { result.append(storage.id(at: $0)) }
         return result
     }
 

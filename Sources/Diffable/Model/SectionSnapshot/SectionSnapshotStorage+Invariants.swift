@@ -20,7 +20,7 @@
                     precondition(position + Int(sizes[position]) <= last + Int(sizes[last]), "subtree of \(position) overflows")
                 }
                 // The hinted lookup finds what the table finds.
-                let id = items[position]
+                let id = id(at: position)
                 if items.strategy != .hashValue && id == id { precondition(self.position(of: id) == position, "position of \(position)") }
                 ancestors.append(position)
             }

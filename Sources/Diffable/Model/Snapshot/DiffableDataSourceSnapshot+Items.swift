@@ -132,7 +132,7 @@ extension DiffableDataSourceSnapshot {
             DiffableDiagnostics.report(
                 .init(
                     kind: .identifierAlreadyExists, operation: operation,
-                    identifiers: existing.map { String(reflecting: storage.itemIDs[Int($0)]) }))
+                    identifiers: existing.map { String(reflecting: storage.itemID(atSlot: $0)) }))
             storage.detachItems(existing)
         }
         let (section, index) = destination(storage)

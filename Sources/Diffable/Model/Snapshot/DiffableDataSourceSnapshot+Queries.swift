@@ -19,7 +19,7 @@ extension DiffableDataSourceSnapshot {
         var result: [ItemIdentifierType] = []
         result.reserveCapacity(storage.itemCount)
         for section in storage.sectionOrder {
-            for slot in storage.sectionItems[Int(section)] { result.append(storage.itemIDs[Int(slot)]) }
+            for slot in storage.sectionItems[Int(section)] { result.append(storage.itemID(atSlot: slot)) }
         }
         return result
     }
@@ -34,7 +34,7 @@ extension DiffableDataSourceSnapshot {
     /// - Complexity: O(items in the section).
     public func itemIdentifiers(inSection identifier: SectionIdentifierType) -> [ItemIdentifierType] {
         storage.sectionItems[Int(requireSection(identifier, in: "itemIdentifiers(inSection:)"))].map {
-            storage.itemIDs[Int($0)]
+            storage.itemID(atSlot: $0)
         }
     }
 

@@ -25,7 +25,7 @@ extension SnapshotStorage {
             }
             guard checkItems else { continue }
             for (index, slot) in sectionItems[Int(section)].enumerated() {
-                let id = itemIDs[Int(slot)]
+                let id = itemID(atSlot: slot)
                 if let found = Self.mismatch(id, at: slot, key: itemKey, lookUp: itemSlot) {
                     let other = found.other.map { [itemPosition($0)] } ?? []
                     items.append(.init(identifier: found.identifier, positions: [[position, index]] + other))
@@ -46,7 +46,8 @@ extension SnapshotStorage {
     /// - Complexity: O(n) `==` calls, for the types keyed by `hashValue`; O(1) otherwise.
     func itemsEqual(to identifier: I) -> [Int32] {
         guard itemStrategy == .hashValue else { return [] }
-        return itemIDs.indices.filter { itemIDs[$0] == identifier }.map { Int32($0) }
+        let ids = itemIDs
+        return ids.indices.filter { ids[$0] == identifier }.map { Int32($0) }
     }
 
     /// The displayed section slots equal to `identifier` (see ``itemsEqual(to:)``).

@@ -87,7 +87,9 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     /// - Complexity: O(n + s) (array copies share buffers until written; tables are copied).
     func copy() -> SnapshotStorage { SnapshotStorage(copying: self) }
 
-    var itemCount: Int { items.count }
+    var itemCount: Int {
+        @inline(__always) get { items.ids.count }
+    }
     var sectionCount: Int { sectionOrder.count }
 
     // MARK: Lookups
@@ -102,13 +104,19 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
 
     /// The item identifiers by slot (the column's buffer, shared, not a copy).
     /// - Complexity: O(1).
-    var itemIDs: ContiguousArray<I> { items.ids }
+    var itemIDs: ContiguousArray<I> {
+        _read { yield items.ids }
+    }
 
     /// How item identifiers become keys.
-    var itemStrategy: KeyStrategy { items.strategy }
+    var itemStrategy: KeyStrategy {
+        @inline(__always) get { items.strategy }
+    }
 
     /// Whether each item identifier is its own key (no separate key array).
-    var itemsAreOwnKeys: Bool { items.isOwnKey }
+    var itemsAreOwnKeys: Bool {
+        @inline(__always) get { items.isOwnKey }
+    }
 
     /// The keys of `ids`, in order.
     /// - Complexity: O(k) (plus string and byte lengths).

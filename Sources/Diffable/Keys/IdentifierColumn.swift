@@ -130,9 +130,7 @@ struct IdentifierColumn<ID: Hashable> {
     }
 
     /// The capacity of the separate key array: 0 when ``isOwnKey`` (no buffer at all).
-    var storedKeyCapacity: Int {
-        mutating get { storedKeys.capacity }
-    }
+    var storedKeyCapacity: Int { storedKeys.capacity }
 
     // MARK: Lookups
 

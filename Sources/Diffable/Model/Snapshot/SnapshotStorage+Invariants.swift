@@ -9,9 +9,9 @@
         /// column's own, see ``IdentifierColumn/checkInvariants()``).
         /// - Complexity: O(n + s) when n + s ≤ ``invariantCheckLimit``, otherwise O(1).
         func checkInvariants() {
-            guard items.count + sectionOrder.count <= Self.invariantCheckLimit else { return }
+            guard itemCount + sectionOrder.count <= Self.invariantCheckLimit else { return }
             items.checkInvariants()
-            precondition(items.count == itemPlace.count)
+            precondition(itemCount == itemPlace.count)
             var seen = 0
             for (position, section) in sectionOrder.enumerated() {
                 precondition(sectionPosition[Int(section)] == Int32(position))
@@ -24,7 +24,7 @@
                 let id = sectionIDs[Int(section)]!
                 precondition(sectionStrategy == .hashValue || id != id || sectionSlot(id) == section)
             }
-            precondition(seen == items.count, "\(seen) items in sections, \(items.count) slots")
+            precondition(seen == itemCount, "\(seen) items in sections, \(itemCount) slots")
             precondition(sectionOffsets.count == sectionOrder.count, "\(sectionOffsets.count) offsets for \(sectionOrder.count) sections")
             precondition(sectionOffsets.prefixSum(sectionOrder.count) == seen, "offsets count other than \(seen) items")
             for (position, section) in sectionOrder.enumerated() {

@@ -56,6 +56,7 @@ final class SectionSnapshotStorage<Item: Hashable>: SnapshotStorageClass {
     /// The identifiers in outline order (the column's buffer, shared, not a copy).
     /// - Complexity: O(1).
     var ids: ContiguousArray<Item> {
+        // Yielded, not returned: a caller that only reads it takes no reference of its own.
         _read { yield items.ids }
     }
 
@@ -71,6 +72,7 @@ final class SectionSnapshotStorage<Item: Hashable>: SnapshotStorageClass {
 
     /// The key → position table (shared by copies until one changes the outline's structure).
     var table: IdentifierTable {
+        // Yielded, not returned: a caller that only reads it takes no reference of its own.
         _read { yield items.table }
     }
 
@@ -127,7 +129,7 @@ final class SectionSnapshotStorage<Item: Hashable>: SnapshotStorageClass {
         let guess = hint.guess &+ 1
         // An injective key follows from the identifier, whose neighbour the last lookup read:
         // comparing identifiers alone costs no cache miss when the guess is wrong.
-        // `items.ids` read directly: a call on the column would hold a copy of it.
+        // The column's mutating reads borrow it in place (docs/ARCHITECTURE.md).
         if guess >= 0 && guess < items.ids.count && (items.strategy.isInjective || items.key(at: guess) == key)
             && items[guess] == item
         {

@@ -105,6 +105,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     /// The item identifiers by slot (the column's buffer, shared, not a copy).
     /// - Complexity: O(1).
     var itemIDs: ContiguousArray<I> {
+        // Yielded, not returned: a caller that only reads it takes no reference of its own.
         _read { yield items.ids }
     }
 

@@ -12,7 +12,7 @@ all=$(cat "$log" "$errors" 2>/dev/null)
 worse='is WORSE than the defined|Deviations worse than threshold|benchmarkThresholdRegression'
 better='is BETTER than the defined|Deviations better than threshold|benchmarkThresholdImprovement'
 if grep -Eaq "$worse" <<<"$all"; then
-    echo "bench-check: FAILED: a benchmark above allocates more (or holds more memory) than Benchmarks/Thresholds/ allows;"
+    echo "bench-check: FAILED: a benchmark above allocates more, retains more or holds more memory than Benchmarks/Thresholds/ allows;"
     echo "bench-check: if that is intended, run make bench-thresholds and commit the new files"
     exit 1
 fi

@@ -191,8 +191,8 @@ where Item.ID: Sendable {
     /// - Complexity: O(n + s) expected.
     static func identifiers(of snapshot: Snapshot) throws(SnapshotError) -> IDSnapshot {
         try IDSnapshot(
-            validating: snapshot.sectionIdentifiers.map { section in
-                (section, snapshot.itemIdentifiers(inSection: section).map(\.id))
+            validating: snapshot.sectionIdentifiers.mapped { section in
+                (section, snapshot.itemIdentifiers(inSection: section).mapped(\.id))
             })
     }
 

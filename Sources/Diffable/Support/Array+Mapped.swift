@@ -3,7 +3,8 @@ extension UnsafeBufferPointer {
     /// (an app's own identifier type reaches the library that way), the standard `map` reads
     /// each element through the collection's `read` coroutine, whose frame is allocated on the
     /// heap: one malloc per element, which made building a snapshot of 10^3 struct
-    /// identifiers cost about two mallocs per item.
+    /// identifiers cost about two mallocs per item. Callers pass a closure, not a key path:
+    /// applying a key path there (`\.id`) cost about 900 instructions per element.
     /// - Complexity: O(count) calls of `transform`.
     @inline(__always)
     func mapped<T>(_ transform: (Element) throws -> T) rethrows -> [T] {

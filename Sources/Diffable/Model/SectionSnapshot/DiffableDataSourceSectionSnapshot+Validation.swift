@@ -21,10 +21,10 @@ extension DiffableDataSourceSectionSnapshot {
     public init(
         validating entries: [(item: ItemIdentifierType, parent: ItemIdentifierType?, isExpanded: Bool)]
     ) throws(SectionSnapshotError) {
-        let items = entries.mapped(\.item)
+        let items = entries.mapped { $0.item }
         let (parents, keys, problems) = Self.entryProblems(entries, items: items)
         if !problems.isEmpty { throw SectionSnapshotError(operation: "init(validating:)", problems: problems) }
-        self.init(storage: Self.build(items: items, keys: keys, parents: parents, expanded: entries.mapped(\.isExpanded)))
+        self.init(storage: Self.build(items: items, keys: keys, parents: parents, expanded: entries.mapped { $0.isExpanded }))
         checkInvariants()
     }
 

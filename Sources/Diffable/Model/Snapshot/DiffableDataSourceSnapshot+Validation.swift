@@ -24,7 +24,7 @@ extension DiffableDataSourceSnapshot {
         }
         try storage.reserveSections(sectionIdentifiers.count)
         try storage.reserveItems(sections.reduce(0) { $0 + $1.1.count })
-        storage.insertSections(sectionIdentifiers, keys: sectionIdentifiers.map(storage.sectionKey), at: 0)
+        storage.insertSections(sectionIdentifiers, keys: storage.sectionStrategy.keys(sectionIdentifiers), at: 0)
         // Valid input (every key new) takes one prefetched batch into the table; anything else
         // (a repeated item, or two identifiers sharing a hashed key) is resolved item by item.
         let items = sections.flatMap { $0.1 }

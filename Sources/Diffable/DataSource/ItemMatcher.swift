@@ -151,8 +151,8 @@ where Item.ID: Sendable {
         var ids = Self.identifiers(target, prepared: prepared)
         let values = target.snapshot
         let changed = Self.changedItems(values, base: base.snapshot, baseIDs: oldIDs)
-        var reloads = values.reloadedItemIdentifiers.map(\.id)
-        var reconfigures = values.reconfiguredItemIdentifiers.map(\.id)
+        var reloads = values.reloadedItemIdentifiers.mapped { $0.id }
+        var reconfigures = values.reconfiguredItemIdentifiers.mapped { $0.id }
         switch updates {
         case .reconfigure: reconfigures += changed
         case .reload: reloads += changed
@@ -191,8 +191,8 @@ where Item.ID: Sendable {
     /// - Complexity: O(n + s) expected.
     static func identifiers(of snapshot: Snapshot) throws(SnapshotError) -> IDSnapshot {
         try IDSnapshot(
-            validating: snapshot.sectionIdentifiers.map { section in
-                (section, snapshot.itemIdentifiers(inSection: section).map(\.id))
+            validating: snapshot.sectionIdentifiers.mapped { section in
+                (section, snapshot.itemIdentifiers(inSection: section).mapped { $0.id })
             })
     }
 

@@ -77,7 +77,7 @@ enum KeyStrategy: Equatable {
         // string out through a pointer (a retain and a release per identifier).
         if self == .string { return IdentifierKey.strings(unsafeBitCast(values, to: [String].self)) }
         if self == .uuid { return IdentifierKey.uuids(unsafeBitCast(values, to: [UUID].self)) }
-        return values.map { key($0) }
+        return values.mapped { key($0) }
     }
 
     /// Reads `value` as `U`; valid only when `T` is `U` (checked by the strategy choice).

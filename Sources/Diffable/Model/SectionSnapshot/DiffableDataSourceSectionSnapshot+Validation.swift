@@ -4,7 +4,7 @@ extension DiffableDataSourceSectionSnapshot {
     /// `init(validating:)` (with `isExpanded`).
     /// - Complexity: O(k) expected.
     public init(validating entries: [(item: ItemIdentifierType, parent: ItemIdentifierType?)]) throws(SectionSnapshotError) {
-        try self.init(validating: entries.map { ($0.item, $0.parent, false) })
+        try self.init(validating: entries.mapped { ($0.item, $0.parent, false) })
     }
 
     /// Builds an outline from untrusted `(item, parent, isExpanded)` entries given in
@@ -21,10 +21,10 @@ extension DiffableDataSourceSectionSnapshot {
     public init(
         validating entries: [(item: ItemIdentifierType, parent: ItemIdentifierType?, isExpanded: Bool)]
     ) throws(SectionSnapshotError) {
-        let items = entries.map(\.item)
+        let items = entries.mapped { $0.item }
         let (parents, keys, problems) = Self.entryProblems(entries, items: items)
         if !problems.isEmpty { throw SectionSnapshotError(operation: "init(validating:)", problems: problems) }
-        self.init(storage: Self.build(items: items, keys: keys, parents: parents, expanded: entries.map(\.isExpanded)))
+        self.init(storage: Self.build(items: items, keys: keys, parents: parents, expanded: entries.mapped { $0.isExpanded }))
         checkInvariants()
     }
 

@@ -10,7 +10,7 @@ extension DiffableDataSourceSnapshot {
     /// The section identifiers, in order.
     /// - Complexity: O(s).
     public var sectionIdentifiers: [SectionIdentifierType] {
-        storage.sectionOrder.map { storage.sectionIDs[Int($0)]! }
+        storage.sectionOrder.mapped { storage.sectionIDs[Int($0)]! }
     }
 
     /// Every item identifier, section after section.
@@ -33,8 +33,8 @@ extension DiffableDataSourceSnapshot {
     /// The items of one section, in order. Traps when the section is unknown.
     /// - Complexity: O(items in the section).
     public func itemIdentifiers(inSection identifier: SectionIdentifierType) -> [ItemIdentifierType] {
-        storage.sectionItems[Int(requireSection(identifier, in: "itemIdentifiers(inSection:)"))].map {
-            storage.itemID(atSlot: $0)
+        storage.sectionItems[Int(requireSection(identifier, in: "itemIdentifiers(inSection:)"))].mapped {
+            storage.itemIDs[Int($0)]
         }
     }
 

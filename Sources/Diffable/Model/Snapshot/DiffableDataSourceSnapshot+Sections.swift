@@ -52,7 +52,10 @@ extension DiffableDataSourceSnapshot {
     ) throws(SnapshotError) {
         let keys = storage.sectionStrategy.keys(identifiers)
         if !Self.isUnique(identifiers, keys: keys) { throw .duplicateSections(Self.duplicates(in: identifiers)) }
-        let existing = zip(identifiers, keys).filter { storage.sectionSlot($0, key: $1) != nil }.map(\.0)
+        // By index, not through `zip`: iterating arrays generically allocates per element in
+        // unspecialized code (see `mapped(_:)`).
+        let existing = identifiers.indices.filter { storage.sectionSlot(identifiers[$0], key: keys[$0]) != nil }
+            .map { identifiers[$0] }
         if !existing.isEmpty { throw .sectionsAlreadyExist(existing.map { String(reflecting: $0) }) }
         makeUnique()
         try storage.reserveSections(identifiers.count)

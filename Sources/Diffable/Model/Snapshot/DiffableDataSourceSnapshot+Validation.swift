@@ -14,7 +14,7 @@ extension DiffableDataSourceSnapshot {
     /// - Complexity: O(n + s) expected (twice the hashing for types keyed by `hashValue`).
     public init(validating sections: [(SectionIdentifierType, [ItemIdentifierType])]) throws(SnapshotError) {
         self.init()
-        let sectionIdentifiers = sections.map(\.0)
+        let sectionIdentifiers = sections.mapped { $0.0 }
         let sectionDuplicates = Self.duplicates(in: sectionIdentifiers)
         if !sectionDuplicates.isEmpty {
             // Every problem in one report: the items are checked too before throwing.
@@ -24,10 +24,10 @@ extension DiffableDataSourceSnapshot {
         }
         try storage.reserveSections(sectionIdentifiers.count)
         try storage.reserveItems(sections.reduce(0) { $0 + $1.1.count })
-        storage.insertSections(sectionIdentifiers, keys: sectionIdentifiers.map(storage.sectionKey), at: 0)
+        storage.insertSections(sectionIdentifiers, keys: storage.sectionStrategy.keys(sectionIdentifiers), at: 0)
         // Valid input (every key new) takes one prefetched batch into the table; anything else
         // (a repeated item, or two identifiers sharing a hashed key) is resolved item by item.
-        let items = sections.flatMap(\.1)
+        let items = sections.flatMap { $0.1 }
         let keys = storage.itemKeys(of: items)
         var conflicts = [UInt8](repeating: 0, count: keys.count)
         var repeated = false

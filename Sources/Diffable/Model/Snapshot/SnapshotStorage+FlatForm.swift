@@ -141,7 +141,15 @@ extension FlatSnapshot {
     /// - Complexity: O(k) expected for k ids.
     func positions<S, I>(of ids: [I], in storage: SnapshotStorage<S, I>) -> [UInt32] {
         guard !ids.isEmpty else { return [] }
-        let slots = ids.compactMap { storage.itemSlot($0) }
+        // A loop over the buffer, not `compactMap`: no allocation per element in unspecialized
+        // code (see `mapped(_:)`).
+        var slots: [Int32] = []
+        slots.reserveCapacity(ids.count)
+        ids.withUnsafeBufferPointer { ids in
+            for id in ids {
+                if let slot = storage.itemSlot(id) { slots.append(slot) }
+            }
+        }
         return storage.itemPlace.withUnsafeBufferPointer { itemPlace in
             storage.sectionPosition.withUnsafeBufferPointer { sectionPosition in
                 starts.withUnsafeBufferPointer { starts in

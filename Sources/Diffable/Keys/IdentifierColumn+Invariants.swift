@@ -7,11 +7,11 @@
         /// `Hashable` is reported by the snapshots, not trapped on).
         /// - Complexity: O(n).
         func checkInvariants() {
-            precondition(storedKeyCapacity == 0 || !isOwnKey, "a key array kept for identifiers that are their own keys")
-            precondition(sharedKeyArray.count == ids.count, "\(sharedKeyArray.count) stored keys for \(ids.count) identifiers")
+            precondition(storedKeys.capacity == 0 || !isOwnKey, "a key array kept for identifiers that are their own keys")
+            precondition(keyArray.count == ids.count, "\(keyArray.count) stored keys for \(ids.count) identifiers")
             precondition(table.count == ids.count, "table count \(table.count) != \(ids.count)")
             for slot in ids.indices {
-                let stored = storedKey(at: slot)
+                let stored = key(at: slot)
                 precondition(table.find(stored) { $0 == Int32(slot) } != nil, "slot \(slot) not in the table")
                 let id = ids[slot]
                 if strategy != .hashValue && id == id {

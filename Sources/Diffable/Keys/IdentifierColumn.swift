@@ -11,17 +11,29 @@
 /// once with ``ownedCopy()``. Slots are whatever the owner makes them (a flat snapshot's item
 /// slots, an outline's positions); the column keeps identifiers, keys and table entries in
 /// step only where its owner asks it to.
+///
+/// How a storage reads it (docs/ARCHITECTURE.md, "The identifier column"): a read of one
+/// identifier or key is a subscript of the stored property itself (`items.ids[slot]`,
+/// `items.storedKeys[slot]`), and a single lookup calls ``table`` with the confirmation read
+/// the same way. A method call on a column stored in a class works on a copy of it in code
+/// not specialized for `ID` (a retain and a release of each of its three buffers per call),
+/// and a `mutating` call is a modify access, which threads reading one shared snapshot must
+/// not make. So the methods that read are for whole-column work (one copy per call), the
+/// `mutating` ones are for changes (made only on a storage no other thread holds), and the
+/// stored properties are written only by the column's own methods.
 struct IdentifierColumn<ID: Hashable> {
     /// How identifiers become keys.
     let strategy: KeyStrategy
-    /// Whether each identifier is its own key (no separate key array).
+    /// Whether each identifier is its own key (no separate key array). Only 64-bit integers
+    /// are, and they are keyed injectively: a non-injective strategy always has stored keys.
     let isOwnKey: Bool
-    /// The identifiers by slot.
-    private(set) var ids: ContiguousArray<ID> = []
-    /// Each identifier's key by slot; empty when ``isOwnKey``.
-    private var storedKeys: ContiguousArray<UInt64> = []
-    /// Key → slot.
-    private(set) var table: IdentifierTable
+    /// The identifiers by slot. Read in place by the owner; written only by this type.
+    var ids: ContiguousArray<ID> = []
+    /// Each identifier's key by slot; empty when ``isOwnKey``. Read in place by the owner;
+    /// written only by this type.
+    var storedKeys: ContiguousArray<UInt64> = []
+    /// Key → slot. Read in place by the owner; written only by this type.
+    var table: IdentifierTable
 
     /// - Complexity: O(1).
     init() {
@@ -41,22 +53,6 @@ struct IdentifierColumn<ID: Hashable> {
         return copy
     }
 
-    /// The number of slots.
-    var count: Int {
-        @inline(__always) mutating get { ids.count }
-    }
-
-    /// The identifier at `slot`.
-    /// `mutating` only so that a read of a column stored in a class borrows it in place: in
-    /// code not specialized for `ID`, a read through a copy retains and releases the
-    /// identifier buffer around the call that copies the element out (two atomic operations,
-    /// which made an app's apply matched by `id` 7% slower than the arrays it replaced).
-    /// - Complexity: O(1).
-    @inline(__always)
-    subscript(slot: Int) -> ID {
-        mutating get { ids[slot] }
-    }
-
     // MARK: Keys
 
     /// The key of `id`.
@@ -73,7 +69,7 @@ struct IdentifierColumn<ID: Hashable> {
     /// bytes, otherwise computed into a temporary buffer (no array made).
     /// - Complexity: O(k) (plus string and byte lengths).
     @inline(__always)
-    mutating func withKeys<R>(of items: UnsafeBufferPointer<ID>, _ body: (UnsafeBufferPointer<UInt64>) -> R) -> R {
+    func withKeys<R>(of items: UnsafeBufferPointer<ID>, _ body: (UnsafeBufferPointer<UInt64>) -> R) -> R {
         Self.withKeys(of: items, strategy: strategy, isOwnKey: isOwnKey, body)
     }
 
@@ -93,50 +89,34 @@ struct IdentifierColumn<ID: Hashable> {
 
     /// The stored keys by slot, valid inside `body`: the key array, or for identifiers that
     /// are their own keys, the identifiers' buffer read as `UInt64` (the same bits, no copy).
+    /// For whole-column reads (a call copies the column; see the type's notes).
     /// - Complexity: O(1) plus `body`.
     @inline(__always)
-    mutating func withKeys<R, E: Error>(_ body: (UnsafeBufferPointer<UInt64>) throws(E) -> R) throws(E) -> R {
-        try borrowKeys(body)
-    }
-
-    /// ``withKeys(_:)`` for code inside the column (whose own calls borrow it already).
-    /// - Complexity: O(1) plus `body`.
-    @inline(__always)
-    func borrowKeys<R, E: Error>(_ body: (UnsafeBufferPointer<UInt64>) throws(E) -> R) throws(E) -> R {
+    func withKeys<R, E: Error>(_ body: (UnsafeBufferPointer<UInt64>) throws(E) -> R) throws(E) -> R {
         guard isOwnKey else { return try storedKeys.withUnsafeBufferPointer(body) }
         return try ids.withUnsafeBufferPointer { ids throws(E) in try ids.withMemoryRebound(to: UInt64.self, body) }
     }
 
-    /// The stored key of the identifier at `slot`.
-    /// `mutating` only so that a call on a column stored in a class borrows it in place.
+    /// The stored key of the identifier at `slot`, for the column's own changes (a storage
+    /// reading one key reads ``storedKeys`` in place; see the type's notes).
     /// - Complexity: O(1).
     @inline(__always)
-    mutating func key(at slot: Int) -> UInt64 { storedKey(at: slot) }
-
-    /// ``key(at:)`` for callers inside the column.
-    @inline(__always)
-    func storedKey(at slot: Int) -> UInt64 { borrowKeys { $0[slot] } }
+    func key(at slot: Int) -> UInt64 { withKeys { $0[slot] } }
 
     /// The keys by slot as an array sharing the column's buffer (the identifiers' for
     /// identifiers that are their own keys), not a copy.
     /// - Complexity: O(1).
     var keyArray: ContiguousArray<UInt64> {
-        mutating get { sharedKeyArray }
-    }
-
-    /// ``keyArray`` for code inside the column.
-    var sharedKeyArray: ContiguousArray<UInt64> {
         isOwnKey ? unsafeBitCast(ids, to: ContiguousArray<UInt64>.self) : storedKeys
     }
 
-    /// The capacity of the separate key array: 0 when ``isOwnKey`` (no buffer at all).
-    var storedKeyCapacity: Int { storedKeys.capacity }
-
     // MARK: Lookups
 
-    /// Runs `body` with the table borrowed, not retained: a retain is an atomic operation,
-    /// which on x86-64 waits for every store before it to complete (an append's stores to
-    /// memory not yet cached, say). Only for calls on the table that cannot replace it.
+    /// Runs `body` with the table borrowed, not retained, to change its entries (a retain is
+    /// an atomic operation, which on x86-64 waits for every store before it to complete: an
+    /// append's stores to memory not yet cached, say). `mutating`, so a call on a column
+    /// stored in a class borrows it in place; only for changes (see the type's notes), and
+    /// only for calls on the table that cannot replace it.
     @inline(__always)
     mutating func withTable<R>(_ body: (IdentifierTable) -> R) -> R { borrowTable(body) }
 
@@ -146,8 +126,8 @@ struct IdentifierColumn<ID: Hashable> {
         Unmanaged.passUnretained(table)._withUnsafeGuaranteedRef(body)
     }
 
-    /// Starts loading the table slots of `keys`, for lookups or inserts soon after.
-    /// `mutating` only so that a call on a column stored in a class takes no copy of it.
+    /// Starts loading the table slots of `keys`, for inserts soon after (a change: see
+    /// ``withTable(_:)``).
     /// - Complexity: O(keys.count).
     @inline(__always)
     mutating func prefetchTable(_ keys: UnsafeBufferPointer<UInt64>) {
@@ -156,21 +136,13 @@ struct IdentifierColumn<ID: Hashable> {
         }
     }
 
-    /// The slot of `id`, whose key is `key`.
-    /// `mutating` only so that a call on a column stored in a class borrows it in place (a
-    /// copy would retain and release its three buffers on every lookup).
+    /// The slot of `id`, whose key is `key`, for the column's own batch lookups (a storage's
+    /// single lookup calls ``table`` in place; see the type's notes).
     /// - Complexity: O(1) expected.
-    @inline(__always)
-    mutating func slot(of id: ID, key: UInt64) -> Int32? { lookUp(id, key: key) }
-
-    /// ``slot(of:key:)`` for callers inside the column.
     @inline(__always)
     func lookUp(_ id: ID, key: UInt64) -> Int32? {
         table.slot(of: id, key: key) { ids[Int($0)] }
     }
-
-    /// - Complexity: O(1) expected.
-    mutating func slot(of id: ID) -> Int32? { slot(of: id, key: key(of: id)) }
 
     /// How many lookups ahead a batch prefetches: enough to cover a DRAM miss at a few ns
     /// of work per lookup, few enough that the prefetched lines are still cached.
@@ -182,7 +154,7 @@ struct IdentifierColumn<ID: Hashable> {
     /// reads do not depend on each other, so the cache misses overlap (one lookup after
     /// another waits for each miss in turn).
     /// - Complexity: O(k) expected.
-    mutating func slots(of identifiers: [ID]) -> [Int32] {
+    func slots(of identifiers: [ID]) -> [Int32] {
         let keys = keys(of: identifiers)
         let ahead = Self.prefetchDistance
         var candidates = [Int32](repeating: -1, count: keys.count)
@@ -238,7 +210,7 @@ struct IdentifierColumn<ID: Hashable> {
     @inline(never)
     private mutating func growTable(_ count: Int, entriesArePrefix prefix: Int?) throws(CoreError) {
         let size = prefix ?? ids.count
-        let failure: CoreError? = borrowKeys { keys in
+        let failure: CoreError? = withKeys { keys in
             borrowTable { table -> CoreError? in
                 do throws(CoreError) {
                     try table.reserve(count, keys: UnsafeBufferPointer(rebasing: keys[..<size]))
@@ -291,10 +263,10 @@ struct IdentifierColumn<ID: Hashable> {
     mutating func addTableEntries(_ slots: Range<Int>) {
         // A batch is prefetched; when it meets a conflict (a hash collision) it changes nothing,
         // and the entries go in one by one.
-        if slots.count > 64, borrowKeys({ claim(UnsafeBufferPointer(rebasing: $0[slots]), first: slots.lowerBound) }) {
+        if slots.count > 64, withKeys({ claim(UnsafeBufferPointer(rebasing: $0[slots]), first: slots.lowerBound) }) {
             return
         }
-        borrowKeys { keys in
+        withKeys { keys in
             borrowTable { table in
                 for slot in slots { table.insert(key: keys[slot], slot: Int32(slot)) }
             }
@@ -305,7 +277,7 @@ struct IdentifierColumn<ID: Hashable> {
     /// - Complexity: O(k) expected.
     mutating func removeTableEntries(_ slots: some Collection<Int32>) {
         let ahead = Self.prefetchDistance
-        borrowKeys { keys in
+        withKeys { keys in
             borrowTable { table in
                 var index = slots.startIndex, lead = slots.index(index, offsetBy: ahead, limitedBy: slots.endIndex) ?? slots.endIndex
                 while index != slots.endIndex {
@@ -326,7 +298,7 @@ struct IdentifierColumn<ID: Hashable> {
     /// - Complexity: O(slots.count) expected.
     mutating func moveTableEntries(of slots: Range<Int>, by delta: Int, undo: Bool = false) {
         let (from, to) = undo ? (delta, 0) : (0, delta)
-        borrowKeys { keys in
+        withKeys { keys in
             borrowTable { table in
                 if to > from {
                     for slot in slots.reversed() { table.update(key: keys[slot], from: Int32(slot + from), to: Int32(slot + to)) }
@@ -335,6 +307,15 @@ struct IdentifierColumn<ID: Hashable> {
                 }
             }
         }
+    }
+
+    /// Moves the table entry of the identifier at `slot` to `newSlot`, which no other entry of
+    /// its key holds.
+    /// - Complexity: O(1) expected.
+    @inline(__always)
+    mutating func moveTableEntry(at slot: Int, to newSlot: Int) {
+        let key = key(at: slot)
+        borrowTable { $0.update(key: key, from: Int32(slot), to: Int32(newSlot)) }
     }
 
     /// Empties the table: in place when it is this column's own, else by starting a new one
@@ -351,11 +332,6 @@ struct IdentifierColumn<ID: Hashable> {
     mutating func reserveCapacity(_ capacity: Int) {
         ids.reserveCapacity(capacity)
         if !isOwnKey { storedKeys.reserveCapacity(capacity) }
-    }
-
-    /// The capacity of the identifier array.
-    var capacity: Int {
-        @inline(__always) mutating get { ids.capacity }
     }
 
     /// Appends one identifier and its key (not the table entry).

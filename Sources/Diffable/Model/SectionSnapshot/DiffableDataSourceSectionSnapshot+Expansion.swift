@@ -47,14 +47,14 @@ extension DiffableDataSourceSectionSnapshot {
             // One item: one table lookup, then the bit.
             guard let position = storage.position(of: items[0]), storage.expanded[position] != value else { return }
             makeUnique()
-            storage.expanded[position] = value
+            storage.setExpanded(value, at: position)
             return
         }
         // Find first (reads only), so a call that changes nothing never copies shared storage.
         let changes = storage.withKeys(of: items) { storage.positions(of: items, keys: $0, expandedOtherThan: value) }
         guard !changes.isEmpty else { return }
         makeUnique()
-        storage.expanded.set(changes, to: value)
+        storage.setExpanded(value, atPositions: changes)
     }
 
     /// Whether `item` is expanded (false for an item not in the snapshot).

@@ -139,10 +139,7 @@ extension DiffableDataSourceSectionSnapshot {
             storage.appendRow(items[Int(entry)], key: keys[Int(entry)], parent: parentPosition, expanded: expanded[Int(entry)])
             stack.append(contentsOf: children[Int(starts[Int(entry)])..<Int(starts[Int(entry) + 1])].reversed())
         }
-        storage.sizes = ContiguousArray(repeating: 1, count: count)
-        for position in stride(from: count - 1, through: 0, by: -1) where storage.parents[position] >= 0 {
-            storage.sizes[Int(storage.parents[position])] += storage.sizes[position]
-        }
+        storage.computeSubtreeSizes()
         storage.addTableEntries(0..<count)
         return storage
     }

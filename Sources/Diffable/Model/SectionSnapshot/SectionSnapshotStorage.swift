@@ -20,7 +20,7 @@ final class SectionSnapshotStorage<Item: Hashable>: SnapshotStorageClass {
     /// the storage share the table until one of them changes its structure
     /// (``IdentifierColumn/makeTableUnique()``): a copy made to expand or collapse items (the
     /// usual reason to copy an outline) never copies it — 130 MB at 10^7 items.
-    @exclusivity(unchecked) private(set) var items = IdentifierColumn<Item>()
+    @exclusivity(unchecked) var items = IdentifierColumn<Item>()
     /// Depth: 0 for root items.
     @exclusivity(unchecked) var levels: ContiguousArray<Int32> = []
     /// Position of the parent, -1 for root items.
@@ -51,7 +51,7 @@ final class SectionSnapshotStorage<Item: Hashable>: SnapshotStorageClass {
     /// The identifier at `position`.
     /// - Complexity: O(1).
     @inline(__always)
-    func id(at position: Int) -> Item { items[position] }
+    func id(at position: Int) -> Item { items.ids[position] }
 
     /// The identifiers in outline order (the column's buffer, shared, not a copy).
     /// - Complexity: O(1).
@@ -91,7 +91,7 @@ final class SectionSnapshotStorage<Item: Hashable>: SnapshotStorageClass {
     var keyArray: ContiguousArray<UInt64> { items.keyArray }
 
     /// The capacity of the separate key array: 0 for identifiers that are their own keys.
-    var storedKeyCapacity: Int { items.storedKeyCapacity }
+    var storedKeyCapacity: Int { items.storedKeys.capacity }
 
     /// Runs `body` with the keys of `items` (see ``IdentifierColumn/withKeys(of:_:)``).
     /// - Complexity: O(k) (plus string and byte lengths).
@@ -117,6 +117,24 @@ final class SectionSnapshotStorage<Item: Hashable>: SnapshotStorageClass {
         expanded.append(isExpanded)
     }
 
+    /// Sets every row's subtree size from the parents, once rows are appended in outline
+    /// order (``appendRow(_:key:parent:expanded:)`` leaves sizes to its caller).
+    /// - Complexity: O(n).
+    func computeSubtreeSizes() {
+        sizes = ContiguousArray(repeating: 1, count: count)
+        for position in stride(from: count - 1, through: 0, by: -1) where parents[position] >= 0 {
+            sizes[Int(parents[position])] += sizes[position]
+        }
+    }
+
+    /// Expands (`value` true) or collapses the item at `position`.
+    /// - Complexity: O(1).
+    func setExpanded(_ value: Bool, at position: Int) { expanded[position] = value }
+
+    /// Expands (`value` true) or collapses the items at `positions`.
+    /// - Complexity: O(k).
+    func setExpanded(_ value: Bool, atPositions positions: [Int32]) { expanded.set(positions, to: value) }
+
     // MARK: Lookups
 
     @inline(__always)
@@ -129,9 +147,10 @@ final class SectionSnapshotStorage<Item: Hashable>: SnapshotStorageClass {
         let guess = hint.guess &+ 1
         // An injective key follows from the identifier, whose neighbour the last lookup read:
         // comparing identifiers alone costs no cache miss when the guess is wrong.
-        // The column's mutating reads borrow it in place (docs/ARCHITECTURE.md).
-        if guess >= 0 && guess < items.ids.count && (items.strategy.isInjective || items.key(at: guess) == key)
-            && items[guess] == item
+        // The column's fields read in place (see IdentifierColumn); a non-injective strategy
+        // always has stored keys.
+        if guess >= 0 && guess < items.ids.count && (items.strategy.isInjective || items.storedKeys[guess] == key)
+            && items.ids[guess] == item
         {
             hint.remember(guess)
             return guess
@@ -145,7 +164,12 @@ final class SectionSnapshotStorage<Item: Hashable>: SnapshotStorageClass {
     /// - Complexity: O(1) expected.
     @inline(never)
     private func positionInTable(of item: Item, key: UInt64) -> Int? {
-        guard let found = items.slot(of: item, key: key) else { return nil }
+        // The column's fields read in place, not through a call on it, and the table borrowed,
+        // not retained (see IdentifierColumn).
+        let slot = Unmanaged.passUnretained(items.table)._withUnsafeGuaranteedRef {
+            $0.slot(of: item, key: key) { items.ids[Int($0)] }
+        }
+        guard let found = slot else { return nil }
         hint.remember(Int(found))
         return Int(found)
     }
@@ -196,10 +220,12 @@ final class SectionSnapshotStorage<Item: Hashable>: SnapshotStorageClass {
         return changes
     }
 
-    /// The table lookup with the identifiers borrowed (no access per candidate).
+    /// The table lookup with the identifiers borrowed (no access per candidate) and the
+    /// table borrowed, not retained (see ``IdentifierColumn/withTable(_:)``).
     @inline(__always)
     private func lookUp(_ item: Item, key: UInt64, in ids: UnsafeBufferPointer<Item>) -> Int? {
-        self.items.withTable { $0.slot(of: item, key: key) { ids[Int($0)] } }.map { Int($0) }
+        Unmanaged.passUnretained(items.table)._withUnsafeGuaranteedRef { $0.slot(of: item, key: key) { ids[Int($0)] } }
+            .map { Int($0) }
     }
 
     /// Whether the item at `position` is expanded.
@@ -474,10 +500,7 @@ final class SectionSnapshotStorage<Item: Hashable>: SnapshotStorageClass {
             for position in run {
                 let parent = Int(parents[position])
                 if parent >= first { parents[position] = Int32(newPosition(parent)) }
-                if !rebuild {
-                    let key = items.key(at: position)
-                    items.withTable { $0.update(key: key, from: Int32(position), to: Int32(position - shift)) }
-                }
+                if !rebuild { items.moveTableEntry(at: position, to: position - shift) }
             }
         }
         items.compact(keeping: runs)

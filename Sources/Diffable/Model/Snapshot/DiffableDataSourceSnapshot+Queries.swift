@@ -34,7 +34,7 @@ extension DiffableDataSourceSnapshot {
     /// - Complexity: O(items in the section).
     public func itemIdentifiers(inSection identifier: SectionIdentifierType) -> [ItemIdentifierType] {
         storage.sectionItems[Int(requireSection(identifier, in: "itemIdentifiers(inSection:)"))].mapped {
-            storage.itemIDs[Int($0)]
+            storage.itemID(atSlot: $0)
         }
     }
 

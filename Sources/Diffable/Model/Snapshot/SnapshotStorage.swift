@@ -24,24 +24,24 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
 
     /// The items' identifiers and keys by slot, and the table from key to slot (this
     /// storage's own: ``copy()`` copies it).
-    @exclusivity(unchecked) private(set) var items = IdentifierColumn<I>()
+    @exclusivity(unchecked) var items = IdentifierColumn<I>()
     /// Each item's section slot and index in it, side by side: read together (a position is
     /// both), and 8 bytes like the identifiers, so that every item array grows through the
     /// same sizes (see ``reserveItems(_:)``).
-    @exclusivity(unchecked) private(set) var itemPlace: ContiguousArray<ItemPlace> = []
+    @exclusivity(unchecked) var itemPlace: ContiguousArray<ItemPlace> = []
 
     // Sections, by slot (a free slot has a nil identifier and position -1).
-    @exclusivity(unchecked) private(set) var sectionIDs: ContiguousArray<S?> = []
-    @exclusivity(unchecked) private(set) var sectionKeys: ContiguousArray<UInt64> = []
-    @exclusivity(unchecked) private(set) var sectionItems: ContiguousArray<ContiguousArray<Int32>> = []
-    @exclusivity(unchecked) private(set) var sectionPosition: ContiguousArray<Int32> = []
+    @exclusivity(unchecked) var sectionIDs: ContiguousArray<S?> = []
+    @exclusivity(unchecked) var sectionKeys: ContiguousArray<UInt64> = []
+    @exclusivity(unchecked) var sectionItems: ContiguousArray<ContiguousArray<Int32>> = []
+    @exclusivity(unchecked) var sectionPosition: ContiguousArray<Int32> = []
     private var freeSectionSlots: [Int32] = []
     let sectionTable: IdentifierTable
     /// Scratch marks per section slot for ``detachItems(_:)`` (equal to `markEpoch` when marked).
     @exclusivity(unchecked) private var sectionMarks: ContiguousArray<UInt32> = []
     private var markEpoch: UInt32 = 0
     /// Section slots in display order.
-    @exclusivity(unchecked) private(set) var sectionOrder: ContiguousArray<Int32> = []
+    @exclusivity(unchecked) var sectionOrder: ContiguousArray<Int32> = []
 
     // Pending refreshes of this snapshot only.
     var reloadedItems: [I] = []
@@ -100,7 +100,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     /// The identifier of the item at `slot`.
     /// - Complexity: O(1).
     @inline(__always)
-    func itemID(atSlot slot: Int32) -> I { items[Int(slot)] }
+    func itemID(atSlot slot: Int32) -> I { items.ids[Int(slot)] }
 
     /// The item identifiers by slot (the column's buffer, shared, not a copy).
     /// - Complexity: O(1).
@@ -140,7 +140,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     var itemKeyArray: [UInt64] { Array(items.keyArray) }
 
     /// The capacity of the separate key array: 0 for identifiers that are their own keys.
-    var storedItemKeyCapacity: Int { items.storedKeyCapacity }
+    var storedItemKeyCapacity: Int { items.storedKeys.capacity }
 
     /// Enters `keys` → `firstSlot + i` in the item table in one prefetched batch, before the
     /// items are appended (``appendUnattachedItems(_:keys:)``); see
@@ -155,7 +155,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     /// batch ``insertItemKeys(_:firstSlot:conflicts:)`` met a conflict.
     /// - Complexity: O(table capacity).
     func removeAllItemKeys() {
-        precondition(items.count == 0, "item table entries removed under stored items")
+        precondition(items.ids.count == 0, "item table entries removed under stored items")
         items.removeAllTableEntries()
     }
 
@@ -164,7 +164,11 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
 
     /// - Complexity: O(1) expected.
     @inline(__always)
-    func itemSlot(_ id: I, key: UInt64) -> Int32? { items.slot(of: id, key: key) }
+    func itemSlot(_ id: I, key: UInt64) -> Int32? {
+        // The column's fields read in place, not through a call on it, and the table borrowed,
+        // not retained (see IdentifierColumn).
+        Unmanaged.passUnretained(items.table)._withUnsafeGuaranteedRef { $0.slot(of: id, key: key) { items.ids[Int($0)] } }
+    }
 
     func itemSlot(_ id: I) -> Int32? { itemSlot(id, key: itemKey(id)) }
 
@@ -217,7 +221,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     /// (both in range).
     /// - Complexity: O(1).
     @inline(__always)
-    func itemID(inSectionAt section: Int, index: Int) -> I { items[Int(sectionItems[Int(sectionOrder[section])][index])] }
+    func itemID(inSectionAt section: Int, index: Int) -> I { items.ids[Int(sectionItems[Int(sectionOrder[section])][index])] }
 
     /// The display position of the item at `slot`: its section's and its index in it.
     /// - Complexity: O(1).
@@ -313,12 +317,12 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     /// - Throws: ``SnapshotError/outOfMemory`` (nothing changed).
     /// - Complexity: O(n) when it grows, amortized away.
     func reserveItems(_ count: Int) throws(SnapshotError) {
-        let total = items.count + count
+        let total = items.ids.count + count
         // Item slots are dense (0..<itemCount, see removeItemSlotsFromArrays): a growing table
         // rehashes from the keys in order.
-        assert(items.table.count == items.count, "item table and arrays disagree before a reserve")
-        do { try items.reserveTable(total, entriesArePrefix: items.count) } catch { throw .outOfMemory }
-        if items.capacity < total {
+        assert(items.table.count == items.ids.count, "item table and arrays disagree before a reserve")
+        do { try items.reserveTable(total, entriesArePrefix: items.ids.count) } catch { throw .outOfMemory }
+        if items.ids.capacity < total {
             // Every item array holds 8 bytes per slot, so a new buffer is larger than any large
             // block freed before it: the arrays' old buffers are half its size, the identifier
             // table's old one (4 bytes a slot, grown once 3/4 full) under 1/3. glibc maps a block
@@ -326,7 +330,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
             // mapped and go back to the system when freed. 4-byte arrays fell under it into the
             // heap, where each growth left the old buffer resident (8.5 B more per item, 10^6
             // Int items appended 100 at a time).
-            let target = Swift.max(total, items.capacity * 2)
+            let target = Swift.max(total, items.ids.capacity * 2)
             items.reserveCapacity(target)
             itemPlace.reserveCapacity(target)
         }
@@ -336,7 +340,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     /// - Complexity: O(1) expected, amortized.
     @inline(__always)
     func addUnattachedItem(_ id: I, key: UInt64) -> Int32 {
-        let slot = Int32(items.count)
+        let slot = Int32(items.ids.count)
         items.append(id, key: key)
         itemPlace.append(.unattached)
         items.withTable { $0.insert(key: key, slot: slot) }
@@ -354,7 +358,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     /// Undoes ``addUnattachedItem(_:key:)`` for every slot from `first` on.
     /// - Complexity: O(number of slots discarded).
     func discardUnattachedItems(from first: Int32) {
-        items.removeTableEntries(first..<Int32(items.count))
+        items.removeTableEntries(first..<Int32(items.ids.count))
         truncateItemArrays(to: Int(first))
     }
 
@@ -444,7 +448,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
         let ahead = IdentifierColumn<I>.prefetchDistance
         items.removeTableEntries(slots)
         let removed = slots.sorted()
-        let count = items.count, remaining = count - removed.count
+        let count = items.ids.count, remaining = count - removed.count
         // Pair the holes below `remaining` with the survivors at or above it, top down.
         var refills: [(hole: Int, source: Int)] = []
         var source = count - 1, above = removed.count - 1

@@ -6,7 +6,7 @@ plain stored properties, not `private(set)`: read from another file, a `private(
 property goes through its getter, which hands back a retained copy (a retain and a release
 per identifier read in code not specialized for the identifier type). Plain properties are
 read in place, and this check keeps the write side private instead (docs/ARCHITECTURE.md,
-"The identifier column"):
+"How the column is read"):
 
 - a column's fields, reached as `items.ids`, `items.storedKeys`, `items.table` (the name both
   storages give their column), are written only in Keys/IdentifierColumn*.swift;
@@ -70,7 +70,7 @@ def main() -> int:
                     print(f"{path}:{number}: {message}: {line.strip()}")
                     failures += 1
     if failures:
-        print(f"owned writes: {failures} write(s) outside the owner (docs/ARCHITECTURE.md, \"The identifier column\")")
+        print(f"owned writes: {failures} write(s) outside the owner (docs/ARCHITECTURE.md, \"How the column is read\")")
         return 1
     print(f"owned writes: {len(files)} files, storage arrays and column fields written only by their owners")
     return 0

@@ -12,7 +12,7 @@
 /// slots, an outline's positions); the column keeps identifiers, keys and table entries in
 /// step only where its owner asks it to.
 ///
-/// How a storage reads it (docs/ARCHITECTURE.md, "The identifier column"): a read of one
+/// How a storage reads it (docs/ARCHITECTURE.md, "How the column is read"): a read of one
 /// identifier or key is a subscript of the stored property itself (`items.ids[slot]`,
 /// `items.storedKeys[slot]`), and a single lookup calls ``table`` with the confirmation read
 /// the same way. A method call on a column stored in a class works on a copy of it in code
@@ -93,8 +93,33 @@ struct IdentifierColumn<ID: Hashable> {
     /// - Complexity: O(1) plus `body`.
     @inline(__always)
     func withKeys<R, E: Error>(_ body: (UnsafeBufferPointer<UInt64>) throws(E) -> R) throws(E) -> R {
+        var column = self  // a call on a column stored in a class has a copy already
+        return try column.withKeysInPlace(body)
+    }
+
+    /// ``withKeys(_:)`` for the column's own changes: `mutating`, so it borrows the column in
+    /// place where a non-mutating call from a mutating one would work on a copy (a retain and
+    /// a release of each buffer per call).
+    /// - Complexity: O(1) plus `body`.
+    @inline(__always)
+    private mutating func withKeysInPlace<R, E: Error>(_ body: (UnsafeBufferPointer<UInt64>) throws(E) -> R) throws(E) -> R {
         guard isOwnKey else { return try storedKeys.withUnsafeBufferPointer(body) }
-        return try ids.withUnsafeBufferPointer { ids throws(E) in try ids.withMemoryRebound(to: UInt64.self, body) }
+        return try ids.withUnsafeBufferPointer { ids throws(E) in try Self.ownKeys(ids, body) }
+    }
+
+    /// The keys of identifiers that are their own keys (``isOwnKey``): their own 8 bytes each,
+    /// read as `UInt64`, valid inside `body`.
+    /// - Complexity: O(1) plus `body`.
+    @inline(__always)
+    static func ownKeys<R, E: Error>(_ ids: UnsafeBufferPointer<ID>, _ body: (UnsafeBufferPointer<UInt64>) throws(E) -> R) throws(E) -> R {
+        try ids.withMemoryRebound(to: UInt64.self, body)
+    }
+
+    /// ``ownKeys(_:_:)`` as an array sharing the identifiers' buffer, not a copy.
+    /// - Complexity: O(1).
+    @inline(__always)
+    static func ownKeyArray(_ ids: ContiguousArray<ID>) -> ContiguousArray<UInt64> {
+        unsafeBitCast(ids, to: ContiguousArray<UInt64>.self)
     }
 
     /// The stored key of the identifier at `slot`, for the column's own changes (a storage
@@ -107,7 +132,7 @@ struct IdentifierColumn<ID: Hashable> {
     /// identifiers that are their own keys), not a copy.
     /// - Complexity: O(1).
     var keyArray: ContiguousArray<UInt64> {
-        isOwnKey ? unsafeBitCast(ids, to: ContiguousArray<UInt64>.self) : storedKeys
+        isOwnKey ? Self.ownKeyArray(ids) : storedKeys
     }
 
     // MARK: Lookups
@@ -210,8 +235,11 @@ struct IdentifierColumn<ID: Hashable> {
     @inline(never)
     private mutating func growTable(_ count: Int, entriesArePrefix prefix: Int?) throws(CoreError) {
         let size = prefix ?? ids.count
-        let failure: CoreError? = withKeys { keys in
-            borrowTable { table -> CoreError? in
+        // The table unretained and the keys borrowed in place: a call on `self` inside the
+        // closure would overlap the in-place access, and a copy would retain every buffer.
+        let table = Unmanaged.passUnretained(table)
+        let failure: CoreError? = withKeysInPlace { keys in
+            table._withUnsafeGuaranteedRef { table -> CoreError? in
                 do throws(CoreError) {
                     try table.reserve(count, keys: UnsafeBufferPointer(rebasing: keys[..<size]))
                     return nil
@@ -314,7 +342,7 @@ struct IdentifierColumn<ID: Hashable> {
     /// - Complexity: O(1) expected.
     @inline(__always)
     mutating func moveTableEntry(at slot: Int, to newSlot: Int) {
-        let key = key(at: slot)
+        let key = withKeysInPlace { $0[slot] }
         borrowTable { $0.update(key: key, from: Int32(slot), to: Int32(newSlot)) }
     }
 

@@ -15,6 +15,11 @@
 /// ever open while code outside the storage runs that could reach the same storage
 /// (identifiers' `==` and `hash` see identifiers, never the outline). Debug builds of the
 /// tests ran with the checks on before they were turned off.
+///
+/// The arrays and the column are plain stored properties, read in place by the snapshot's
+/// code (a `private(set)` one read from another file would go through its getter, a retained
+/// copy per read); only this storage's methods write them, which `make lint` checks
+/// (docs/ARCHITECTURE.md, "How the column is read").
 final class SectionSnapshotStorage<Item: Hashable>: SnapshotStorageClass {
     /// The identifiers and keys by position, and the table from key to position. Copies of
     /// the storage share the table until one of them changes its structure

@@ -19,6 +19,11 @@
 /// access to one is open while code that could reach the same storage runs (identifiers'
 /// `==` and `hash` see identifiers only), and the debug test suite ran with the checks on
 /// until they were turned off.
+///
+/// The arrays and the column are plain stored properties, read in place by the snapshot's
+/// code (a `private(set)` one read from another file would go through its getter, a retained
+/// copy per read); only this storage's methods write them, which `make lint` checks
+/// (docs/ARCHITECTURE.md, "How the column is read").
 final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     let sectionStrategy = KeyStrategy.of(S.self)
 
@@ -124,10 +129,14 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     func itemKeys(of ids: [I]) -> [UInt64] { items.strategy.keys(ids) }
 
     /// The stored item keys by slot, valid inside `body` (see ``IdentifierColumn/withKeys(_:)``).
+    /// The column's fields read in place, not through ``IdentifierColumn/withKeys(_:)``: every
+    /// diff reads both snapshots' keys, and a call on the column would copy it (two more
+    /// retains and releases per read in code not specialized for the identifier type).
     /// - Complexity: O(1) plus `body`.
     @inline(__always)
     func withItemKeys<R, E: Error>(_ body: (UnsafeBufferPointer<UInt64>) throws(E) -> R) throws(E) -> R {
-        try items.withKeys(body)
+        guard items.isOwnKey else { return try items.storedKeys.withUnsafeBufferPointer(body) }
+        return try items.ids.withUnsafeBufferPointer { ids throws(E) in try IdentifierColumn.ownKeys(ids, body) }
     }
 
     /// The stored key of the item at `slot`.
@@ -135,9 +144,12 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     @inline(__always)
     func itemKey(at slot: Int32) -> UInt64 { items.key(at: Int(slot)) }
 
-    /// The item keys by slot as an array sharing the column's buffer, not a copy.
+    /// The item keys by slot as an array sharing the column's buffer, not a copy (the fields
+    /// read in place, as in ``withItemKeys(_:)``).
     /// - Complexity: O(1).
-    var itemKeyArray: [UInt64] { Array(items.keyArray) }
+    var itemKeyArray: [UInt64] {
+        items.isOwnKey ? Array(IdentifierColumn.ownKeyArray(items.ids)) : Array(items.storedKeys)
+    }
 
     /// The capacity of the separate key array: 0 for identifiers that are their own keys.
     var storedItemKeyCapacity: Int { items.storedKeys.capacity }

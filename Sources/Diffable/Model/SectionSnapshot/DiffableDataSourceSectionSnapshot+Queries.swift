@@ -3,7 +3,7 @@ extension DiffableDataSourceSectionSnapshot {
     /// - Complexity: O(1): the result shares the outline's identifiers until either of them
     ///   changes (the first structural change of the outline while the result is kept then
     ///   copies them, O(n)).
-    public var items: [ItemIdentifierType] { Array(storage.ids) }
+    public var items: [ItemIdentifierType] { Array(storage.items.ids) }
 
     /// The items at level 0, in order.
     /// - Complexity: O(root items): each step jumps over a whole subtree.

@@ -58,45 +58,11 @@ final class SectionSnapshotStorage<Item: Hashable>: SnapshotStorageClass {
     @inline(__always)
     func id(at position: Int) -> Item { items.ids[position] }
 
-    /// The identifiers in outline order (the column's buffer, shared, not a copy).
-    /// - Complexity: O(1).
-    var ids: ContiguousArray<Item> {
-        // Yielded, not returned: a caller that only reads it takes no reference of its own.
-        _read { yield items.ids }
-    }
-
-    /// How identifiers become keys.
-    var strategy: KeyStrategy {
-        @inline(__always) get { items.strategy }
-    }
-
-    /// Whether each identifier is its own key (no separate key array).
-    var itemsAreOwnKeys: Bool {
-        @inline(__always) get { items.isOwnKey }
-    }
-
     /// The key → position table (shared by copies until one changes the outline's structure).
     var table: IdentifierTable {
         // Yielded, not returned: a caller that only reads it takes no reference of its own.
         _read { yield items.table }
     }
-
-    /// The stored keys by position, valid inside `body` (see ``IdentifierColumn/withKeys(_:)``).
-    /// - Complexity: O(1) plus `body`.
-    @inline(__always)
-    func withStoredKeys<R>(_ body: (UnsafeBufferPointer<UInt64>) -> R) -> R { items.withKeys(body) }
-
-    /// The stored key of the item at `position`.
-    /// - Complexity: O(1).
-    @inline(__always)
-    func storedKey(at position: Int) -> UInt64 { items.key(at: position) }
-
-    /// The keys by position as an array sharing the column's buffer, not a copy.
-    /// - Complexity: O(1).
-    var keyArray: ContiguousArray<UInt64> { items.keyArray }
-
-    /// The capacity of the separate key array: 0 for identifiers that are their own keys.
-    var storedKeyCapacity: Int { items.storedKeys.capacity }
 
     /// Runs `body` with the keys of `items` (see ``IdentifierColumn/withKeys(of:_:)``).
     /// - Complexity: O(k) (plus string and byte lengths).
@@ -572,8 +538,8 @@ struct OutlineBlock<Item: Hashable> {
     /// The whole of `storage` (arrays shared until written).
     /// - Complexity: O(1).
     init(_ storage: SectionSnapshotStorage<Item>) {
-        ids = storage.ids
-        keys = storage.keyArray
+        ids = storage.items.ids
+        keys = storage.items.keyArray
         levels = storage.levels
         parents = storage.parents
         sizes = storage.sizes
@@ -585,8 +551,8 @@ struct OutlineBlock<Item: Hashable> {
     init(_ storage: SectionSnapshotStorage<Item>, range: Range<Int>) {
         let baseLevel = range.isEmpty ? 0 : storage.levels[range.lowerBound]
         let offset = Int32(range.lowerBound)
-        ids = ContiguousArray(storage.ids[range])
-        keys = storage.withStoredKeys { ContiguousArray($0[range]) }
+        ids = ContiguousArray(storage.items.ids[range])
+        keys = storage.items.withKeys { ContiguousArray($0[range]) }
         levels = ContiguousArray(storage.levels[range].lazy.map { $0 - baseLevel })
         parents = ContiguousArray(storage.parents[range].lazy.map { $0 < offset ? -1 : $0 - offset })
         sizes = ContiguousArray(storage.sizes[range])

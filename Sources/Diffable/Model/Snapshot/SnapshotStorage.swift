@@ -107,23 +107,6 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     @inline(__always)
     func itemID(atSlot slot: Int32) -> I { items.ids[Int(slot)] }
 
-    /// The item identifiers by slot (the column's buffer, shared, not a copy).
-    /// - Complexity: O(1).
-    var itemIDs: ContiguousArray<I> {
-        // Yielded, not returned: a caller that only reads it takes no reference of its own.
-        _read { yield items.ids }
-    }
-
-    /// How item identifiers become keys.
-    var itemStrategy: KeyStrategy {
-        @inline(__always) get { items.strategy }
-    }
-
-    /// Whether each item identifier is its own key (no separate key array).
-    var itemsAreOwnKeys: Bool {
-        @inline(__always) get { items.isOwnKey }
-    }
-
     /// The keys of `ids`, in order.
     /// - Complexity: O(k) (plus string and byte lengths).
     func itemKeys(of ids: [I]) -> [UInt64] { items.strategy.keys(ids) }
@@ -139,20 +122,12 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
         return try items.ids.withUnsafeBufferPointer { ids throws(E) in try IdentifierColumn.ownKeys(ids, body) }
     }
 
-    /// The stored key of the item at `slot`.
-    /// - Complexity: O(1).
-    @inline(__always)
-    func itemKey(at slot: Int32) -> UInt64 { items.key(at: Int(slot)) }
-
     /// The item keys by slot as an array sharing the column's buffer, not a copy (the fields
     /// read in place, as in ``withItemKeys(_:)``).
     /// - Complexity: O(1).
     var itemKeyArray: [UInt64] {
         items.isOwnKey ? Array(IdentifierColumn.ownKeyArray(items.ids)) : Array(items.storedKeys)
     }
-
-    /// The capacity of the separate key array: 0 for identifiers that are their own keys.
-    var storedItemKeyCapacity: Int { items.storedKeys.capacity }
 
     /// Enters `keys` → `firstSlot + i` in the item table in one prefetched batch, before the
     /// items are appended (``appendUnattachedItems(_:keys:)``); see

@@ -342,12 +342,17 @@ tsan: deps
 	@$(call swift_test_logged,$(BUILD)/tsan.log,--sanitize=thread --disable-xctest --filter "$(TSAN_FILTER)" --scratch-path .build-tsan)
 
 # House style (.swift-format): any lint warning fails the run.
-# Then the library's layer order (Tests/lint/check_layers.py, docs/ARCHITECTURE.md).
+# Then the library's layer order (Tests/lint/check_layers.py, docs/ARCHITECTURE.md), and that
+# the storages' arrays and the identifier column's fields are written only by their owners
+# (Tests/lint/check_owned_writes.py); last, that both checks fail on planted violations
+# (Tests/lint/test_checks.py).
 LINT_PATHS := Sources Tests/DiffableTests Tests/TopLevelClient Tests/fuzz Benchmarks/Benchmarks Package.swift
 lint:
 	swift format lint --strict -r $(LINT_PATHS)
 	@echo "lint: $$(find $(LINT_PATHS) -name '*.swift' | wc -l) files, no warning"
 	$(PYTHON) Tests/lint/check_layers.py Sources/Diffable
+	$(PYTHON) Tests/lint/check_owned_writes.py Sources/Diffable
+	$(PYTHON) Tests/lint/test_checks.py Sources/Diffable
 
 # A user's top-level main.swift (Tests/TopLevelClient): every `await apply` returns after the
 # view updated. Built on the checked build that swift-test leaves (a few seconds more).

@@ -70,8 +70,8 @@ struct ApplyTarget<S: Hashable & Sendable, I: Hashable & Sendable> {
         outlines = outlines.filter { section, outline in
             guard new.contains(section: section), new.itemIdentifiers(inSection: section) == old.itemIdentifiers(inSection: section)
             else { return false }
-            guard outline.storage.count > new.numberOfItems(inSection: section) else { return true }
-            return outline.storage.ids.allSatisfy { item in new.sectionIdentifier(containingItem: item).map { $0 == section } ?? true }
+            guard outline.items.count > new.numberOfItems(inSection: section) else { return true }
+            return outline.items.allSatisfy { item in new.sectionIdentifier(containingItem: item).map { $0 == section } ?? true }
         }
     }
 
@@ -94,12 +94,12 @@ struct ApplyTarget<S: Hashable & Sendable, I: Hashable & Sendable> {
     /// Lays `edit.outline`'s visible items into its section and keeps the outline.
     private mutating func show(_ edit: OutlineEdit<S, I>) {
         let section = edit.section, outline = edit.outline
-        let withHiddenItems = outlines.filter { $0.key != section && $0.value.storage.count > snapshot.numberOfItems(inSection: $0.key) }
+        let withHiddenItems = outlines.filter { $0.key != section && $0.value.items.count > snapshot.numberOfItems(inSection: $0.key) }
         // Rows of other sections, or hidden items of other outlines, that an item could repeat
         // (none when the outline is all the data source shows: 10^7 lookups saved).
         let shownElsewhere = snapshot.numberOfItems - (snapshot.contains(section: section) ? snapshot.numberOfItems(inSection: section) : 0)
         if shownElsewhere > 0 || !withHiddenItems.isEmpty {
-            for item in outline.storage.ids {
+            for item in outline.items {
                 if let shown = snapshot.sectionIdentifier(containingItem: item), shown != section {
                     repeated(item, in: section, alreadyIn: shown, hidden: false)
                 }

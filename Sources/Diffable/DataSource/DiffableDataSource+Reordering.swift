@@ -132,6 +132,6 @@ extension DiffableDataSourceSectionSnapshot {
     /// - Complexity: O(1) expected.
     func showsChildren(of item: ItemIdentifierType) -> Bool {
         guard let position = storage.position(of: item) else { return false }
-        return storage.expanded[position] && storage.sizes[position] > 1
+        return storage.isExpanded(at: position) && storage.hasChildren(at: position)
     }
 }

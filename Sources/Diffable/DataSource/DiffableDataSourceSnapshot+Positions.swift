@@ -5,15 +5,15 @@ extension DiffableDataSourceSnapshot {
     /// The section identifier at display position `index`, or nil when out of range.
     /// - Complexity: O(1).
     func sectionIdentifier(at index: Int) -> SectionIdentifierType? {
-        guard index >= 0, index < storage.sectionOrder.count else { return nil }
-        return storage.sectionIDs[Int(storage.sectionOrder[index])]
+        guard index >= 0, index < storage.sectionCount else { return nil }
+        return storage.sectionID(atPosition: index)
     }
 
     /// The number of items in the section at display position `index`, or nil when out of range.
     /// - Complexity: O(1).
     func numberOfItems(inSectionAt index: Int) -> Int? {
-        guard index >= 0, index < storage.sectionOrder.count else { return nil }
-        return storage.sectionItems[Int(storage.sectionOrder[index])].count
+        guard index >= 0, index < storage.sectionCount else { return nil }
+        return storage.itemCount(inSectionAt: index)
     }
 
     /// The item at `indexPath` (section position, item position), or nil when out of range.
@@ -22,7 +22,7 @@ extension DiffableDataSourceSnapshot {
         guard indexPath.count == 2, let count = numberOfItems(inSectionAt: indexPath.section),
             indexPath.item >= 0, indexPath.item < count
         else { return nil }
-        return storage.itemIDs[Int(storage.sectionItems[Int(storage.sectionOrder[indexPath.section])][indexPath.item])]
+        return storage.itemID(inSectionAt: indexPath.section, index: indexPath.item)
     }
 
     /// The index path of `identifier`, or nil when it is not in the snapshot.

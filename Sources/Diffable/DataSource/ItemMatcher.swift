@@ -201,13 +201,13 @@ where Item.ID: Sendable {
     static func changedItems(_ values: Snapshot, base: Snapshot, baseIDs: IDSnapshot) -> [Item.ID] {
         let old = base.storage, oldIDs = baseIDs.storage
         var changed: [Item.ID] = []
-        for value in values.storage.itemIDs {
+        for value in values.itemIdentifiersInStorageOrder {
             let id = value.id
             guard let slot = oldIDs.itemSlot(id) else { continue }
             // Both old snapshots have one layout: the same position holds the old value.
-            let section = Int(oldIDs.sectionPosition[Int(oldIDs.itemPlace[Int(slot)].section)])
-            let oldSlot = old.sectionItems[Int(old.sectionOrder[section])][Int(oldIDs.itemPlace[Int(slot)].index)]
-            if old.itemIDs[Int(oldSlot)] != value { changed.append(id) }
+            let (section, index) = oldIDs.displayPlace(ofItemSlot: slot)
+            let oldValue = old.itemID(inSectionAt: section, index: index)
+            if oldValue != value { changed.append(id) }
         }
         return changed
     }

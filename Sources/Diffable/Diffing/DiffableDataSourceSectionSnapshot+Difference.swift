@@ -32,11 +32,11 @@ extension DiffableDataSourceSectionSnapshot {
             MadeOnRequest { oldRows.snapshot(inSection: section) })
         let newSide = SnapshotDifference<SectionIdentifierType, ItemIdentifierType>.Side.onRequest(
             MadeOnRequest { newRows.snapshot(inSection: section) })
-        if newRows.hasSameItemsInSamePlaces(as: oldRows, injective: storage.strategy.isInjective) {
+        if newRows.hasSameItemsInSamePlaces(as: oldRows, injective: storage.items.strategy.isInjective) {
             return OutlineRows.expansionDifference(from: oldRows, to: newRows, old: oldSide, new: newSide)
         }
         return OutlineRows.difference(
-            from: oldRows, to: newRows, inSection: section, injective: storage.strategy.isInjective, old: oldSide, new: newSide)
+            from: oldRows, to: newRows, inSection: section, injective: storage.items.strategy.isInjective, old: oldSide, new: newSide)
     }
 }
 

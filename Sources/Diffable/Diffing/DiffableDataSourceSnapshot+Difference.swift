@@ -46,17 +46,17 @@ extension DiffContext {
         -> (result: SectionsDiffResult, oldFlat: FlatSnapshot, newFlat: FlatSnapshot)
     {
         let oldStorage = old.storage, newStorage = new.storage
-        let hashedKeys = !oldStorage.sectionStrategy.isInjective || !oldStorage.itemStrategy.isInjective
+        let hashedKeys = !oldStorage.sectionStrategy.isInjective || !oldStorage.items.strategy.isInjective
         let oldFlat = FlatSnapshot(oldStorage, slots: hashedKeys)
         let newFlat = FlatSnapshot(newStorage, slots: hashedKeys, sharingWith: oldFlat)
-        let result = oldStorage.itemIDs.withUnsafeBufferPointer { oldItemIDs in
-            newStorage.itemIDs.withUnsafeBufferPointer { newItemIDs in
+        let result = oldStorage.items.ids.withUnsafeBufferPointer { oldItemIDs in
+            newStorage.items.ids.withUnsafeBufferPointer { newItemIDs in
                 oldStorage.sectionIDs.withUnsafeBufferPointer { oldSectionIDs in
                     newStorage.sectionIDs.withUnsafeBufferPointer { newSectionIDs in
                         diffSections(
                             old: oldFlat, new: newFlat, refresh: FlatRefresh(newStorage, flat: newFlat),
                             sections: (oldSectionIDs, newSectionIDs, oldStorage.sectionStrategy.isInjective),
-                            items: (oldItemIDs, newItemIDs, oldStorage.itemStrategy.isInjective), maps: maps)
+                            items: (oldItemIDs, newItemIDs, oldStorage.items.strategy.isInjective), maps: maps)
                     }
                 }
             }

@@ -45,12 +45,12 @@ import Testing
     {
         let oldRows = old.storage.rows, newRows = new.storage.rows
         return OutlineRows.difference(
-            from: oldRows, to: newRows, inSection: 0, injective: new.storage.strategy.isInjective,
+            from: oldRows, to: newRows, inSection: 0, injective: new.storage.items.strategy.isInjective,
             old: .snapshot(oldRows.snapshot(inSection: 0)), new: .snapshot(newRows.snapshot(inSection: 0)))
     }
 
     static func takesExpansionPath<I>(_ new: DiffableDataSourceSectionSnapshot<I>, _ old: DiffableDataSourceSectionSnapshot<I>) -> Bool {
-        new.storage.rows.hasSameItemsInSamePlaces(as: old.storage.rows, injective: new.storage.strategy.isInjective)
+        new.storage.rows.hasSameItemsInSamePlaces(as: old.storage.rows, injective: new.storage.items.strategy.isInjective)
     }
 
     /// `outline` with a random expansion (deep outlines have long hidden and visible runs).

@@ -111,7 +111,7 @@ import Testing
             if round % 3 == 2, !items.isEmpty { snapshot.deleteItems([items[items.count / 2]]) }
             let storage = snapshot.storage
             let flat = FlatSnapshot(storage, slots: true)
-            #expect(flat.itemKeys == storage.itemStrategy.keys(snapshot.itemIdentifiers), "round \(round)")
+            #expect(flat.itemKeys == storage.items.strategy.keys(snapshot.itemIdentifiers), "round \(round)")
             let borrowed = storage.withItemKeys { own in
                 flat.itemKeys.withUnsafeBufferPointer { $0.baseAddress == own.baseAddress }
             }

@@ -101,16 +101,16 @@ import Testing
 
     /// The keys read by position are each identifier's key; only stored keys have a buffer.
     static func checkKeys<I>(_ storage: SectionSnapshotStorage<I>, ownKeys: Bool) {
-        #expect(storage.itemsAreOwnKeys == ownKeys)
-        let keys = storage.withStoredKeys { Array($0) }
-        #expect(keys == storage.strategy.keys(Array(storage.ids)))
-        #expect(Array(storage.keyArray) == keys)
+        #expect(storage.items.isOwnKey == ownKeys)
+        let keys = storage.items.withKeys { Array($0) }
+        #expect(keys == storage.items.strategy.keys(Array(storage.items.ids)))
+        #expect(Array(storage.items.keyArray) == keys)
         #expect(Array(storage.rows.keys) == keys)
-        #expect((0..<storage.count).allSatisfy { storage.storedKey(at: $0) == keys[$0] })
+        #expect((0..<storage.count).allSatisfy { storage.items.key(at: $0) == keys[$0] })
         if ownKeys {
-            #expect(storage.storedKeyCapacity == 0)
+            #expect(storage.items.storedKeys.capacity == 0)
         } else {
-            #expect(storage.storedKeyCapacity >= storage.count)
+            #expect(storage.items.storedKeys.capacity >= storage.count)
         }
     }
 
@@ -131,13 +131,13 @@ import Testing
 
     /// Narrower integers keep their keys stored (their key is not their whole bit pattern).
     @Test func onlyEightByteIntegersAreTheirOwnKeys() {
-        #expect(SectionSnapshotStorage<Int>().itemsAreOwnKeys)
-        #expect(SectionSnapshotStorage<Int64>().itemsAreOwnKeys)
-        #expect(SectionSnapshotStorage<UInt64>().itemsAreOwnKeys)
-        #expect(SectionSnapshotStorage<UInt>().itemsAreOwnKeys)
-        #expect(!SectionSnapshotStorage<Int32>().itemsAreOwnKeys)
-        #expect(!SectionSnapshotStorage<String>().itemsAreOwnKeys)
-        #expect(!SectionSnapshotStorage<Double>().itemsAreOwnKeys)
+        #expect(SectionSnapshotStorage<Int>().items.isOwnKey)
+        #expect(SectionSnapshotStorage<Int64>().items.isOwnKey)
+        #expect(SectionSnapshotStorage<UInt64>().items.isOwnKey)
+        #expect(SectionSnapshotStorage<UInt>().items.isOwnKey)
+        #expect(!SectionSnapshotStorage<Int32>().items.isOwnKey)
+        #expect(!SectionSnapshotStorage<String>().items.isOwnKey)
+        #expect(!SectionSnapshotStorage<Double>().items.isOwnKey)
     }
 
     /// A large Int outline holds no key buffer and reads its keys from the identifiers'
@@ -155,12 +155,12 @@ import Testing
         }
         ints.delete(stride(from: 0, to: 200, by: 3).map { $0 &* -1001 })
         strings.delete(stride(from: 0, to: 200, by: 3).map { "\($0 &* -1001)" })
-        #expect(ints.storage.storedKeyCapacity == 0)
-        #expect(strings.storage.storedKeyCapacity >= strings.items.count)
+        #expect(ints.storage.items.storedKeys.capacity == 0)
+        #expect(strings.storage.items.storedKeys.capacity >= strings.items.count)
         #expect(ints.items.map(String.init) == strings.items)
         Self.checkKeys(ints.storage, ownKeys: true)
-        let sameBuffer = ints.storage.withStoredKeys { keys in
-            ints.storage.ids.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) == UnsafeRawPointer(keys.baseAddress) }
+        let sameBuffer = ints.storage.items.withKeys { keys in
+            ints.storage.items.ids.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) == UnsafeRawPointer(keys.baseAddress) }
         }
         #expect(sameBuffer, "keys not read from the identifiers' buffer")
         let expandedInts = ints.rootItems.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
@@ -171,6 +171,6 @@ import Testing
         intsAfter.delete(Array(intsAfter.rootItems.prefix(5)))
         stringsAfter.delete(Array(stringsAfter.rootItems.prefix(5)))
         #expect(intsAfter.difference(from: ints).batches == stringsAfter.difference(from: strings).batches)
-        #expect(intsAfter.storage.storedKeyCapacity == 0)
+        #expect(intsAfter.storage.items.storedKeys.capacity == 0)
     }
 }

@@ -101,15 +101,15 @@ import Testing
 
     /// The keys read by slot are each identifier's key; only stored keys have a buffer.
     static func checkKeys<S, I>(_ storage: SnapshotStorage<S, I>, ownKeys: Bool) {
-        #expect(storage.itemsAreOwnKeys == ownKeys)
+        #expect(storage.items.isOwnKey == ownKeys)
         let keys = storage.withItemKeys { Array($0) }
-        #expect(keys == storage.itemStrategy.keys(Array(storage.itemIDs)))
+        #expect(keys == storage.items.strategy.keys(Array(storage.items.ids)))
         #expect(storage.itemKeyArray == keys)
-        #expect((0..<Int32(storage.itemCount)).allSatisfy { storage.itemKey(at: $0) == keys[Int($0)] })
+        #expect((0..<Int32(storage.itemCount)).allSatisfy { storage.items.key(at: Int($0)) == keys[Int($0)] })
         if ownKeys {
-            #expect(storage.storedItemKeyCapacity == 0)
+            #expect(storage.items.storedKeys.capacity == 0)
         } else {
-            #expect(storage.storedItemKeyCapacity >= storage.itemCount)
+            #expect(storage.items.storedKeys.capacity >= storage.itemCount)
         }
     }
 
@@ -136,14 +136,14 @@ import Testing
 
     /// Narrower integers keep their keys stored (their key is not their whole bit pattern).
     @Test func onlyEightByteIntegersAreTheirOwnKeys() {
-        #expect(SnapshotStorage<Int, Int>().itemsAreOwnKeys)
-        #expect(SnapshotStorage<Int, Int64>().itemsAreOwnKeys)
-        #expect(SnapshotStorage<Int, UInt64>().itemsAreOwnKeys)
-        #expect(SnapshotStorage<Int, UInt>().itemsAreOwnKeys)
-        #expect(!SnapshotStorage<Int, Int32>().itemsAreOwnKeys)
-        #expect(!SnapshotStorage<Int, UInt8>().itemsAreOwnKeys)
-        #expect(!SnapshotStorage<Int, String>().itemsAreOwnKeys)
-        #expect(!SnapshotStorage<Int, Double>().itemsAreOwnKeys)
+        #expect(SnapshotStorage<Int, Int>().items.isOwnKey)
+        #expect(SnapshotStorage<Int, Int64>().items.isOwnKey)
+        #expect(SnapshotStorage<Int, UInt64>().items.isOwnKey)
+        #expect(SnapshotStorage<Int, UInt>().items.isOwnKey)
+        #expect(!SnapshotStorage<Int, Int32>().items.isOwnKey)
+        #expect(!SnapshotStorage<Int, UInt8>().items.isOwnKey)
+        #expect(!SnapshotStorage<Int, String>().items.isOwnKey)
+        #expect(!SnapshotStorage<Int, Double>().items.isOwnKey)
     }
 
     /// The extremes of each 64-bit type, found, moved, deleted (a refill moves them to other
@@ -163,7 +163,9 @@ import Testing
             #expect(snapshot.indexOfItem(values[0]) == values.count)
             Self.checkKeys(snapshot.storage, ownKeys: true)
             let identifiers = snapshot.storage.withItemKeys { keys in
-                snapshot.storage.itemIDs.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) == UnsafeRawPointer(keys.baseAddress) }
+                snapshot.storage.items.ids.withUnsafeBufferPointer {
+                    UnsafeRawPointer($0.baseAddress) == UnsafeRawPointer(keys.baseAddress)
+                }
             }
             #expect(identifiers, "keys not read from the identifiers' buffer")
             let difference = snapshot.difference(from: before)
@@ -190,8 +192,8 @@ import Testing
         }
         ints.deleteItems(stride(from: 0, to: 100_000, by: 3).map { $0 &* -7 })
         strings.deleteItems(stride(from: 0, to: 100_000, by: 3).map { "\($0 &* -7)" })
-        #expect(ints.storage.storedItemKeyCapacity == 0)
-        #expect(strings.storage.storedItemKeyCapacity >= strings.numberOfItems)
+        #expect(ints.storage.items.storedKeys.capacity == 0)
+        #expect(strings.storage.items.storedKeys.capacity >= strings.numberOfItems)
         #expect(ints.itemIdentifiers.map(String.init) == strings.itemIdentifiers)
         Self.checkKeys(ints.storage, ownKeys: true)
         let reordered = ints.itemIdentifiers.reversed().map { $0 }

@@ -31,7 +31,7 @@ extension DiffableDataSourceSectionSnapshot: CustomStringConvertible, CustomDebu
             let indentation = String(repeating: "  ", count: Int(storage.levels[position]))
             lines.append(
                 (storage.isVisible(at: position) ? "* " : "  ") + indentation + (storage.expanded[position] ? "+ " : "- ")
-                    + "\(storage.ids[position])")
+                    + "\(storage.id(at: position))")
         }
         return lines.joined(separator: "\n")
     }
@@ -45,7 +45,7 @@ extension DiffableDataSourceSectionSnapshot: CustomStringConvertible, CustomDebu
                 let previous = Int(storage.levels[position - 1])
                 text += level > previous ? " [" : String(repeating: "]", count: previous - level) + ", "
             }
-            let item = storage.ids[position]
+            let item = storage.id(at: position)
             text += (reflecting ? String(reflecting: item) : "\(item)") + (storage.expanded[position] ? "+" : "")
         }
         if shown < storage.count { text += ", … \(storage.count - shown) more" }

@@ -47,14 +47,14 @@ extension DiffableDataSourceSectionSnapshot {
             // One item: one table lookup, then the bit.
             guard let position = storage.position(of: items[0]), storage.expanded[position] != value else { return }
             makeUnique()
-            storage.expanded[position] = value
+            storage.setExpanded(value, at: position)
             return
         }
         // Find first (reads only), so a call that changes nothing never copies shared storage.
         let changes = storage.withKeys(of: items) { storage.positions(of: items, keys: $0, expandedOtherThan: value) }
         guard !changes.isEmpty else { return }
         makeUnique()
-        storage.expanded.set(changes, to: value)
+        storage.setExpanded(value, atPositions: changes)
     }
 
     /// Whether `item` is expanded (false for an item not in the snapshot).
@@ -70,7 +70,7 @@ extension DiffableDataSourceSectionSnapshot {
     public var expandedItems: [ItemIdentifierType] {
         var result: [ItemIdentifierType] = []
         result.reserveCapacity(storage.expanded.setCount)
-        storage.expanded.forEachSetPosition { result.append(storage.ids[$0]) }
+        storage.expanded.forEachSetPosition { result.append(storage.id(at: $0)) }
         return result
     }
 
@@ -93,7 +93,7 @@ extension DiffableDataSourceSectionSnapshot {
         let visibleCount = storage.visibleCount
         guard visibleCount > 0 else { return [] }
         if visibleCount == storage.count { return items }
-        return storage.ids.withUnsafeBufferPointer { ids in
+        return storage.items.ids.withUnsafeBufferPointer { ids in
             [ItemIdentifierType](filling: visibleCount) { buffer, initialized in
                 storage.forEachVisibleRun { run in
                     (buffer.baseAddress! + initialized).initialize(from: ids.baseAddress! + run.lowerBound, count: run.count)

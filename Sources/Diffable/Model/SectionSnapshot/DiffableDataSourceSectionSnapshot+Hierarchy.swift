@@ -27,7 +27,7 @@ extension DiffableDataSourceSectionSnapshot {
 
     /// The general path of ``tryAppend(_:to:)-([ItemIdentifierType],_)``: any parent, every check.
     private mutating func appendAnywhere(_ items: [ItemIdentifierType], to parent: ItemIdentifierType?) throws(SectionSnapshotError) {
-        try add(.leaves(items, keys: storage.strategy.keys(items)), operation: "append(_:to:)", anchor: parent) { storage in
+        try add(.leaves(items, keys: storage.items.strategy.keys(items)), operation: "append(_:to:)", anchor: parent) { storage in
             guard let parent else { return (storage.count, -1) }
             return storage.position(of: parent).map { ($0 + Int(storage.sizes[$0]), $0) }
         }
@@ -66,7 +66,7 @@ extension DiffableDataSourceSectionSnapshot {
     /// ``insert(_:before:)-([ItemIdentifierType],_)`` that throws instead of trapping; on error nothing changes.
     /// - Complexity: as ``insert(_:before:)-([ItemIdentifierType],_)``.
     public mutating func tryInsert(_ items: [ItemIdentifierType], before item: ItemIdentifierType) throws(SectionSnapshotError) {
-        try add(.leaves(items, keys: storage.strategy.keys(items)), operation: "insert(_:before:)", anchor: item) {
+        try add(.leaves(items, keys: storage.items.strategy.keys(items)), operation: "insert(_:before:)", anchor: item) {
             $0.siblingPlace(of: item, after: false)
         }
     }
@@ -74,7 +74,7 @@ extension DiffableDataSourceSectionSnapshot {
     /// ``insert(_:after:)-([ItemIdentifierType],_)`` that throws instead of trapping; on error nothing changes.
     /// - Complexity: as ``insert(_:after:)-([ItemIdentifierType],_)``.
     public mutating func tryInsert(_ items: [ItemIdentifierType], after item: ItemIdentifierType) throws(SectionSnapshotError) {
-        try add(.leaves(items, keys: storage.strategy.keys(items)), operation: "insert(_:after:)", anchor: item) {
+        try add(.leaves(items, keys: storage.items.strategy.keys(items)), operation: "insert(_:after:)", anchor: item) {
             $0.siblingPlace(of: item, after: true)
         }
     }

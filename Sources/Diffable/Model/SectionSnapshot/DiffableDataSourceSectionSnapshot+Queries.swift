@@ -3,7 +3,7 @@ extension DiffableDataSourceSectionSnapshot {
     /// - Complexity: O(1): the result shares the outline's identifiers until either of them
     ///   changes (the first structural change of the outline while the result is kept then
     ///   copies them, O(n)).
-    public var items: [ItemIdentifierType] { Array(storage.ids) }
+    public var items: [ItemIdentifierType] { Array(storage.items.ids) }
 
     /// The items at level 0, in order.
     /// - Complexity: O(root items): each step jumps over a whole subtree.
@@ -11,7 +11,7 @@ extension DiffableDataSourceSectionSnapshot {
         var result: [ItemIdentifierType] = []
         var position = 0
         while position < storage.count {
-            result.append(storage.ids[position])
+            result.append(storage.id(at: position))
             position += Int(storage.sizes[position])
         }
         return result
@@ -44,6 +44,6 @@ extension DiffableDataSourceSectionSnapshot {
     public func parent(of child: ItemIdentifierType) -> ItemIdentifierType? {
         guard let position = storage.position(of: child) else { return nil }
         let parent = Int(storage.parents[position])
-        return parent < 0 ? nil : storage.ids[parent]
+        return parent < 0 ? nil : storage.id(at: parent)
     }
 }

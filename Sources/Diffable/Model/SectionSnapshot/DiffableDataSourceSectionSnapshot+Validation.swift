@@ -131,25 +131,15 @@ extension DiffableDataSourceSectionSnapshot {
         let storage = SectionSnapshotStorage<ItemIdentifierType>()
         var positionOfEntry = [Int32](repeating: -1, count: count)
         var stack: [Int32] = Array(children[Int(starts[count])..<Int(starts[count + 1])].reversed())
-        storage.ids.reserveCapacity(count)
-        storage.updateStoredKeys { $0.reserveCapacity(count) }
-        storage.levels.reserveCapacity(count)
-        storage.parents.reserveCapacity(count)
+        storage.reserveRows(count)
         while let entry = stack.popLast() {
             let parent = parents[Int(entry)]
             let parentPosition = parent < 0 ? Int32(-1) : positionOfEntry[Int(parent)]
-            positionOfEntry[Int(entry)] = Int32(storage.ids.count)
-            storage.ids.append(items[Int(entry)])
-            storage.updateStoredKeys { $0.append(keys[Int(entry)]) }
-            storage.levels.append(parentPosition < 0 ? 0 : storage.levels[Int(parentPosition)] + 1)
-            storage.parents.append(parentPosition)
-            storage.expanded.append(expanded[Int(entry)])
+            positionOfEntry[Int(entry)] = Int32(storage.count)
+            storage.appendRow(items[Int(entry)], key: keys[Int(entry)], parent: parentPosition, expanded: expanded[Int(entry)])
             stack.append(contentsOf: children[Int(starts[Int(entry)])..<Int(starts[Int(entry) + 1])].reversed())
         }
-        storage.sizes = ContiguousArray(repeating: 1, count: count)
-        for position in stride(from: count - 1, through: 0, by: -1) where storage.parents[position] >= 0 {
-            storage.sizes[Int(storage.parents[position])] += storage.sizes[position]
-        }
+        storage.computeSubtreeSizes()
         storage.addTableEntries(0..<count)
         return storage
     }

@@ -53,29 +53,9 @@ public struct DiffableDataSourceSectionSnapshot<ItemIdentifierType: Hashable> {
     init(storage: SectionSnapshotStorage<ItemIdentifierType>) {
         self.storage = storage
     }
-
-    /// Gives this value its own storage before a mutation (copy-on-write).
-    @inline(__always)
-    mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-    }
-
-    @inline(__always)
-    func checkInvariants() {
-        #if DIFFABLE_INTERNAL_CHECKS
-            storage.checkInvariants()
-        #endif
-    }
-
-    /// Runs a throwing mutation and traps with its error's text (Apple raises an exception there).
-    mutating func trapping(_ body: (inout Self) throws -> Void) {
-        do {
-            try body(&self)
-        } catch {
-            fatalError("Diffable: \(error)")
-        }
-    }
 }
+
+extension DiffableDataSourceSectionSnapshot: CopyOnWriteSnapshot {}
 
 extension DiffableDataSourceSectionSnapshot: @unchecked Sendable where ItemIdentifierType: Sendable {}
 
@@ -86,6 +66,6 @@ extension DiffableDataSourceSectionSnapshot: Equatable {
         let left = lhs.storage, right = rhs.storage
         if left === right { return true }
         return left.count == right.count && left.levels == right.levels && left.expanded == right.expanded
-            && left.ids == right.ids
+            && left.items.ids == right.items.ids
     }
 }

@@ -106,11 +106,11 @@ struct OutlineRows<Item: Hashable> {
         }
         flat.insertSections([section], keys: [flat.sectionKey(section)], at: 0)
         var conflicts = [UInt8](repeating: 0, count: visibleKeys.count)
-        if flat.itemTable.insertBatch(visibleKeys, firstSlot: 0, conflicts: &conflicts) == visibleKeys.count {
+        if flat.insertItemKeys(visibleKeys, firstSlot: 0, conflicts: &conflicts) == visibleKeys.count {
             flat.appendUnattachedItems(visibleIDs, keys: visibleKeys)
         } else {
             // Equal keys of different identifiers (hash collisions): one by one.
-            flat.itemTable.removeAll()
+            flat.removeAllItemKeys()
             for (id, key) in zip(visibleIDs, visibleKeys) { _ = flat.addUnattachedItem(id, key: key) }
         }
         flat.attachItems(Array(0..<Int32(visibleIDs.count)), toSection: flat.sectionOrder[0], at: 0)

@@ -15,17 +15,17 @@
 /// ever open while code outside the storage runs that could reach the same storage
 /// (identifiers' `==` and `hash` see identifiers, never the outline). Debug builds of the
 /// tests ran with the checks on before they were turned off.
-final class SectionSnapshotStorage<Item: Hashable> {
-    let strategy: KeyStrategy
-    /// Whether each identifier is its own key: a 64-bit integer, whose key is its bit
-    /// pattern. `storedKeys` then stays empty (8 B less per item) and keys are read from
-    /// `ids` (see ``withStoredKeys(_:)``).
-    let itemsAreOwnKeys: Bool
-    @exclusivity(unchecked) var ids: ContiguousArray<Item> = []
-    /// Each item's key by position; empty when ``itemsAreOwnKeys``. Read only through
-    /// ``withStoredKeys(_:)``, ``storedKey(at:)`` or ``keyArray``, written only through
-    /// ``updateStoredKeys(_:)``, which serve both cases.
-    @exclusivity(unchecked) private var storedKeys: ContiguousArray<UInt64> = []
+///
+/// The arrays and the column are plain stored properties, read in place by the snapshot's
+/// code (a `private(set)` one read from another file would go through its getter, a retained
+/// copy per read); only this storage's methods write them, which `make lint` checks
+/// (docs/ARCHITECTURE.md, "How the column is read").
+final class SectionSnapshotStorage<Item: Hashable>: SnapshotStorageClass {
+    /// The identifiers and keys by position, and the table from key to position. Copies of
+    /// the storage share the table until one of them changes its structure
+    /// (``IdentifierColumn/makeTableUnique()``): a copy made to expand or collapse items (the
+    /// usual reason to copy an outline) never copies it — 130 MB at 10^7 items.
+    @exclusivity(unchecked) var items = IdentifierColumn<Item>()
     /// Depth: 0 for root items.
     @exclusivity(unchecked) var levels: ContiguousArray<Int32> = []
     /// Position of the parent, -1 for root items.
@@ -33,97 +33,83 @@ final class SectionSnapshotStorage<Item: Hashable> {
     /// Number of items in the subtree, the item itself included.
     @exclusivity(unchecked) var sizes: ContiguousArray<Int32> = []
     @exclusivity(unchecked) var expanded = ExpansionBits()
-    /// Key → position. Copies of the storage share it until one of them changes its
-    /// structure (``makeTableUnique()``): a copy made to expand or collapse items (the usual reason
-    /// to copy an outline) never copies it — 130 MB at 10^7 items.
-    @exclusivity(unchecked) private(set) var table: IdentifierTable
     /// The position the last ``position(of:key:)`` found (a guess, never trusted unchecked).
     let hint = LookupHint()
 
-    init() {
-        strategy = KeyStrategy.of(Item.self)
-        itemsAreOwnKeys = strategy.isOwnKey(for: Item.self)
-        table = IdentifierTable()
-    }
+    init() {}
 
     private init(copying other: SectionSnapshotStorage) {
-        strategy = other.strategy
-        itemsAreOwnKeys = other.itemsAreOwnKeys
-        ids = other.ids
-        storedKeys = other.storedKeys
+        items = other.items
         levels = other.levels
         parents = other.parents
         sizes = other.sizes
         expanded = other.expanded
-        table = other.table
-    }
-
-    /// Makes the table this storage's own: every function that changes the table calls it
-    /// first. (No function keeps the table in a local while calling another: that reference
-    /// would make the table look shared to the callee, which would then copy it.)
-    /// - Complexity: O(capacity) when a copy still shares the table, else O(1).
-    func makeTableUnique() {
-        if !isKnownUniquelyReferenced(&table) { table = table.copy() }
-    }
-
-    /// Empties the table: in place when it is this storage's own, else by starting a new one
-    /// (copying a shared table only to clear it would be wasted).
-    /// - Complexity: O(capacity) when owned, else O(1).
-    private func makeTableEmpty() {
-        if isKnownUniquelyReferenced(&table) { table.removeAll() } else { table = IdentifierTable() }
-    }
-
-    /// Runs `body` with the table borrowed, not retained: a retain is an atomic operation,
-    /// which on x86-64 waits for every store before it to complete (an append's stores to
-    /// memory not yet cached, say). Only for calls on the table that cannot replace it.
-    @inline(__always)
-    func withTable<R>(_ body: (IdentifierTable) -> R) -> R {
-        Unmanaged.passUnretained(table)._withUnsafeGuaranteedRef(body)
     }
 
     /// - Complexity: O(1) (the arrays and the table are shared until written).
     func copy() -> SectionSnapshotStorage { SectionSnapshotStorage(copying: self) }
 
-    var count: Int { ids.count }
-
-    // MARK: Keys
-
-    /// The stored keys by position, valid inside `body`: `storedKeys`, or for identifiers
-    /// that are their own keys, `ids`' buffer read as `UInt64` (the same bits, no copy).
-    /// - Complexity: O(1) plus `body`.
-    @inline(__always)
-    func withStoredKeys<R>(_ body: (UnsafeBufferPointer<UInt64>) -> R) -> R {
-        guard itemsAreOwnKeys else { return storedKeys.withUnsafeBufferPointer(body) }
-        return ids.withUnsafeBufferPointer { ids in ids.withMemoryRebound(to: UInt64.self, body) }
+    var count: Int {
+        @inline(__always) get { items.ids.count }
     }
 
-    /// The stored key of the item at `position`.
+    /// The identifier at `position`.
     /// - Complexity: O(1).
     @inline(__always)
-    func storedKey(at position: Int) -> UInt64 { withStoredKeys { $0[position] } }
+    func id(at position: Int) -> Item { items.ids[position] }
 
-    /// The keys by position as an array sharing the storage's buffer (`ids`' for identifiers
-    /// that are their own keys), not a copy.
+    /// The key → position table (shared by copies until one changes the outline's structure).
+    var table: IdentifierTable {
+        // Yielded, not returned: a caller that only reads it takes no reference of its own.
+        _read { yield items.table }
+    }
+
+    /// Runs `body` with the keys of `items` (see ``IdentifierColumn/withKeys(of:_:)``).
+    /// - Complexity: O(k) (plus string and byte lengths).
+    func withKeys<R>(of items: UnsafeBufferPointer<Item>, _ body: (UnsafeBufferPointer<UInt64>) -> R) -> R {
+        self.items.withKeys(of: items, body)
+    }
+
+    /// Room for `count` rows in every array (not the table).
+    /// - Complexity: O(n) when it grows.
+    func reserveRows(_ count: Int) {
+        items.reserveCapacity(count)
+        levels.reserveCapacity(count)
+        parents.reserveCapacity(count)
+    }
+
+    /// Appends one row at the end of the outline order, its subtree size left to the caller
+    /// (not the table, nor any ancestor's size).
+    /// - Complexity: O(1) amortized.
+    func appendRow(_ id: Item, key: UInt64, parent: Int32, expanded isExpanded: Bool) {
+        items.append(id, key: key)
+        levels.append(parent < 0 ? 0 : levels[Int(parent)] + 1)
+        parents.append(parent)
+        expanded.append(isExpanded)
+    }
+
+    /// Sets every row's subtree size from the parents, once rows are appended in outline
+    /// order (``appendRow(_:key:parent:expanded:)`` leaves sizes to its caller).
+    /// - Complexity: O(n).
+    func computeSubtreeSizes() {
+        sizes = ContiguousArray(repeating: 1, count: count)
+        for position in stride(from: count - 1, through: 0, by: -1) where parents[position] >= 0 {
+            sizes[Int(parents[position])] += sizes[position]
+        }
+    }
+
+    /// Expands (`value` true) or collapses the item at `position`.
     /// - Complexity: O(1).
-    var keyArray: ContiguousArray<UInt64> {
-        itemsAreOwnKeys ? unsafeBitCast(ids, to: ContiguousArray<UInt64>.self) : storedKeys
-    }
+    func setExpanded(_ value: Bool, at position: Int) { expanded[position] = value }
 
-    /// The capacity of the separate key array: 0 when ``itemsAreOwnKeys`` (no buffer at all).
-    var storedKeyCapacity: Int { storedKeys.capacity }
-
-    /// Runs `body` on the separate key array, to change it as `ids` changes; not at all for
-    /// identifiers that are their own keys (changing `ids` changed their keys).
-    /// - Complexity: O(1) plus `body`.
-    @inline(__always)
-    func updateStoredKeys(_ body: (inout ContiguousArray<UInt64>) -> Void) {
-        if !itemsAreOwnKeys { body(&storedKeys) }
-    }
+    /// Expands (`value` true) or collapses the items at `positions`.
+    /// - Complexity: O(k).
+    func setExpanded(_ value: Bool, atPositions positions: [Int32]) { expanded.set(positions, to: value) }
 
     // MARK: Lookups
 
     @inline(__always)
-    func key(_ item: Item) -> UInt64 { strategy.key(item) }
+    func key(_ item: Item) -> UInt64 { items.strategy.key(item) }  // the strategy read in place: a call on the column would copy it
 
     /// - Complexity: O(1) expected; no hashing when `item` is at the position after (or
     ///   at) the one the previous lookup found, as when rows are asked about in order.
@@ -132,28 +118,35 @@ final class SectionSnapshotStorage<Item: Hashable> {
         let guess = hint.guess &+ 1
         // An injective key follows from the identifier, whose neighbour the last lookup read:
         // comparing identifiers alone costs no cache miss when the guess is wrong.
-        if guess >= 0 && guess < ids.count && (strategy.isInjective || storedKey(at: guess) == key) && ids[guess] == item {
+        // The column's fields read in place (see IdentifierColumn); a non-injective strategy
+        // always has stored keys.
+        if guess >= 0 && guess < items.ids.count && (items.strategy.isInjective || items.storedKeys[guess] == key)
+            && items.ids[guess] == item
+        {
             hint.remember(guess)
             return guess
         }
-        guard let found = withTable({ $0.slot(of: item, key: key, identifierAt: { ids[Int($0)] }) }) else { return nil }
+        return positionInTable(of: item, key: key)
+    }
+
+    /// ``position(of:key:)`` when the guess missed. Out of line: inlined, the table probe
+    /// made every caller save one more register, which cost the guessed path (`isVisible`
+    /// on every row, in order) 3%.
+    /// - Complexity: O(1) expected.
+    @inline(never)
+    private func positionInTable(of item: Item, key: UInt64) -> Int? {
+        // The column's fields read in place, not through a call on it, and the table borrowed,
+        // not retained (see IdentifierColumn).
+        let slot = Unmanaged.passUnretained(items.table)._withUnsafeGuaranteedRef {
+            $0.slot(of: item, key: key) { items.ids[Int($0)] }
+        }
+        guard let found = slot else { return nil }
         hint.remember(Int(found))
         return Int(found)
     }
 
     /// - Complexity: O(1) expected.
     func position(of item: Item) -> Int? { position(of: item, key: key(item)) }
-
-    /// Runs `body` with the keys of `items`: for 64-bit integers the identifiers' own bytes,
-    /// otherwise computed into a temporary buffer (no array made).
-    /// - Complexity: O(k) (plus string and byte lengths).
-    func withKeys<R>(of items: UnsafeBufferPointer<Item>, _ body: (UnsafeBufferPointer<UInt64>) -> R) -> R {
-        if itemsAreOwnKeys { return items.withMemoryRebound(to: UInt64.self, body) }
-        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: items.count) { keys in
-            for index in items.indices { keys.initializeElement(at: index, to: key(items[index])) }
-            return body(UnsafeBufferPointer(keys))
-        }
-    }
 
     /// The positions of `items` (whose keys are `itemKeys`) that are in the outline and whose
     /// expansion differs from `value`. Each item is first looked for where a list in outline
@@ -164,9 +157,9 @@ final class SectionSnapshotStorage<Item: Hashable> {
         of items: UnsafeBufferPointer<Item>, keys itemKeys: UnsafeBufferPointer<UInt64>, expandedOtherThan value: Bool
     ) -> [Int32] {
         var changes: [Int32] = []
-        let injective = strategy.isInjective
-        ids.withUnsafeBufferPointer { ids in
-            withStoredKeys { keys in
+        let injective = self.items.strategy.isInjective
+        self.items.ids.withUnsafeBufferPointer { ids in
+            self.items.withKeys { keys in
                 sizes.withUnsafeBufferPointer { sizes in
                     expanded.withUnsafeWords { words in
                         @inline(__always)
@@ -198,11 +191,23 @@ final class SectionSnapshotStorage<Item: Hashable> {
         return changes
     }
 
-    /// The table lookup with the identifiers borrowed (no access per candidate).
+    /// The table lookup with the identifiers borrowed (no access per candidate) and the
+    /// table borrowed, not retained (see ``IdentifierColumn/withTable(_:)``).
     @inline(__always)
     private func lookUp(_ item: Item, key: UInt64, in ids: UnsafeBufferPointer<Item>) -> Int? {
-        withTable { $0.slot(of: item, key: key) { ids[Int($0)] } }.map { Int($0) }
+        Unmanaged.passUnretained(items.table)._withUnsafeGuaranteedRef { $0.slot(of: item, key: key) { ids[Int($0)] } }
+            .map { Int($0) }
     }
+
+    /// Whether the item at `position` is expanded.
+    /// - Complexity: O(1).
+    @inline(__always)
+    func isExpanded(at position: Int) -> Bool { expanded[position] }
+
+    /// Whether the item at `position` has children.
+    /// - Complexity: O(1).
+    @inline(__always)
+    func hasChildren(at position: Int) -> Bool { sizes[position] > 1 }
 
     /// Whether every ancestor of the item at `position` is expanded.
     /// - Complexity: O(depth).
@@ -219,7 +224,7 @@ final class SectionSnapshotStorage<Item: Hashable> {
 
     /// The arrays that decide the rows (shared, not copied).
     /// - Complexity: O(1).
-    var rows: OutlineRows<Item> { OutlineRows(ids: ids, keys: keyArray, sizes: sizes, expanded: expanded) }
+    var rows: OutlineRows<Item> { OutlineRows(ids: items.ids, keys: items.keyArray, sizes: sizes, expanded: expanded) }
 
     /// Calls `body` with each maximal run of consecutive visible positions, in order.
     /// - Complexity: O(visible items) (see ``OutlineRows/forEachVisibleRun(_:)``).
@@ -258,7 +263,7 @@ final class SectionSnapshotStorage<Item: Hashable> {
     @discardableResult
     func replaceSubtrees(_ range: Range<Int>, parent: Int, with replacement: Replacement, claimingKeys: Bool = false) -> Bool {
         precondition(!claimingKeys || range.isEmpty, "section snapshot: keys are claimed only for insertions")
-        makeTableUnique()
+        items.makeTableUnique()
         let added = replacement.count, delta = added - range.count
         let appending = range.isEmpty && range.lowerBound == count
         let tail = range.upperBound..<count
@@ -270,18 +275,18 @@ final class SectionSnapshotStorage<Item: Hashable> {
         // nothing sizes the table itself.
         if !rebuild || claimingKeys { reserveTable(count + added, entriesArePrefix: count) }
         if appending, case .leaves(let newIDs, let newKeys) = replacement {
-            if claimingKeys && !newKeys.withUnsafeBufferPointer({ claimKeys($0, first: count) }) { return false }
+            if claimingKeys && !newKeys.withUnsafeBufferPointer({ items.claimKeys($0, first: count) }) { return false }
             appendLeaves(newIDs, keys: newKeys, parent: parent, inTable: claimingKeys)
             return true
         }
         if rebuild {
             // Claimed past every position in use; the rebuild below renumbers them.
-            if claimingKeys && !replacement.keys.withUnsafeBufferPointer({ claimKeys($0, first: count) }) { return false }
+            if claimingKeys && !replacement.keys.withUnsafeBufferPointer({ items.claimKeys($0, first: count) }) { return false }
         } else {
-            for position in range { table.remove(key: storedKey(at: position), slot: Int32(position)) }
-            if delta != 0 { moveTableEntries(of: tail, by: delta) }
-            if claimingKeys && !replacement.keys.withUnsafeBufferPointer({ claimKeys($0, first: range.lowerBound) }) {
-                if delta != 0 { moveTableEntries(of: tail, by: delta, undo: true) }
+            items.removeTableEntries(Int32(range.lowerBound)..<Int32(range.upperBound))
+            if delta != 0 { items.moveTableEntries(of: tail, by: delta) }
+            if claimingKeys && !replacement.keys.withUnsafeBufferPointer({ items.claimKeys($0, first: range.lowerBound) }) {
+                if delta != 0 { items.moveTableEntries(of: tail, by: delta, undo: true) }
                 return false
             }
         }
@@ -289,8 +294,7 @@ final class SectionSnapshotStorage<Item: Hashable> {
         let level: Int32 = parent < 0 ? 0 : levels[parent] + 1
         switch replacement {
         case .leaves(let newIDs, let newKeys):
-            ids.replaceSubrange(range, with: newIDs)
-            updateStoredKeys { $0.replaceSubrange(range, with: newKeys) }
+            items.replaceSubrange(range, with: newIDs, keys: newKeys)
             levels.replaceSubrange(range, with: repeatElement(level, count: added))
             parents.replaceSubrange(range, with: repeatElement(Int32(parent), count: added))
             sizes.replaceSubrange(range, with: repeatElement(1, count: added))
@@ -300,8 +304,7 @@ final class SectionSnapshotStorage<Item: Hashable> {
                 expanded.replaceSubrange(range, with: ExpansionBits(repeating: false, count: added))
             }
         case .subtrees(let block):
-            ids.replaceSubrange(range, with: block.ids)
-            updateStoredKeys { $0.replaceSubrange(range, with: block.keys) }
+            items.replaceSubrange(range, with: block.ids, keys: block.keys)
             levels.replaceSubrange(range, with: block.levels.lazy.map { $0 + level })
             let offset = Int32(start)
             parents.replaceSubrange(range, with: block.parents.lazy.map { $0 < 0 ? Int32(parent) : $0 + offset })
@@ -344,8 +347,7 @@ final class SectionSnapshotStorage<Item: Hashable> {
     private func appendLeafRows(_ newIDs: some Collection<Item>, keys newKeys: some Collection<UInt64>, parent: Int) {
         let added = newIDs.count
         let level: Int32 = parent < 0 ? 0 : levels[parent] + 1
-        ids.append(contentsOf: newIDs)
-        updateStoredKeys { $0.append(contentsOf: newKeys) }
+        items.append(contentsOf: newIDs, keys: newKeys)
         if added == 1 {
             levels.append(level)
             parents.append(Int32(parent))
@@ -390,7 +392,11 @@ final class SectionSnapshotStorage<Item: Hashable> {
         // Borrowed buffers throughout: appending an array argument retains and releases it,
         // atomic operations that were a fifth of building an outline in a profile.
         items.withUnsafeBufferPointer { items in
-            withKeys(of: items) { appendNewLeavesAtEnd(items, keys: $0, to: parent) }
+            // Not through `self.items`: the call would hold a copy of the column while the
+            // append changes it, and every append would copy the identifiers.
+            IdentifierColumn.withKeys(of: items, strategy: self.items.strategy, isOwnKey: self.items.isOwnKey) {
+                appendNewLeavesAtEnd(items, keys: $0, to: parent)
+            }
         }
     }
 
@@ -400,21 +406,18 @@ final class SectionSnapshotStorage<Item: Hashable> {
     {
         // Start loading the table slots the keys go to (random places in a large table) first,
         // so those cache misses overlap the parent's lookup and the appends below.
-        withTable { table in
-            for key in newKeys { table.prefetch(key) }
-        }
+        items.prefetchTable(newKeys)
         var parent = -1
         if let parentID {
             guard let found = position(of: parentID), found + Int(sizes[found]) == count else { return false }
             parent = found
         }
-        makeTableUnique()
+        items.makeTableUnique()
         let start = count, added = newIDs.count
         reserveTable(start + added, entriesArePrefix: start)
         appendLeafRows(newIDs, keys: newKeys, parent: parent)
-        guard claimKeys(newKeys, first: start) else {
-            ids.removeLast(added)
-            updateStoredKeys { $0.removeLast(added) }
+        guard items.claimKeys(newKeys, first: start) else {
+            items.truncate(to: start)
             levels.removeLast(added)
             parents.removeLast(added)
             sizes.removeLast(added)
@@ -425,42 +428,12 @@ final class SectionSnapshotStorage<Item: Hashable> {
         return true
     }
 
-    /// Adds `newKeys[i]` → `first + i` for every key when none of them has a candidate in the
-    /// table yet nor a fingerprint repeated among them (an identifier present or repeated, or
-    /// merely a hash collision: the caller checks); otherwise changes nothing and returns
-    /// false. One key takes one probe, more one prefetched batch. The table must have room
-    /// (``reserveTable(_:entriesArePrefix:)``).
-    /// - Complexity: O(newKeys.count) expected.
-    @inline(__always)
-    private func claimKeys(_ newKeys: UnsafeBufferPointer<UInt64>, first: Int) -> Bool {
-        if newKeys.count == 1 { return withTable { $0.insertUnlessCandidate(key: newKeys[0], slot: Int32(first)) } }
-        return insertBatchOrNothing(newKeys, first: first)
-    }
-
-    /// Inserts `newKeys[i]` → `first + i` in one prefetched batch when no key has a candidate
-    /// in the table yet nor repeats a fingerprint among them; otherwise takes back what the
-    /// batch inserted and returns false.
-    /// - Complexity: O(newKeys.count) expected.
-    private func insertBatchOrNothing(_ newKeys: UnsafeBufferPointer<UInt64>, first: Int) -> Bool {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: newKeys.count) { conflicts in
-            let inserted = withTable { $0.insertBatch(newKeys, firstSlot: Int32(first), conflicts: conflicts.baseAddress!) }
-            if inserted == newKeys.count { return true }
-            // Entries took consecutive slots, skipping the conflicting keys.
-            var value = Int32(first)
-            for (key, conflict) in zip(newKeys, conflicts) where conflict == 0 {
-                withTable { $0.remove(key: key, slot: value) }
-                value += 1
-            }
-            return false
-        }
-    }
-
     /// Removes the subtrees rooted at `roots` (ascending positions, none inside another).
     /// - Complexity: O(removed items + depth · roots.count) plus O(items after the first
     ///   removed one) unless they are all at the end.
     func removeSubtrees(rootedAt roots: [Int]) {
         guard let first = roots.first else { return }
-        makeTableUnique()
+        items.makeTableUnique()
         if roots.count == 1 {
             replaceSubtrees(first..<(first + Int(sizes[first])), parent: Int(parents[first]), with: .leaves([], keys: []))
             return
@@ -476,7 +449,7 @@ final class SectionSnapshotStorage<Item: Hashable> {
         for (index, root) in roots.enumerated() {
             let end = root + Int(sizes[root])
             removed += end - root
-            for position in root..<end { table.remove(key: storedKey(at: position), slot: Int32(position)) }
+            items.removeTableEntries(Int32(root)..<Int32(end))
             let next = index + 1 < roots.count ? roots[index + 1] : count
             if end < next {
                 runs.append(end..<next)
@@ -498,40 +471,25 @@ final class SectionSnapshotStorage<Item: Hashable> {
             for position in run {
                 let parent = Int(parents[position])
                 if parent >= first { parents[position] = Int32(newPosition(parent)) }
-                if !rebuild { table.update(key: storedKey(at: position), from: Int32(position), to: Int32(position - shift)) }
+                if !rebuild { items.moveTableEntry(at: position, to: position - shift) }
             }
         }
-        Self.compact(&ids, keeping: runs)
-        updateStoredKeys { Self.compact(&$0, keeping: runs) }
-        Self.compact(&levels, keeping: runs)
-        Self.compact(&parents, keeping: runs)
-        Self.compact(&sizes, keeping: runs)
+        items.compact(keeping: runs)
+        IdentifierColumn<Item>.compact(&levels, keeping: runs)
+        IdentifierColumn<Item>.compact(&parents, keeping: runs)
+        IdentifierColumn<Item>.compact(&sizes, keeping: runs)
         expanded.keepOnly(runs)
         if rebuild { rebuildTable() }
-    }
-
-    /// Moves the elements of `runs` (ascending, disjoint, the first starting at 0) to the front, in order.
-    private static func compact<T>(_ array: inout ContiguousArray<T>, keeping runs: [Range<Int>]) {
-        var write = runs[0].upperBound
-        for run in runs.dropFirst() {
-            for read in run {
-                array.swapAt(write, read)
-                write += 1
-            }
-        }
-        array.removeLast(array.count - write)
     }
 
     /// Removes every item.
     /// - Complexity: O(n).
     func removeAll() {
-        ids.removeAll()
-        updateStoredKeys { $0.removeAll() }
+        items.removeAll()
         levels.removeAll()
         parents.removeAll()
         sizes.removeAll()
         expanded = ExpansionBits()
-        makeTableEmpty()
     }
 
     // MARK: The table
@@ -539,98 +497,29 @@ final class SectionSnapshotStorage<Item: Hashable> {
     /// Adds key → position entries for the (new, distinct) items in `positions`.
     /// - Complexity: O(positions.count) expected.
     func addTableEntries(_ positions: Range<Int>) {
-        makeTableUnique()
+        items.makeTableUnique()
         // Every other position has its entry: a prefix when the new ones are at the end.
         reserveTable(count, entriesArePrefix: positions.upperBound == count ? positions.lowerBound : nil)
-        if positions.count > 64, withStoredKeys({ claimKeys(UnsafeBufferPointer(rebasing: $0[positions]), first: positions.lowerBound) }) {
-            return
-        }
-        for position in positions { table.insert(key: storedKey(at: position), slot: Int32(position)) }
+        items.addTableEntries(positions)
     }
 
-    /// Moves the table entries of the items whose keys are at `positions` from `position` to
-    /// `position + delta` (or back, `undo`). Slots stay distinct at every step (the table
-    /// tells equal keys apart by slot): the entry moved next never lands on one not moved yet.
-    /// - Complexity: O(positions.count) expected.
-    private func moveTableEntries(of positions: Range<Int>, by delta: Int, undo: Bool = false) {
-        makeTableUnique()
-        let (from, to) = undo ? (delta, 0) : (0, delta)
-        withStoredKeys { keys in
-            withTable { table in
-                if to > from {
-                    for position in positions.reversed() {
-                        table.update(key: keys[position], from: Int32(position + from), to: Int32(position + to))
-                    }
-                } else {
-                    for position in positions {
-                        table.update(key: keys[position], from: Int32(position + from), to: Int32(position + to))
-                    }
-                }
-            }
-        }
-    }
-
-    /// Room in the table for `count` entries, which must hold the items' keys as the
-    /// positions they name: exactly `0..<prefix` when `entriesArePrefix` says so (a growing
-    /// table then rehashes the keys in order), otherwise any positions below `count`.
+    /// Room in the table for `count` entries (see ``IdentifierColumn/reserveTable(_:entriesArePrefix:)``).
     /// Running out of memory traps, as other mutations of the outline do.
     /// - Complexity: O(n) when the table grows, amortized away; O(1) otherwise.
+    @inline(__always)
     func reserveTable(_ count: Int, entriesArePrefix prefix: Int?) {
-        // The usual case, room already there, without borrowing the keys (a retain and a
-        // release of the identifier array: 3% of building an outline of one-item appends).
-        if withTable({ count <= $0.count + $0.room }) { return }
-        let size = self.count
-        let failure: CoreError? = withStoredKeys { keys in
-            withTable { table -> CoreError? in
-                do throws(CoreError) {
-                    try table.reserve(count, keys: UnsafeBufferPointer(rebasing: keys[..<(prefix ?? size)]))
-                    return nil
-                } catch { return error }
-            }
+        do throws(CoreError) { try items.reserveTable(count, entriesArePrefix: prefix) } catch {
+            fatalError("section snapshot: \(error) (identifier table for \(count) items)")
         }
-        if let failure { fatalError("section snapshot: \(failure) (identifier table for \(count) items)") }
     }
 
     /// Rebuilds the table from the key array.
     /// - Complexity: O(n) expected.
     func rebuildTable() {
-        makeTableEmpty()
+        items.removeAllTableEntries()
         reserveTable(count, entriesArePrefix: 0)
         addTableEntries(0..<count)
     }
-
-    #if DIFFABLE_INTERNAL_CHECKS
-        /// Verifies levels, parents, subtree sizes and the table against each other.
-        /// - Complexity: O(n).
-        func checkInvariants() {
-            // As the flat snapshot's: whole-outline checks only up to this size, so that building
-            // a large outline in a checked build stays linear.
-            guard ids.count <= 50_000 else { return }
-            precondition(
-                (itemsAreOwnKeys ? storedKeys.isEmpty : ids.count == storedKeys.count) && ids.count == levels.count
-                    && levels.count == parents.count
-                    && parents.count == sizes.count && sizes.count == expanded.count)
-            precondition(table.count == ids.count, "table count \(table.count) != \(ids.count)")
-            var ancestors: [Int] = []
-            for position in ids.indices {
-                while let last = ancestors.last, last + Int(sizes[last]) <= position { ancestors.removeLast() }
-                precondition(parents[position] == Int32(ancestors.last ?? -1), "parent of \(position)")
-                precondition(levels[position] == Int32(ancestors.count), "level of \(position)")
-                precondition(sizes[position] >= 1 && position + Int(sizes[position]) <= ids.count, "size of \(position)")
-                if let last = ancestors.last {
-                    precondition(position + Int(sizes[position]) <= last + Int(sizes[last]), "subtree of \(position) overflows")
-                }
-                precondition(table.find(storedKey(at: position)) { $0 == Int32(position) } != nil, "table entry of \(position)")
-                // Keyed and found again as stored, unless unequal to itself (Double.nan) or keyed by a
-                // user's hashValue (a broken Hashable is reported, not trapped on).
-                let id = ids[position]
-                if strategy != .hashValue && id == id {
-                    precondition(storedKey(at: position) == key(id) && self.position(of: id) == position, "key of \(position)")
-                }
-                ancestors.append(position)
-            }
-        }
-    #endif
 }
 
 /// A run of whole subtrees to put into an outline: depth-first arrays with levels
@@ -649,8 +538,8 @@ struct OutlineBlock<Item: Hashable> {
     /// The whole of `storage` (arrays shared until written).
     /// - Complexity: O(1).
     init(_ storage: SectionSnapshotStorage<Item>) {
-        ids = storage.ids
-        keys = storage.keyArray
+        ids = storage.items.ids
+        keys = storage.items.keyArray
         levels = storage.levels
         parents = storage.parents
         sizes = storage.sizes
@@ -662,8 +551,8 @@ struct OutlineBlock<Item: Hashable> {
     init(_ storage: SectionSnapshotStorage<Item>, range: Range<Int>) {
         let baseLevel = range.isEmpty ? 0 : storage.levels[range.lowerBound]
         let offset = Int32(range.lowerBound)
-        ids = ContiguousArray(storage.ids[range])
-        keys = storage.withStoredKeys { ContiguousArray($0[range]) }
+        ids = ContiguousArray(storage.items.ids[range])
+        keys = storage.items.withKeys { ContiguousArray($0[range]) }
         levels = ContiguousArray(storage.levels[range].lazy.map { $0 - baseLevel })
         parents = ContiguousArray(storage.parents[range].lazy.map { $0 < offset ? -1 : $0 - offset })
         sizes = ContiguousArray(storage.sizes[range])

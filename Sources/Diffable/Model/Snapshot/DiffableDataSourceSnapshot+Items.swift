@@ -89,12 +89,12 @@ extension DiffableDataSourceSnapshot {
     ) throws(SnapshotError) {
         let storage = self.storage
         let firstNew = Int32(storage.itemCount)
-        let keys = storage.itemStrategy.keys(identifiers)
+        let keys = storage.itemKeys(of: identifiers)
         // New identifiers go into the table in one prefetched C pass; the rest (already
         // present, repeated in this call, or a hash collision) are resolved one by one.
         var conflicts = [UInt8](repeating: 0, count: keys.count)
         try storage.reserveItems(identifiers.count)
-        let inserted = storage.itemTable.insertBatch(keys, firstSlot: firstNew, conflicts: &conflicts)
+        let inserted = storage.insertItemKeys(keys, firstSlot: firstNew, conflicts: &conflicts)
         var slots: [Int32] = []
         var existing: [Int32] = []
         if inserted == identifiers.count {
@@ -132,7 +132,7 @@ extension DiffableDataSourceSnapshot {
             DiffableDiagnostics.report(
                 .init(
                     kind: .identifierAlreadyExists, operation: operation,
-                    identifiers: existing.map { String(reflecting: storage.itemIDs[Int($0)]) }))
+                    identifiers: existing.map { String(reflecting: storage.itemID(atSlot: $0)) }))
             storage.detachItems(existing)
         }
         let (section, index) = destination(storage)
@@ -232,14 +232,5 @@ extension DiffableDataSourceSnapshot {
         let index = Int(storage.itemPlace[Int(anchorSlot)].index) + (after ? 1 : 0)
         storage.attachItems([slot], toSection: storage.itemPlace[Int(anchorSlot)].section, at: index)
         checkInvariants()
-    }
-
-    /// Runs a throwing mutation and traps with its error's text (Apple raises an exception there).
-    mutating func trapping(_ body: (inout Self) throws -> Void) {
-        do {
-            try body(&self)
-        } catch {
-            fatalError("Diffable: \(error)")
-        }
     }
 }

@@ -19,7 +19,7 @@ extension DiffableDataSourceSnapshot {
         var result: [ItemIdentifierType] = []
         result.reserveCapacity(storage.itemCount)
         for section in storage.sectionOrder {
-            for slot in storage.sectionItems[Int(section)] { result.append(storage.itemIDs[Int(slot)]) }
+            for slot in storage.sectionItems[Int(section)] { result.append(storage.itemID(atSlot: slot)) }
         }
         return result
     }
@@ -34,9 +34,14 @@ extension DiffableDataSourceSnapshot {
     /// - Complexity: O(items in the section).
     public func itemIdentifiers(inSection identifier: SectionIdentifierType) -> [ItemIdentifierType] {
         storage.sectionItems[Int(requireSection(identifier, in: "itemIdentifiers(inSection:)"))].mapped {
-            storage.itemIDs[Int($0)]
+            storage.itemID(atSlot: $0)
         }
     }
+
+    /// Every item identifier in the order the snapshot stores them (not display order),
+    /// without a copy: for callers that visit each item once wherever it is shown.
+    /// - Complexity: O(1).
+    var itemIdentifiersInStorageOrder: ContiguousArray<ItemIdentifierType> { storage.items.ids }
 
     /// The section that contains `identifier`, or nil when the item is not in the snapshot.
     /// - Complexity: O(1) expected hash-and-compare operations.

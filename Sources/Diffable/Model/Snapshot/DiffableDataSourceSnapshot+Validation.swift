@@ -28,10 +28,10 @@ extension DiffableDataSourceSnapshot {
         // Valid input (every key new) takes one prefetched batch into the table; anything else
         // (a repeated item, or two identifiers sharing a hashed key) is resolved item by item.
         let items = sections.flatMap { $0.1 }
-        let keys = storage.itemStrategy.keys(items)
+        let keys = storage.itemKeys(of: items)
         var conflicts = [UInt8](repeating: 0, count: keys.count)
         var repeated = false
-        if storage.itemTable.insertBatch(keys, firstSlot: 0, conflicts: &conflicts) == items.count {
+        if storage.insertItemKeys(keys, firstSlot: 0, conflicts: &conflicts) == items.count {
             storage.appendUnattachedItems(items, keys: keys)
             var next: Int32 = 0
             for (position, (_, content)) in sections.enumerated() {
@@ -40,7 +40,7 @@ extension DiffableDataSourceSnapshot {
                 next += Int32(content.count)
             }
         } else {
-            storage.itemTable.removeAll()
+            storage.removeAllItemKeys()
             var first = 0
             for (position, (_, content)) in sections.enumerated() {
                 var slots: [Int32] = []

@@ -47,20 +47,9 @@ public struct DiffableDataSourceSnapshot<SectionIdentifierType: Hashable, ItemId
     public init() {
         storage = SnapshotStorage()
     }
-
-    /// Gives this value its own storage before a mutation (copy-on-write).
-    @inline(__always)
-    mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-    }
-
-    @inline(__always)
-    func checkInvariants() {
-        #if DIFFABLE_INTERNAL_CHECKS
-            storage.checkInvariants()
-        #endif
-    }
 }
+
+extension DiffableDataSourceSnapshot: CopyOnWriteSnapshot {}
 
 extension DiffableDataSourceSnapshot: @unchecked Sendable
 where SectionIdentifierType: Sendable, ItemIdentifierType: Sendable {}
@@ -76,7 +65,7 @@ extension DiffableDataSourceSnapshot: Equatable {
         for (left, right) in zip(lhs.storage.sectionOrder, rhs.storage.sectionOrder) {
             let leftSlots = lhs.storage.sectionItems[Int(left)], rightSlots = rhs.storage.sectionItems[Int(right)]
             guard leftSlots.count == rightSlots.count else { return false }
-            for (a, b) in zip(leftSlots, rightSlots) where lhs.storage.itemIDs[Int(a)] != rhs.storage.itemIDs[Int(b)] {
+            for (a, b) in zip(leftSlots, rightSlots) where lhs.storage.itemID(atSlot: a) != rhs.storage.itemID(atSlot: b) {
                 return false
             }
         }
@@ -107,7 +96,7 @@ extension DiffableDataSourceSnapshot: CustomStringConvertible, CustomDebugString
         var parts: [String] = []
         for slot in storage.sectionOrder {
             let items = storage.sectionItems[Int(slot)]
-            let shown = items.prefix(max(0, budget)).map { show(storage.itemIDs[Int($0)]) }
+            let shown = items.prefix(max(0, budget)).map { show(storage.itemID(atSlot: $0)) }
             budget -= shown.count
             let more = items.count > shown.count ? ", … \(items.count - shown.count) more" : ""
             parts.append("\(show(storage.sectionIDs[Int(slot)]!)): [\(shown.joined(separator: ", "))\(more)]")

@@ -5,7 +5,7 @@
 extension SnapshotStorage {
     /// Whether an identifier type is keyed by its own `hashValue`. Integers, strings, UUIDs and
     /// byte arrays are keyed by Diffable and hash soundly, so they are never checked.
-    var hashesNeedChecking: Bool { itemStrategy == .hashValue || sectionStrategy == .hashValue }
+    var hashesNeedChecking: Bool { items.strategy == .hashValue || sectionStrategy == .hashValue }
 
     /// Every stored identifier that is equal to itself but that its own lookup does not find
     /// at its own slot: sections as `[section]`, items as `[section, item]`, in display order.
@@ -13,8 +13,8 @@ extension SnapshotStorage {
     /// - Complexity: O(n + s) expected hash-and-compare operations, for the types keyed by `hashValue`; O(1) otherwise.
     func hashMismatches() -> (sections: [SnapshotError.HashMismatch], items: [SnapshotError.HashMismatch]) {
         var sections: [SnapshotError.HashMismatch] = []
-        var items: [SnapshotError.HashMismatch] = []
-        let checkSections = sectionStrategy == .hashValue, checkItems = itemStrategy == .hashValue
+        var mismatchedItems: [SnapshotError.HashMismatch] = []
+        let checkSections = sectionStrategy == .hashValue, checkItems = items.strategy == .hashValue
         for (position, section) in sectionOrder.enumerated() {
             if checkSections {
                 let id = sectionIDs[Int(section)]!
@@ -25,14 +25,14 @@ extension SnapshotStorage {
             }
             guard checkItems else { continue }
             for (index, slot) in sectionItems[Int(section)].enumerated() {
-                let id = itemIDs[Int(slot)]
+                let id = itemID(atSlot: slot)
                 if let found = Self.mismatch(id, at: slot, key: itemKey, lookUp: itemSlot) {
                     let other = found.other.map { [itemPosition($0)] } ?? []
-                    items.append(.init(identifier: found.identifier, positions: [[position, index]] + other))
+                    mismatchedItems.append(.init(identifier: found.identifier, positions: [[position, index]] + other))
                 }
             }
         }
-        return (sections, items)
+        return (sections, mismatchedItems)
     }
 
     /// `[section, item]` of an item slot.
@@ -45,8 +45,9 @@ extension SnapshotStorage {
     /// any found is stored under another hash value).
     /// - Complexity: O(n) `==` calls, for the types keyed by `hashValue`; O(1) otherwise.
     func itemsEqual(to identifier: I) -> [Int32] {
-        guard itemStrategy == .hashValue else { return [] }
-        return itemIDs.indices.filter { itemIDs[$0] == identifier }.map { Int32($0) }
+        guard items.strategy == .hashValue else { return [] }
+        let ids = items.ids
+        return ids.indices.filter { ids[$0] == identifier }.map { Int32($0) }
     }
 
     /// The displayed section slots equal to `identifier` (see ``itemsEqual(to:)``).

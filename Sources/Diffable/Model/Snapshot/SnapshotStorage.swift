@@ -19,36 +19,32 @@
 /// access to one is open while code that could reach the same storage runs (identifiers'
 /// `==` and `hash` see identifiers only), and the debug test suite ran with the checks on
 /// until they were turned off.
-final class SnapshotStorage<S: Hashable, I: Hashable> {
-    let itemStrategy = KeyStrategy.of(I.self)
+///
+/// The arrays and the column are plain stored properties, read in place by the snapshot's
+/// code (a `private(set)` one read from another file would go through its getter, a retained
+/// copy per read); only this storage's methods write them, which `make lint` checks
+/// (docs/ARCHITECTURE.md, "How the column is read").
+final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     let sectionStrategy = KeyStrategy.of(S.self)
 
-    /// Whether each item identifier is its own key: a 64-bit integer, whose key is its bit
-    /// pattern. `itemKeys` then stays empty (8 B less per item) and keys are read from
-    /// `itemIDs` (see ``withItemKeys(_:)``).
-    let itemsAreOwnKeys = KeyStrategy.of(I.self).isOwnKey(for: I.self)
-
-    // Items, by slot.
-    @exclusivity(unchecked) var itemIDs: ContiguousArray<I> = []
-    /// Each item's key, by slot; empty when ``itemsAreOwnKeys``. Read only through
-    /// ``withItemKeys(_:)``, ``itemKey(at:)`` or ``itemKeyArray``, which serve both cases.
-    @exclusivity(unchecked) private var itemKeys: ContiguousArray<UInt64> = []
+    /// The items' identifiers and keys by slot, and the table from key to slot (this
+    /// storage's own: ``copy()`` copies it).
+    @exclusivity(unchecked) var items = IdentifierColumn<I>()
     /// Each item's section slot and index in it, side by side: read together (a position is
     /// both), and 8 bytes like the identifiers, so that every item array grows through the
     /// same sizes (see ``reserveItems(_:)``).
     @exclusivity(unchecked) var itemPlace: ContiguousArray<ItemPlace> = []
-    let itemTable: IdentifierTable
 
     // Sections, by slot (a free slot has a nil identifier and position -1).
     @exclusivity(unchecked) var sectionIDs: ContiguousArray<S?> = []
     @exclusivity(unchecked) var sectionKeys: ContiguousArray<UInt64> = []
     @exclusivity(unchecked) var sectionItems: ContiguousArray<ContiguousArray<Int32>> = []
     @exclusivity(unchecked) var sectionPosition: ContiguousArray<Int32> = []
-    var freeSectionSlots: [Int32] = []
+    private var freeSectionSlots: [Int32] = []
     let sectionTable: IdentifierTable
     /// Scratch marks per section slot for ``detachItems(_:)`` (equal to `markEpoch` when marked).
-    @exclusivity(unchecked) var sectionMarks: ContiguousArray<UInt32> = []
-    var markEpoch: UInt32 = 0
+    @exclusivity(unchecked) private var sectionMarks: ContiguousArray<UInt32> = []
+    private var markEpoch: UInt32 = 0
     /// Section slots in display order.
     @exclusivity(unchecked) var sectionOrder: ContiguousArray<Int32> = []
 
@@ -66,7 +62,6 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     private(set) var sectionOffsets = FenwickTree()
 
     init() {
-        itemTable = IdentifierTable()
         sectionTable = IdentifierTable()
     }
 
@@ -76,10 +71,8 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
         func own<T>(_ array: ContiguousArray<T>) -> ContiguousArray<T> {
             array.withUnsafeBufferPointer { ContiguousArray($0) }
         }
-        itemIDs = own(other.itemIDs)
-        itemKeys = own(other.itemKeys)
+        items = other.items.ownedCopy()
         itemPlace = own(other.itemPlace)
-        itemTable = other.itemTable.copy()
         sectionIDs = other.sectionIDs
         sectionKeys = other.sectionKeys
         sectionItems = other.sectionItems
@@ -99,81 +92,77 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     /// - Complexity: O(n + s) (array copies share buffers until written; tables are copied).
     func copy() -> SnapshotStorage { SnapshotStorage(copying: self) }
 
-    var itemCount: Int { itemIDs.count }
+    var itemCount: Int {
+        @inline(__always) get { items.ids.count }
+    }
     var sectionCount: Int { sectionOrder.count }
 
     // MARK: Lookups
 
     @inline(__always)
-    func itemKey(_ id: I) -> UInt64 { itemStrategy.key(id) }
+    func itemKey(_ id: I) -> UInt64 { items.strategy.key(id) }  // the strategy read in place: a call on the column would copy it
 
-    /// The stored item keys by slot, valid inside `body`: `itemKeys`, or for identifiers that
-    /// are their own keys, `itemIDs`' buffer read as `UInt64` (the same bits, no copy).
+    /// The identifier of the item at `slot`.
+    /// - Complexity: O(1).
+    @inline(__always)
+    func itemID(atSlot slot: Int32) -> I { items.ids[Int(slot)] }
+
+    /// The keys of `ids`, in order.
+    /// - Complexity: O(k) (plus string and byte lengths).
+    func itemKeys(of ids: [I]) -> [UInt64] { items.strategy.keys(ids) }
+
+    /// The stored item keys by slot, valid inside `body` (see ``IdentifierColumn/withKeys(_:)``).
+    /// The column's fields read in place, not through ``IdentifierColumn/withKeys(_:)``: every
+    /// diff reads both snapshots' keys, and a call on the column would copy it (two more
+    /// retains and releases per read in code not specialized for the identifier type).
     /// - Complexity: O(1) plus `body`.
     @inline(__always)
     func withItemKeys<R, E: Error>(_ body: (UnsafeBufferPointer<UInt64>) throws(E) -> R) throws(E) -> R {
-        guard itemsAreOwnKeys else { return try itemKeys.withUnsafeBufferPointer(body) }
-        return try itemIDs.withUnsafeBufferPointer { ids throws(E) in try ids.withMemoryRebound(to: UInt64.self, body) }
+        guard items.isOwnKey else { return try items.storedKeys.withUnsafeBufferPointer(body) }
+        return try items.ids.withUnsafeBufferPointer { ids throws(E) in try IdentifierColumn.ownKeys(ids, body) }
     }
 
-    /// The stored key of the item at `slot`.
-    /// - Complexity: O(1).
-    @inline(__always)
-    func itemKey(at slot: Int32) -> UInt64 { withItemKeys { $0[Int(slot)] } }
-
-    /// The capacity of the separate key array: 0 when ``itemsAreOwnKeys`` (no buffer at all).
-    var storedItemKeyCapacity: Int { itemKeys.capacity }
-
-    /// The item keys by slot as an array sharing the storage's buffer (`itemIDs`' for
-    /// identifiers that are their own keys), not a copy.
+    /// The item keys by slot as an array sharing the column's buffer, not a copy (the fields
+    /// read in place, as in ``withItemKeys(_:)``).
     /// - Complexity: O(1).
     var itemKeyArray: [UInt64] {
-        itemsAreOwnKeys ? unsafeBitCast(Array(itemIDs), to: [UInt64].self) : Array(itemKeys)
+        items.isOwnKey ? Array(IdentifierColumn.ownKeyArray(items.ids)) : Array(items.storedKeys)
+    }
+
+    /// Enters `keys` → `firstSlot + i` in the item table in one prefetched batch, before the
+    /// items are appended (``appendUnattachedItems(_:keys:)``); see
+    /// ``IdentifierTable/insertBatch(_:firstSlot:conflicts:)`` for what `conflicts` reports.
+    /// - Returns: The number of keys entered.
+    /// - Complexity: O(k) expected.
+    func insertItemKeys(_ keys: [UInt64], firstSlot: Int32, conflicts: inout [UInt8]) -> Int {
+        items.withTable { $0.insertBatch(keys, firstSlot: firstSlot, conflicts: &conflicts) }
+    }
+
+    /// Takes back every item table entry, for a storage that has no items yet and whose
+    /// batch ``insertItemKeys(_:firstSlot:conflicts:)`` met a conflict.
+    /// - Complexity: O(table capacity).
+    func removeAllItemKeys() {
+        precondition(items.ids.count == 0, "item table entries removed under stored items")
+        items.removeAllTableEntries()
     }
 
     @inline(__always)
     func sectionKey(_ id: S) -> UInt64 { sectionStrategy.key(id) }
 
     /// - Complexity: O(1) expected.
+    @inline(__always)
     func itemSlot(_ id: I, key: UInt64) -> Int32? {
-        itemTable.slot(of: id, key: key) { itemIDs[Int($0)] }
+        // The column's fields read in place, not through a call on it, and the table borrowed,
+        // not retained (see IdentifierColumn).
+        Unmanaged.passUnretained(items.table)._withUnsafeGuaranteedRef { $0.slot(of: id, key: key) { items.ids[Int($0)] } }
     }
 
     func itemSlot(_ id: I) -> Int32? { itemSlot(id, key: itemKey(id)) }
 
-    /// The slots of the identifiers present, in their order. Each identifier is a random
-    /// probe of the table and then a random read of `itemIDs` to confirm it: the probes are
-    /// prefetched some lookups ahead, and the confirmations come in a second pass whose reads
-    /// do not depend on each other, so the cache misses overlap (one lookup after another
-    /// waits for each miss in turn).
+    /// The slots of the identifiers present, in their order (a prefetched batch, see
+    /// ``IdentifierColumn/slots(of:)``).
     /// - Complexity: O(k) expected.
-    func itemSlots(of identifiers: [I]) -> [Int32] {
-        let keys = itemStrategy.keys(identifiers)
-        let ahead = Self.prefetchDistance
-        var candidates = [Int32](repeating: -1, count: keys.count)
-        for index in keys.indices {
-            if index + ahead < keys.count { itemTable.prefetch(keys[index + ahead]) }
-            candidates[index] = itemTable.firstCandidate(keys[index]) ?? -1
-        }
-        var slots: [Int32] = []
-        slots.reserveCapacity(identifiers.count)
-        itemIDs.withUnsafeBufferPointer { ids in
-            for index in identifiers.indices {
-                let candidate = candidates[index]
-                if candidate >= 0 && ids[Int(candidate)] == identifiers[index] {
-                    slots.append(candidate)
-                } else if candidate >= 0, let slot = itemSlot(identifiers[index], key: keys[index]) {
-                    // The first candidate was another key sharing the fingerprint (rare).
-                    slots.append(slot)
-                }
-            }
-        }
-        return slots
-    }
-
-    /// How many lookups ahead a batch prefetches: enough to cover a DRAM miss at a few ns
-    /// of work per lookup, few enough that the prefetched lines are still cached.
-    static var prefetchDistance: Int { 16 }
+    func itemSlots(of identifiers: [I]) -> [Int32] { items.slots(of: identifiers) }
 
     /// - Complexity: O(1) expected.
     func sectionSlot(_ id: S, key: UInt64) -> Int32? {
@@ -203,6 +192,30 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     private func refreshSectionOffset(ofSlot section: Int32) {
         let position = Int(sectionPosition[Int(section)])
         if position >= 0 { sectionOffsets.set(sectionItems[Int(section)].count, at: position) }
+    }
+
+    /// The identifier of the section at display position `position` (in range).
+    /// - Complexity: O(1).
+    @inline(__always)
+    func sectionID(atPosition position: Int) -> S { sectionIDs[Int(sectionOrder[position])]! }
+
+    /// The number of items in the section at display position `position` (in range).
+    /// - Complexity: O(1).
+    @inline(__always)
+    func itemCount(inSectionAt position: Int) -> Int { sectionItems[Int(sectionOrder[position])].count }
+
+    /// The identifier of the item at `index` in the section at display position `section`
+    /// (both in range).
+    /// - Complexity: O(1).
+    @inline(__always)
+    func itemID(inSectionAt section: Int, index: Int) -> I { items.ids[Int(sectionItems[Int(sectionOrder[section])][index])] }
+
+    /// The display position of the item at `slot`: its section's and its index in it.
+    /// - Complexity: O(1).
+    @inline(__always)
+    func displayPlace(ofItemSlot slot: Int32) -> (section: Int, index: Int) {
+        let place = itemPlace[Int(slot)]
+        return (Int(sectionPosition[Int(place.section)]), Int(place.index))
     }
 
     /// The item's position counting every item of the sections before its own.
@@ -291,13 +304,12 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     /// - Throws: ``SnapshotError/outOfMemory`` (nothing changed).
     /// - Complexity: O(n) when it grows, amortized away.
     func reserveItems(_ count: Int) throws(SnapshotError) {
-        let total = itemIDs.count + count
+        let total = items.ids.count + count
         // Item slots are dense (0..<itemCount, see removeItemSlotsFromArrays): a growing table
         // rehashes from the keys in order.
-        assert(itemTable.count == itemIDs.count, "item table and arrays disagree before a reserve")
-        let table = itemTable
-        do { try withItemKeys { keys throws(CoreError) in try table.reserve(total, keys: keys) } } catch { throw .outOfMemory }
-        if itemIDs.capacity < total {
+        assert(items.table.count == items.ids.count, "item table and arrays disagree before a reserve")
+        do { try items.reserveTable(total, entriesArePrefix: items.ids.count) } catch { throw .outOfMemory }
+        if items.ids.capacity < total {
             // Every item array holds 8 bytes per slot, so a new buffer is larger than any large
             // block freed before it: the arrays' old buffers are half its size, the identifier
             // table's old one (4 bytes a slot, grown once 3/4 full) under 1/3. glibc maps a block
@@ -305,9 +317,8 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
             // mapped and go back to the system when freed. 4-byte arrays fell under it into the
             // heap, where each growth left the old buffer resident (8.5 B more per item, 10^6
             // Int items appended 100 at a time).
-            let target = Swift.max(total, itemIDs.capacity * 2)
-            itemIDs.reserveCapacity(target)
-            if !itemsAreOwnKeys { itemKeys.reserveCapacity(target) }
+            let target = Swift.max(total, items.ids.capacity * 2)
+            items.reserveCapacity(target)
             itemPlace.reserveCapacity(target)
         }
     }
@@ -316,35 +327,32 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     /// - Complexity: O(1) expected, amortized.
     @inline(__always)
     func addUnattachedItem(_ id: I, key: UInt64) -> Int32 {
-        let slot = Int32(itemIDs.count)
-        itemIDs.append(id)
-        if !itemsAreOwnKeys { itemKeys.append(key) }
+        let slot = Int32(items.ids.count)
+        items.append(id, key: key)
         itemPlace.append(.unattached)
-        itemTable.insert(key: key, slot: slot)
+        items.withTable { $0.insert(key: key, slot: slot) }
         return slot
     }
 
     /// Appends new items whose table entries (consecutive slots from the current
-    /// count) were already made by ``IdentifierTable/insertBatch(_:firstSlot:conflicts:)``.
+    /// count) were already made by ``insertItemKeys(_:firstSlot:conflicts:)``.
     /// - Complexity: O(k) amortized.
     func appendUnattachedItems(_ ids: some Collection<I>, keys: some Collection<UInt64>) {
-        itemIDs.append(contentsOf: ids)
-        if !itemsAreOwnKeys { itemKeys.append(contentsOf: keys) }
+        items.append(contentsOf: ids, keys: keys)
         itemPlace.append(contentsOf: repeatElement(.unattached, count: ids.count))
     }
 
     /// Undoes ``addUnattachedItem(_:key:)`` for every slot from `first` on.
     /// - Complexity: O(number of slots discarded).
     func discardUnattachedItems(from first: Int32) {
-        for slot in first..<Int32(itemIDs.count) { itemTable.remove(key: itemKey(at: slot), slot: slot) }
+        items.removeTableEntries(first..<Int32(items.ids.count))
         truncateItemArrays(to: Int(first))
     }
 
     /// Drops the item slots from `count` on from every item array (capacity stays).
     /// - Complexity: O(number of slots dropped).
     private func truncateItemArrays(to count: Int) {
-        itemIDs.removeSubrange(count...)
-        if !itemsAreOwnKeys { itemKeys.removeSubrange(count...) }
+        items.truncate(to: count)
         itemPlace.removeSubrange(count...)
     }
 
@@ -424,15 +432,10 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     /// - Complexity: O(k log k) for k slots, plus one table update per refilled hole.
     private func removeItemSlotsFromArrays(_ slots: [Int32]) {
         guard !slots.isEmpty else { return }
-        let ahead = Self.prefetchDistance
-        withItemKeys { keys in
-            for index in slots.indices {
-                if index + ahead < slots.count { itemTable.prefetch(keys[Int(slots[index + ahead])]) }
-                itemTable.remove(key: keys[Int(slots[index])], slot: slots[index])
-            }
-        }
+        let ahead = IdentifierColumn<I>.prefetchDistance
+        items.removeTableEntries(slots)
         let removed = slots.sorted()
-        let count = itemIDs.count, remaining = count - removed.count
+        let count = items.ids.count, remaining = count - removed.count
         // Pair the holes below `remaining` with the survivors at or above it, top down.
         var refills: [(hole: Int, source: Int)] = []
         var source = count - 1, above = removed.count - 1
@@ -447,24 +450,22 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
         // One pass: each refill moves the slot, updates its table entry and fixes its
         // section's list, so that their cache misses overlap (the table in a pass of its own
         // measured ~4% slower deleting 5% of 10^6 items).
-        itemIDs.withUnsafeMutableBufferPointer { ids in
-            itemKeys.withUnsafeMutableBufferPointer { storedKeys in
-                itemPlace.withUnsafeMutableBufferPointer { places in
-                    // Keys as 8-byte words: the identifiers themselves when they are their own keys.
-                    let keys = itemsAreOwnKeys ? UnsafeRawPointer(ids.baseAddress) : UnsafeRawPointer(storedKeys.baseAddress)
-                    func key(_ slot: Int) -> UInt64 { keys.unsafelyUnwrapped.load(fromByteOffset: slot &* 8, as: UInt64.self) }
-                    for (refill, (hole, source)) in refills.enumerated() {
-                        if refill + ahead < refills.count { itemTable.prefetch(key(refills[refill + ahead].source)) }
-                        ids[hole] = ids[source]
-                        if !storedKeys.isEmpty { storedKeys[hole] = storedKeys[source] }
-                        places[hole] = places[source]
-                        itemTable.update(key: key(hole), from: Int32(source), to: Int32(hole))
-                        let section = Int(places[hole].section), position = Int(places[hole].index)
-                        if section >= 0 && position >= 0 && position < sectionItems[section].count
-                            && sectionItems[section][position] == Int32(source)
-                        {
-                            sectionItems[section][position] = Int32(hole)
-                        }
+        let table = items.table
+        items.withUnsafeMutableSlots { ids, keys, storedKeys in
+            itemPlace.withUnsafeMutableBufferPointer { places in
+                // Keys as 8-byte words: the identifiers themselves when they are their own keys.
+                func key(_ slot: Int) -> UInt64 { keys.unsafelyUnwrapped.load(fromByteOffset: slot &* 8, as: UInt64.self) }
+                for (refill, (hole, source)) in refills.enumerated() {
+                    if refill + ahead < refills.count { table.prefetch(key(refills[refill + ahead].source)) }
+                    ids[hole] = ids[source]
+                    if !storedKeys.isEmpty { storedKeys[hole] = storedKeys[source] }
+                    places[hole] = places[source]
+                    table.update(key: key(hole), from: Int32(source), to: Int32(hole))
+                    let section = Int(places[hole].section), position = Int(places[hole].index)
+                    if section >= 0 && position >= 0 && position < sectionItems[section].count
+                        && sectionItems[section][position] == Int32(source)
+                    {
+                        sectionItems[section][position] = Int32(hole)
                     }
                 }
             }
@@ -491,10 +492,8 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
     /// Removes every item and section.
     /// - Complexity: O(n + s).
     func removeAll() {
-        itemIDs.removeAll()
-        itemKeys.removeAll()
+        items.removeAll()
         itemPlace.removeAll()
-        itemTable.removeAll()
         sectionIDs.removeAll()
         sectionKeys.removeAll()
         sectionItems.removeAll()
@@ -510,48 +509,6 @@ final class SnapshotStorage<S: Hashable, I: Hashable> {
         reloadedSectionSet.removeAll()
         sectionOffsets = FenwickTree()
     }
-
-    #if DIFFABLE_INTERNAL_CHECKS
-        /// Snapshots up to this many items are checked whole after every mutation; larger ones
-        /// (the 10^6-item demo and benchmarks run through checked builds too) are not, so that
-        /// building one stays linear instead of O(n) per append.
-        static var invariantCheckLimit: Int { 50_000 }
-
-        /// Verifies every cross-reference between slots, sections and tables.
-        /// - Complexity: O(n + s) when n + s ≤ ``invariantCheckLimit``, otherwise O(1).
-        func checkInvariants() {
-            guard itemIDs.count + sectionOrder.count <= Self.invariantCheckLimit else { return }
-            precondition(
-                itemKeys.count == (itemsAreOwnKeys ? 0 : itemIDs.count), "\(itemKeys.count) stored keys for \(itemIDs.count) items")
-            precondition(itemIDs.count == itemPlace.count)
-            precondition(itemTable.count == itemIDs.count, "item table count \(itemTable.count) != \(itemIDs.count)")
-            var seen = 0
-            for (position, section) in sectionOrder.enumerated() {
-                precondition(sectionPosition[Int(section)] == Int32(position))
-                precondition(sectionIDs[Int(section)] != nil)
-                for (index, slot) in sectionItems[Int(section)].enumerated() {
-                    precondition(itemPlace[Int(slot)] == ItemPlace(section: section, index: Int32(index)))
-                    precondition(itemTable.find(itemKey(at: slot)) { $0 == slot } != nil, "item slot \(slot) not in the table")
-                    // Found again by its own lookup, unless unequal to itself (Double.nan) or keyed by a
-                    // user's hashValue (a broken Hashable is reported by hashMismatches(), not trapped on).
-                    let id = itemIDs[Int(slot)]
-                    precondition(itemStrategy == .hashValue || itemKey(at: slot) == itemKey(id), "item slot \(slot) stores a stale key")
-                    precondition(itemStrategy == .hashValue || id != id || itemSlot(id) == slot)
-                    seen += 1
-                }
-                precondition(sectionTable.find(sectionKeys[Int(section)]) { $0 == section } != nil)
-                let id = sectionIDs[Int(section)]!
-                precondition(sectionStrategy == .hashValue || id != id || sectionSlot(id) == section)
-            }
-            precondition(seen == itemIDs.count, "\(seen) items in sections, \(itemIDs.count) slots")
-            precondition(sectionOffsets.count == sectionOrder.count, "\(sectionOffsets.count) offsets for \(sectionOrder.count) sections")
-            precondition(sectionOffsets.prefixSum(sectionOrder.count) == seen, "offsets count other than \(seen) items")
-            for (position, section) in sectionOrder.enumerated() {
-                precondition(sectionOffsets.value(at: position) == sectionItems[Int(section)].count, "stale offset at \(position)")
-            }
-            precondition(sectionTable.count == sectionOrder.count)
-        }
-    #endif
 }
 
 @available(*, unavailable)

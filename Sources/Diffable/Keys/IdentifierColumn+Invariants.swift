@@ -15,7 +15,7 @@
                 precondition(table.find(stored) { $0 == Int32(slot) } != nil, "slot \(slot) not in the table")
                 let id = ids[slot]
                 if strategy != .hashValue && id == id {
-                    precondition(stored == key(of: id), "slot \(slot) stores a stale key")
+                    precondition(stored == strategy.key(id), "slot \(slot) stores a stale key")
                     precondition(lookUp(id, key: stored) == Int32(slot), "identifier at slot \(slot) found elsewhere")
                 }
             }

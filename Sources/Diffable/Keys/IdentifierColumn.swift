@@ -55,16 +55,6 @@ struct IdentifierColumn<ID: Hashable> {
 
     // MARK: Keys
 
-    /// The key of `id`.
-    /// - Complexity: O(1), or the identifier's length for strings and bytes.
-    @inline(__always)
-    func key(of id: ID) -> UInt64 { strategy.key(id) }
-
-    /// The keys of `ids`, in order.
-    /// - Complexity: O(k) (plus string and byte lengths).
-    @inline(__always)
-    func keys(of ids: [ID]) -> [UInt64] { strategy.keys(ids) }
-
     /// Runs `body` with the keys of `items`: for identifiers that are their own keys their own
     /// bytes, otherwise computed into a temporary buffer (no array made).
     /// - Complexity: O(k) (plus string and byte lengths).
@@ -180,7 +170,7 @@ struct IdentifierColumn<ID: Hashable> {
     /// another waits for each miss in turn).
     /// - Complexity: O(k) expected.
     func slots(of identifiers: [ID]) -> [Int32] {
-        let keys = keys(of: identifiers)
+        let keys = strategy.keys(identifiers)
         let ahead = Self.prefetchDistance
         var candidates = [Int32](repeating: -1, count: keys.count)
         borrowTable { table in

@@ -37,8 +37,10 @@ public final class LiveList<Section: Hashable & Sendable, Item: Hashable & Senda
     let sessionMeters = MeterRegistry<Section, Item>()
 
     /// Origins (e.g. `"https://example.com"`) allowed to open the WebSocket besides the page's
-    /// own; a browser from any other origin is refused (403). Requests without `Origin`
-    /// (non-browser clients) are allowed.
+    /// own; a browser from any other origin is refused: the connection is not upgraded. The
+    /// refusal's status is the WebSocket library's: hummingbird-websocket turns any refused
+    /// upgrade into "don't upgrade", and the browser test sees 400, not 403. Requests without
+    /// `Origin` (non-browser clients) are allowed.
     public var allowedOrigins: Set<String> = []
     /// The largest message accepted from a browser, in bytes; a larger one is answered with a
     /// `too-large` error and the connection is closed.

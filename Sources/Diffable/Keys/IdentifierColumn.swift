@@ -97,6 +97,16 @@ struct IdentifierColumn<ID: Hashable> {
         return try ids.withUnsafeBufferPointer { ids throws(E) in try Self.ownKeys(ids, body) }
     }
 
+    /// The keys and the table together, for the column's own changes of table entries: the
+    /// keys borrowed in place (``withKeysInPlace(_:)``) and the table unretained, taken before
+    /// `body` runs (a call on `self` inside it would overlap the in-place access).
+    /// - Complexity: O(1) plus `body`.
+    @inline(__always)
+    private mutating func withKeysAndTable<R>(_ body: (UnsafeBufferPointer<UInt64>, IdentifierTable) -> R) -> R {
+        let table = Unmanaged.passUnretained(table)
+        return withKeysInPlace { keys in table._withUnsafeGuaranteedRef { body(keys, $0) } }
+    }
+
     /// The keys of identifiers that are their own keys (``isOwnKey``): their own 8 bytes each,
     /// read as `UInt64`, valid inside `body`.
     /// - Complexity: O(1) plus `body`.
@@ -225,16 +235,11 @@ struct IdentifierColumn<ID: Hashable> {
     @inline(never)
     private mutating func growTable(_ count: Int, entriesArePrefix prefix: Int?) throws(CoreError) {
         let size = prefix ?? ids.count
-        // The table unretained and the keys borrowed in place: a call on `self` inside the
-        // closure would overlap the in-place access, and a copy would retain every buffer.
-        let table = Unmanaged.passUnretained(table)
-        let failure: CoreError? = withKeysInPlace { keys in
-            table._withUnsafeGuaranteedRef { table -> CoreError? in
-                do throws(CoreError) {
-                    try table.reserve(count, keys: UnsafeBufferPointer(rebasing: keys[..<size]))
-                    return nil
-                } catch { return error }
-            }
+        let failure: CoreError? = withKeysAndTable { keys, table in
+            do throws(CoreError) {
+                try table.reserve(count, keys: UnsafeBufferPointer(rebasing: keys[..<size]))
+                return nil
+            } catch { return error }
         }
         if let failure { throw failure }
     }
@@ -284,10 +289,8 @@ struct IdentifierColumn<ID: Hashable> {
         if slots.count > 64, withKeys({ claim(UnsafeBufferPointer(rebasing: $0[slots]), first: slots.lowerBound) }) {
             return
         }
-        withKeys { keys in
-            borrowTable { table in
-                for slot in slots { table.insert(key: keys[slot], slot: Int32(slot)) }
-            }
+        withKeysAndTable { keys, table in
+            for slot in slots { table.insert(key: keys[slot], slot: Int32(slot)) }
         }
     }
 
@@ -295,17 +298,15 @@ struct IdentifierColumn<ID: Hashable> {
     /// - Complexity: O(k) expected.
     mutating func removeTableEntries(_ slots: some Collection<Int32>) {
         let ahead = Self.prefetchDistance
-        withKeys { keys in
-            borrowTable { table in
-                var index = slots.startIndex, lead = slots.index(index, offsetBy: ahead, limitedBy: slots.endIndex) ?? slots.endIndex
-                while index != slots.endIndex {
-                    if lead != slots.endIndex {
-                        table.prefetch(keys[Int(slots[lead])])
-                        slots.formIndex(after: &lead)
-                    }
-                    table.remove(key: keys[Int(slots[index])], slot: slots[index])
-                    slots.formIndex(after: &index)
+        withKeysAndTable { keys, table in
+            var index = slots.startIndex, lead = slots.index(index, offsetBy: ahead, limitedBy: slots.endIndex) ?? slots.endIndex
+            while index != slots.endIndex {
+                if lead != slots.endIndex {
+                    table.prefetch(keys[Int(slots[lead])])
+                    slots.formIndex(after: &lead)
                 }
+                table.remove(key: keys[Int(slots[index])], slot: slots[index])
+                slots.formIndex(after: &index)
             }
         }
     }
@@ -316,13 +317,11 @@ struct IdentifierColumn<ID: Hashable> {
     /// - Complexity: O(slots.count) expected.
     mutating func moveTableEntries(of slots: Range<Int>, by delta: Int, undo: Bool = false) {
         let (from, to) = undo ? (delta, 0) : (0, delta)
-        withKeys { keys in
-            borrowTable { table in
-                if to > from {
-                    for slot in slots.reversed() { table.update(key: keys[slot], from: Int32(slot + from), to: Int32(slot + to)) }
-                } else {
-                    for slot in slots { table.update(key: keys[slot], from: Int32(slot + from), to: Int32(slot + to)) }
-                }
+        withKeysAndTable { keys, table in
+            if to > from {
+                for slot in slots.reversed() { table.update(key: keys[slot], from: Int32(slot + from), to: Int32(slot + to)) }
+            } else {
+                for slot in slots { table.update(key: keys[slot], from: Int32(slot + from), to: Int32(slot + to)) }
             }
         }
     }
@@ -332,8 +331,7 @@ struct IdentifierColumn<ID: Hashable> {
     /// - Complexity: O(1) expected.
     @inline(__always)
     mutating func moveTableEntry(at slot: Int, to newSlot: Int) {
-        let key = withKeysInPlace { $0[slot] }
-        borrowTable { $0.update(key: key, from: Int32(slot), to: Int32(newSlot)) }
+        withKeysAndTable { keys, table in table.update(key: keys[slot], from: Int32(slot), to: Int32(newSlot)) }
     }
 
     /// Empties the table: in place when it is this column's own, else by starting a new one

@@ -143,12 +143,10 @@ $(BUILD)/fixtures-tests: Tests/CDiffCoreTests/fixtures_main.c $(C_TEST_DIR)/orac
 c-fixtures: $(BUILD)/fixtures-tests
 	$(BUILD)/fixtures-tests Tests/Fixtures
 
+# Every check of the C core, each run even when one before it fails, then a report of each:
+# dfc.h alone in C and C++, the exported symbols, the source floors, dfc.h's example, the unit tests.
 c-test: $(BUILD)/cdiffcore-tests $(BUILD)/libdfc.a $(BUILD)/libdfc.so
-	gcc -std=c11 -Wall -Wextra -Wpedantic -Werror -I$(CORE_DIR)/include -c Tests/CDiffCoreTests/header_alone.c -o $(BUILD)/header_alone_c.o
-	g++ -std=c++17 -Wall -Wextra -Wpedantic -Werror -I$(CORE_DIR)/include -c Tests/CDiffCoreTests/header_alone.cpp -o $(BUILD)/header_alone_cpp.o
-	Tests/CDiffCoreTests/check_symbols.sh $(BUILD)/libdfc.a $(BUILD)/libdfc.so $(BUILD)/cdiffcore-tests
-	Tests/CDiffCoreTests/check_header_example.sh $(BUILD)
-	$(BUILD)/cdiffcore-tests
+	Tests/CDiffCoreTests/run_c_test.sh $(BUILD)
 
 # ---- the C binaries under valgrind, and C coverage (docs/RELIABILITY_METHOD.md, G7 and G12) ----------------
 

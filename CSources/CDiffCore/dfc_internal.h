@@ -303,7 +303,37 @@ DFC_HIDDEN int dfc__list_is_unique(dfc_context *context, const dfc_identity *ide
 typedef struct dfc_unique_scratch {
     size_t bucketed, starts, keys_then_table;
 } dfc_unique_scratch;
-DFC_HIDDEN bool dfc__unique_scratch_for(size_t count, size_t probe_count, dfc_unique_scratch *scratch);
+/* Sizing lives here, not in dfc_unique.c, so that dfc_context_reserve (a lower floor) can ask
+ * it without calling up into the uniqueness check. */
+enum { DFC_PARTITION_TARGET = 4096, DFC_MAX_PARTITION_BITS = 16 };
+
+/* How many bits of the spread pick a partition for `total` elements: enough for partitions
+ * of ~DFC_PARTITION_TARGET, at most DFC_MAX_PARTITION_BITS. */
+static inline unsigned dfc__partition_bits(size_t total) {
+    unsigned bits = 0;
+    while (bits < DFC_MAX_PARTITION_BITS && (total >> bits) > DFC_PARTITION_TARGET) bits++;
+    return bits;
+}
+
+/* The largest partition checked with a table: twice the average size (spread keys stay far
+ * below it: ~4,096 keys a partition vary by ~64), so keys crowding one partition (equal or
+ * colliding keys) cannot ask for a table beyond what dfc_context_reserve set aside. Grows
+ * with `total`, so a smaller diff never needs more. */
+static inline size_t dfc__partition_limit(size_t total) {
+    size_t limit = 2 * DFC_PARTITION_TARGET + 2 * (total >> DFC_MAX_PARTITION_BITS);
+    return limit < total ? limit : total;
+}
+
+static inline bool dfc__unique_scratch_for(size_t count, size_t probe_count, dfc_unique_scratch *scratch) {
+    const size_t total = count + probe_count;
+    size_t table;
+    unsigned home_shift;
+    if (!dfc__fingerprint_slot_capacity_for(dfc__partition_limit(total), &table, &home_shift)) return false;
+    scratch->bucketed = total;
+    scratch->starts = ((size_t)1 << dfc__partition_bits(total)) + 1;
+    scratch->keys_then_table = probe_count > table ? probe_count : table;
+    return true;
+}
 
 /* ---- batch planner (dfc_plan.c) --------------------------------------------- */
 

@@ -5,8 +5,7 @@
 # 2. The public functions (the .so's exports) are exactly the ones named in dfc.h's
 #    complexity table, in the README's promise table and, given the binary, in the
 #    contract test's table (so a new export without a row there fails).
-# 3. The sources' rooms: the two-level diff does not reach into the flat diff's file,
-#    and the context and the identifier table do not call each other.
+# 3. (The sources' floors are check_floors.sh's.)
 # 4. The .so's soname is libdfc.so.MAJOR.MINOR from dfc.h's version macros.
 set -euo pipefail
 archive=$1 shared=$2 contract=${3:-}
@@ -38,19 +37,6 @@ if [ -n "$contract" ]; then
     compare "the contract test's table ($contract --list-contract)" "$("$contract" --list-contract)"
 fi
 
-# Which object file defines and which uses each symbol, from the archive's members.
-uses() { # object that must not use anything defined by the second object
-    local defined used
-    defined=$(nm "$archive" | awk -v o="$2:" '/:$/ { f = $1; next } f == o && NF >= 3 && $2 ~ /[TDBR]/ { print $3 }' | sort -u)
-    used=$(nm "$archive" | awk -v o="$1:" '/:$/ { f = $1; next } f == o && $1 == "U" { print $2 }' | sort -u)
-    comm -12 <(echo "$defined") <(echo "$used")
-}
-for pair in "dfc_sections.o dfc_diff.o" "dfc_context.o dfc_idtable.o" "dfc_idtable.o dfc_context.o"; do
-    set -- $pair
-    crossing=$(uses "$1" "$2")
-    [ -z "$crossing" ] || fail "$1 calls into $2 (keep the rooms apart):" $crossing
-done
-
 version_part() { awk -v name="DFC_VERSION_$1" '$1 ~ /define$/ && $2 == name { print $3 }' "$header"; }
 expected_soname="libdfc.so.$(version_part MAJOR).$(version_part MINOR)"
 soname=$(readelf -d "$shared" | sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p')
@@ -58,5 +44,5 @@ soname=$(readelf -d "$shared" | sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p')
 
 count=$(echo "$exported" | wc -l)
 [ "$status" -eq 0 ] && echo "symbol check: $count public functions, dfc_ prefix everywhere, internals hidden," \
-    "each in dfc.h's complexity table, the README's promise table${contract:+ and the contract test}; rooms apart; soname $soname"
+    "each in dfc.h's complexity table, the README's promise table${contract:+ and the contract test}; soname $soname"
 exit "$status"

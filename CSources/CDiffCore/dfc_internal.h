@@ -137,6 +137,15 @@ enum {
     DFC_BUF_ITEM_FLAGS,
     DFC_BUF_OUT_SECTIONS,
     DFC_BUF_OUT_PATHS,
+    /* steps (dfc_steps.c): never the diff's buffers, so a diff's batch can be listed as steps */
+    DFC_BUF_STEPS,
+    DFC_BUF_STEP_LISTS,
+    DFC_BUF_STEP_MAPS,
+    DFC_BUF_STEP_BALANCE,
+    DFC_BUF_STEP_TOUCHED,
+    DFC_BUF_STEP_GROUPS,
+    DFC_BUF_STEP_MOVES,
+    DFC_BUF_STEP_FLAT,
     DFC_BUF_COUNT
 };
 

@@ -168,6 +168,7 @@ typedef struct contract_outputs {
     uint64_t keys[4];
     uint8_t flags[DUPLICATES + 1];
     size_t size;
+    dfc_steps steps;
 } contract_outputs;
 
 /* Values the rows give entries stay below this; keys[v] is 10 * (v + 1) for the three
@@ -991,6 +992,112 @@ static long sections_starts_past_items(contract_env *e) {
     return dfc_diff_sections(e->context, &s, &wrapped, NULL, &injective, &injective, 0, &e->out.sections);
 }
 
+/* ---- wrappers: steps --------------------------------------------------------------- */
+
+static const uint32_t steps_old_counts[] = {2, 2, 2}, steps_new_counts[] = {1, 4, 1};
+
+/* The reference diff's structural batch as steps: every move of the batch one move step, and
+ * the steps' count what the batch's lists add up to (the reference batch repeats nothing). */
+static long steps_valid(contract_env *e) {
+    dfc_sections_result r;
+    int status = run_sections(e->context, NULL, &injective, &r);
+    if (status != DFC_OK) return status;
+    status = dfc_batch_steps(e->context, &r.structural, steps_old_counts, 3, steps_new_counts, 3, &e->out.steps);
+    if (status != DFC_OK) return status;
+    const dfc_batch *b = &r.structural;
+    size_t moves = 0;
+    for (size_t k = 0; k < e->out.steps.count; k++)
+        moves += e->out.steps.steps[k].kind == DFC_STEP_MOVE_ITEM || e->out.steps.steps[k].kind == DFC_STEP_MOVE_SECTION;
+    const size_t listed = b->delete_section_count + b->insert_section_count + b->move_section_count +
+                          b->delete_item_count + b->insert_item_count + b->move_item_count;
+    return moves == b->move_section_count + b->move_item_count && e->out.steps.count == listed ? DFC_OK : WRONG_OUTPUT;
+}
+static long steps_flat_valid(contract_env *e) {
+    dfc_flat_result r;
+    int status = run_flat(e->context, &injective, 0, &r);
+    if (status != DFC_OK) return status;
+    status = dfc_flat_steps(e->context, &r, &e->out.steps);
+    if (status != DFC_OK) return status;
+    return e->out.steps.count == r.delete_count + r.insert_count + r.move_count ? DFC_OK : WRONG_OUTPUT;
+}
+static const dfc_index_path one_path[] = {{0, 0}};
+static long steps_null_context(contract_env *e) {
+    dfc_batch b = {0};
+    return dfc_batch_steps(NULL, &b, steps_old_counts, 3, steps_old_counts, 3, &e->out.steps);
+}
+static long steps_null_batch(contract_env *e) {
+    return dfc_batch_steps(e->context, NULL, steps_old_counts, 3, steps_old_counts, 3, &e->out.steps);
+}
+static long steps_null_result(contract_env *e) {
+    dfc_batch b = {0};
+    return dfc_batch_steps(e->context, &b, steps_old_counts, 3, steps_old_counts, 3, NULL);
+}
+static long steps_null_counts(contract_env *e) {
+    dfc_batch b = {0};
+    return dfc_batch_steps(e->context, &b, NULL, 3, steps_old_counts, 3, &e->out.steps);
+}
+static long steps_null_list(contract_env *e) {
+    dfc_batch b = {0};
+    b.delete_item_count = 1;
+    return dfc_batch_steps(e->context, &b, steps_old_counts, 3, steps_old_counts, 3, &e->out.steps);
+}
+static long steps_zero(contract_env *e) {
+    dfc_batch b = {0};
+    int status = dfc_batch_steps(e->context, &b, NULL, 0, NULL, 0, &e->out.steps);
+    return status != DFC_OK ? status : e->out.steps.count == 0 ? DFC_OK : WRONG_OUTPUT;
+}
+static long steps_sections_too_large(contract_env *e) {
+    dfc_batch b = {0};
+    return dfc_batch_steps(e->context, &b, steps_old_counts, DFC_MAX_COUNT + 1, steps_old_counts, 3, &e->out.steps);
+}
+static long steps_list_too_large(contract_env *e) {
+    dfc_batch b = {0};
+    b.delete_items = one_path, b.delete_item_count = SIZE_MAX;
+    return dfc_batch_steps(e->context, &b, steps_old_counts, 3, steps_old_counts, 3, &e->out.steps);
+}
+static long steps_index_past_end(contract_env *e) {
+    const dfc_index_path past[] = {{0, UINT32_MAX}};
+    dfc_batch b = {0};
+    b.delete_items = past, b.delete_item_count = 1;
+    return dfc_batch_steps(e->context, &b, steps_old_counts, 3, steps_old_counts, 3, &e->out.steps);
+}
+static long steps_reload_in_structural(contract_env *e) {
+    dfc_batch b = {0};
+    b.delete_items = one_path, b.delete_item_count = 1;
+    b.reload_items = one_path + 0, b.reload_item_count = 1;
+    return dfc_batch_steps(e->context, &b, steps_old_counts, 3, steps_old_counts, 3, &e->out.steps);
+}
+static long flat_steps_null_context(contract_env *e) {
+    dfc_flat_result r = {0};
+    return dfc_flat_steps(NULL, &r, &e->out.steps);
+}
+static long flat_steps_null_flat(contract_env *e) { return dfc_flat_steps(e->context, NULL, &e->out.steps); }
+static long flat_steps_null_result(contract_env *e) {
+    dfc_flat_result r = {0};
+    return dfc_flat_steps(e->context, &r, NULL);
+}
+static long flat_steps_null_deletes(contract_env *e) {
+    dfc_flat_result r = {0};
+    r.old_count = 1, r.delete_count = 1;
+    return dfc_flat_steps(e->context, &r, &e->out.steps);
+}
+static long flat_steps_zero(contract_env *e) {
+    dfc_flat_result r = {0};
+    int status = dfc_flat_steps(e->context, &r, &e->out.steps);
+    return status != DFC_OK ? status : e->out.steps.count == 0 ? DFC_OK : WRONG_OUTPUT;
+}
+static long flat_steps_too_large(contract_env *e) {
+    dfc_flat_result r = {0};
+    r.old_count = DFC_MAX_COUNT + 1;
+    return dfc_flat_steps(e->context, &r, &e->out.steps);
+}
+static long flat_steps_move_past_end(contract_env *e) {
+    const uint32_t from[] = {UINT32_MAX}, to[] = {0};
+    dfc_flat_result r = {0};
+    r.old_count = 2, r.new_count = 2, r.move_from = from, r.move_to = to, r.move_count = 1;
+    return dfc_flat_steps(e->context, &r, &e->out.steps);
+}
+
 /* ---- the rows ------------------------------------------------------------------------ */
 
 #define NO_POINTER "takes no pointer"
@@ -1286,6 +1393,32 @@ static const contract_row rows[] = {
     FAILING(dfc_diff_sections, "byte identity, colliding keys", NULL, sections_bytes, DFC_ERR_OUT_OF_MEMORY, DFC_OK),
     FAILING(dfc_diff_sections, "a duplicate section and 19 duplicate items", NULL, sections_duplicates,
             DFC_ERR_OUT_OF_MEMORY, DFC_ERR_DUPLICATE),
+
+    STATUS(dfc_batch_steps, CASE_VALID, "the reference batch: one step per operation, moves as moves", steps_valid, DFC_OK),
+    STATUS(dfc_batch_steps, CASE_NULL, "NULL context", steps_null_context, DFC_ERR_NULL_ARGUMENT),
+    STATUS(dfc_batch_steps, CASE_NULL, "NULL batch", steps_null_batch, DFC_ERR_NULL_ARGUMENT),
+    STATUS(dfc_batch_steps, CASE_NULL, "NULL result", steps_null_result, DFC_ERR_NULL_ARGUMENT),
+    STATUS(dfc_batch_steps, CASE_NULL, "NULL old counts, 3 sections", steps_null_counts, DFC_ERR_NULL_ARGUMENT),
+    STATUS(dfc_batch_steps, CASE_NULL, "NULL item deletes, count 1", steps_null_list, DFC_ERR_NULL_ARGUMENT),
+    STATUS(dfc_batch_steps, CASE_ZERO, "no sections, an empty batch: no steps", steps_zero, DFC_OK),
+    STATUS(dfc_batch_steps, CASE_TOO_LARGE, "section count DFC_MAX_COUNT + 1", steps_sections_too_large,
+           DFC_ERR_TOO_LARGE),
+    STATUS(dfc_batch_steps, CASE_TOO_LARGE, "item delete count SIZE_MAX", steps_list_too_large, DFC_ERR_TOO_LARGE),
+    STATUS(dfc_batch_steps, CASE_OVERFLOW, "a delete at item UINT32_MAX", steps_index_past_end, DFC_ERR_INCONSISTENT),
+    STATUS(dfc_batch_steps, CASE_OVERFLOW, "a reload in a structural batch", steps_reload_in_structural,
+           DFC_ERR_INVALID_ARGUMENT),
+    FAILING(dfc_batch_steps, "DFC_ERR_OUT_OF_MEMORY, result untouched", NULL, steps_valid, DFC_ERR_OUT_OF_MEMORY, DFC_OK),
+
+    STATUS(dfc_flat_steps, CASE_VALID, "the reference flat diff: one step per operation", steps_flat_valid, DFC_OK),
+    STATUS(dfc_flat_steps, CASE_NULL, "NULL context", flat_steps_null_context, DFC_ERR_NULL_ARGUMENT),
+    STATUS(dfc_flat_steps, CASE_NULL, "NULL flat result", flat_steps_null_flat, DFC_ERR_NULL_ARGUMENT),
+    STATUS(dfc_flat_steps, CASE_NULL, "NULL result", flat_steps_null_result, DFC_ERR_NULL_ARGUMENT),
+    STATUS(dfc_flat_steps, CASE_NULL, "NULL deletes, count 1", flat_steps_null_deletes, DFC_ERR_NULL_ARGUMENT),
+    STATUS(dfc_flat_steps, CASE_ZERO, "two empty lists: no steps", flat_steps_zero, DFC_OK),
+    STATUS(dfc_flat_steps, CASE_TOO_LARGE, "old count DFC_MAX_COUNT + 1", flat_steps_too_large, DFC_ERR_TOO_LARGE),
+    STATUS(dfc_flat_steps, CASE_OVERFLOW, "a move from index UINT32_MAX", flat_steps_move_past_end, DFC_ERR_INCONSISTENT),
+    FAILING(dfc_flat_steps, "DFC_ERR_OUT_OF_MEMORY, result untouched", NULL, steps_flat_valid, DFC_ERR_OUT_OF_MEMORY,
+            DFC_OK),
 };
 
 enum { ROW_COUNT = sizeof(rows) / sizeof(rows[0]) };

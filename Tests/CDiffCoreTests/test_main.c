@@ -37,6 +37,9 @@ void test_bad_arguments(void);
 void test_sections_known_answers(void);
 void test_sections_refresh_in_place(void);
 void test_plan_random_replay(void);
+void test_steps_random_replay(void);
+void test_steps_known_answers(void);
+void test_steps_hostile_batches(void);
 void test_warm_context_allocates_nothing(void);
 void test_allocation_failure_every_k(void);
 void test_contract(void);
@@ -73,6 +76,9 @@ int main(int argc, char **argv) {
         {"sections_known_answers", test_sections_known_answers},
         {"sections_refresh_in_place", test_sections_refresh_in_place},
         {"plan_random_replay", test_plan_random_replay},
+        {"steps_known_answers", test_steps_known_answers},
+        {"steps_random_replay", test_steps_random_replay},
+        {"steps_hostile_batches", test_steps_hostile_batches},
         {"warm_context_allocates_nothing", test_warm_context_allocates_nothing},
         {"reserve_covers_every_flat_diff", test_reserve_covers_every_flat_diff},
         {"allocation_failure_every_k", test_allocation_failure_every_k},

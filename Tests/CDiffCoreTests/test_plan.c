@@ -156,3 +156,185 @@ void test_plan_random_replay(void) {
     CHECK(structural > 2000 && section_moves > 100 && item_moves > 1000 && refreshed > 1000); /* the generator reaches them */
     dfc_context_free(ctx);
 }
+
+/* ---- steps (dfc_steps.c) replayed onto plain arrays ------------------------------------------ */
+
+typedef struct steps_state {
+    uint64_t sections[2 * PLAN_SECTIONS];
+    uint64_t items[2 * PLAN_SECTIONS][2 * PLAN_ITEMS];
+    size_t counts[2 * PLAN_SECTIONS];
+    size_t section_count;
+} steps_state;
+
+static void steps_state_remove_section(steps_state *s, size_t at) {
+    for (size_t i = at; i + 1 < s->section_count; i++) {
+        s->sections[i] = s->sections[i + 1];
+        s->counts[i] = s->counts[i + 1];
+        memcpy(s->items[i], s->items[i + 1], sizeof(s->items[i]));
+    }
+    s->section_count--;
+}
+
+static void steps_state_insert_section(steps_state *s, size_t at, uint64_t id, const uint64_t *items, size_t count) {
+    for (size_t i = s->section_count; i > at; i--) {
+        s->sections[i] = s->sections[i - 1];
+        s->counts[i] = s->counts[i - 1];
+        memcpy(s->items[i], s->items[i - 1], sizeof(s->items[i]));
+    }
+    s->sections[at] = id;
+    s->counts[at] = count;
+    memcpy(s->items[at], items, count * sizeof(uint64_t));
+    s->section_count++;
+}
+
+static uint64_t steps_state_remove_item(steps_state *s, dfc_index_path at) {
+    uint64_t id = s->items[at.section][at.item];
+    memmove(&s->items[at.section][at.item], &s->items[at.section][at.item + 1],
+            (s->counts[at.section] - at.item - 1) * sizeof(uint64_t));
+    s->counts[at.section]--;
+    return id;
+}
+
+static void steps_state_insert_item(steps_state *s, dfc_index_path at, uint64_t id) {
+    memmove(&s->items[at.section][at.item + 1], &s->items[at.section][at.item],
+            (s->counts[at.section] - at.item) * sizeof(uint64_t));
+    s->items[at.section][at.item] = id;
+    s->counts[at.section]++;
+}
+
+/* Applies steps to `s` one at a time, each index checked against the state the steps before it
+ * left; inserted sections and rows come from `after`. NULL, or what went wrong. */
+static const char *steps_replay(steps_state *s, const plan_side *after, const dfc_steps *steps, size_t *moves) {
+    for (size_t k = 0; k < steps->count; k++) {
+        const dfc_step st = steps->steps[k];
+        const bool section_ok = st.at.section < s->section_count;
+        const bool item_ok = section_ok && st.at.item < s->counts[st.at.section];
+        switch (st.kind) {
+        case DFC_STEP_DELETE_ITEM:
+            if (!item_ok) return "item delete out of range";
+            steps_state_remove_item(s, st.at);
+            break;
+        case DFC_STEP_DELETE_SECTION:
+            if (!section_ok) return "section delete out of range";
+            steps_state_remove_section(s, st.at.section);
+            break;
+        case DFC_STEP_MOVE_SECTION: {
+            if (!section_ok) return "section move source out of range";
+            steps_state section = {0};
+            uint64_t id = s->sections[st.at.section];
+            size_t count = s->counts[st.at.section];
+            memcpy(section.items[0], s->items[st.at.section], sizeof(section.items[0]));
+            steps_state_remove_section(s, st.at.section);
+            if (st.to.section > s->section_count) return "section move target out of range";
+            steps_state_insert_section(s, st.to.section, id, section.items[0], count);
+            ++*moves;
+            break;
+        }
+        case DFC_STEP_INSERT_SECTION:
+            if (st.at.section > s->section_count || st.at.section >= after->section_count) return "section insert out of range";
+            steps_state_insert_section(s, st.at.section, after->sections[st.at.section],
+                                       after->items + after->starts[st.at.section],
+                                       after->starts[st.at.section + 1] - after->starts[st.at.section]);
+            break;
+        case DFC_STEP_MOVE_ITEM: {
+            if (!item_ok) return "item move source out of range";
+            uint64_t id = steps_state_remove_item(s, st.at);
+            if (st.to.section >= s->section_count || st.to.item > s->counts[st.to.section])
+                return "item move target out of range";
+            steps_state_insert_item(s, st.to, id);
+            ++*moves;
+            break;
+        }
+        case DFC_STEP_INSERT_ITEM:
+            if (!section_ok || st.at.item > s->counts[st.at.section] || st.at.section >= after->section_count)
+                return "item insert out of range";
+            steps_state_insert_item(s, st.at, after->items[after->starts[st.at.section] + st.at.item]);
+            break;
+        case DFC_STEP_RELOAD_SECTION:
+            if (!section_ok) return "section reload out of range";
+            break;
+        case DFC_STEP_RELOAD_ITEM:
+        case DFC_STEP_RECONFIGURE_ITEM:
+            if (!item_ok) return "refresh out of range";
+            break;
+        default:
+            return "unknown step kind";
+        }
+    }
+    return NULL;
+}
+
+static bool steps_state_equals(const steps_state *s, const plan_side *side) {
+    if (s->section_count != side->section_count) return false;
+    for (size_t t = 0; t < side->section_count; t++) {
+        const size_t count = side->starts[t + 1] - side->starts[t];
+        if (s->sections[t] != side->sections[t] || s->counts[t] != count) return false;
+        if (count && memcmp(s->items[t], side->items + side->starts[t], count * sizeof(uint64_t)) != 0) return false;
+    }
+    return true;
+}
+
+/* Every random pair's batches, listed by dfc_batch_steps and replayed one step at a time onto
+ * plain arrays (not the oracle's batch replay), give the new sections exactly; every move of
+ * the batch is one move step; a refresh batch's steps are its requests, each once. */
+void test_steps_random_replay(void) {
+    dfc_context *ctx = dfc_context_create(NULL);
+    rng_state = 3131;
+    static plan_side a, b;
+    static steps_state state;
+    size_t steps_total = 0, move_steps = 0;
+    for (int round = 0; round < 4000; round++) {
+        plan_random_pair(&a, &b);
+        const size_t m = b.starts[b.section_count];
+        uint32_t reloads[4], reconfigures[4], section_reloads[2];
+        dfc_refresh refresh = {reloads, m ? rng_below(4) : 0, reconfigures, m ? rng_below(4) : 0, section_reloads,
+                               b.section_count ? rng_below(2) : 0};
+        for (size_t k = 0; k < refresh.reload_item_count; k++) reloads[k] = (uint32_t)rng_below(m);
+        for (size_t k = 0; k < refresh.reconfigure_item_count; k++) reconfigures[k] = (uint32_t)rng_below(m);
+        for (size_t k = 0; k < refresh.reload_section_count; k++) section_reloads[k] = (uint32_t)rng_below(b.section_count);
+        dfc_sections_result r;
+        CHECK_EQ_INT(diff_sections(ctx, a.sections, a.section_count, a.items, a.starts, b.sections, b.section_count,
+                                   b.items, b.starts, &refresh, &r),
+                     DFC_OK);
+        uint32_t old_counts[2 * PLAN_SECTIONS], new_counts[2 * PLAN_SECTIONS];
+        for (size_t s = 0; s < a.section_count; s++) old_counts[s] = a.starts[s + 1] - a.starts[s];
+        for (size_t t = 0; t < b.section_count; t++) new_counts[t] = b.starts[t + 1] - b.starts[t];
+        memset(&state, 0, sizeof(state));
+        state.section_count = a.section_count;
+        for (size_t s = 0; s < a.section_count; s++) {
+            state.sections[s] = a.sections[s];
+            state.counts[s] = old_counts[s];
+            memcpy(state.items[s], a.items + a.starts[s], old_counts[s] * sizeof(uint64_t));
+        }
+        const char *problem = NULL;
+        dfc_steps steps = {0};
+        if (r.has_structural) {
+            size_t moves = 0;
+            CHECK_EQ_INT(dfc_batch_steps(ctx, &r.structural, old_counts, a.section_count, new_counts, b.section_count, &steps),
+                         DFC_OK);
+            problem = steps_replay(&state, &b, &steps, &moves);
+            if (problem == NULL && moves != r.structural.move_section_count + r.structural.move_item_count)
+                problem = "a move of the batch is not one move step";
+            steps_total += steps.count;
+            move_steps += moves;
+        }
+        if (problem == NULL && !steps_state_equals(&state, &b)) problem = "the steps do not give the new sections";
+        if (problem == NULL && r.has_refresh) {
+            size_t moves = 0;
+            CHECK_EQ_INT(dfc_batch_steps(ctx, &r.refresh, new_counts, b.section_count, new_counts, b.section_count, &steps),
+                         DFC_OK);
+            problem = steps_replay(&state, &b, &steps, &moves);
+            if (problem == NULL && steps.count != r.refresh.reload_section_count + r.refresh.reload_item_count +
+                                                      r.refresh.reconfigure_item_count)
+                problem = "a refresh batch's steps are not its requests";
+        }
+        if (problem != NULL) {
+            fprintf(stderr, "  round %d (seed 3131): %s\n", round, problem);
+            harness_failures_in_test++;
+            break;
+        }
+    }
+    printf("     steps replay: 4000 pairs, %zu steps, %zu of them moves\n", steps_total, move_steps);
+    CHECK(move_steps > 1000);
+    dfc_context_free(ctx);
+}

@@ -93,6 +93,11 @@
  *     dfc_lis                       O(count log count) time, O(count) memory
  *     dfc_diff_flat                 O(n + m) expected + O(k log k); O(n + m)
  *                                   memory in the context
+ *     dfc_batch_steps               O(s + k log k + r log r); k = the batch's
+ *                                   operations, r = rows of the sections items
+ *                                   move into or out of; O(s + k + r) memory
+ *     dfc_flat_steps                O(k log k + r), as dfc_batch_steps with one
+ *                                   section (r = n when anything moves)
  *     dfc_diff_sections             O(n + m + s + r) expected
  *                                   + O(k log k + s log s); O(n + m + s)
  *                                   memory in the context
@@ -705,6 +710,82 @@ int dfc_diff_sections(dfc_context *DFC_NULLABLE context, const dfc_snapshot *DFC
                       const dfc_snapshot *DFC_NULLABLE new_snapshot, const dfc_refresh *DFC_NULLABLE refresh,
                       const dfc_match *DFC_NULLABLE section_match, const dfc_match *DFC_NULLABLE item_match,
                       unsigned flags, dfc_sections_result *DFC_NULLABLE result);
+
+/* ------------------------------------------------------------------------ */
+/* Steps: a batch applied one change at a time                              */
+/* ------------------------------------------------------------------------ */
+
+/** What one step does (see dfc_step). */
+typedef enum dfc_step_kind {
+    DFC_STEP_DELETE_ITEM = 1,  /**< remove the row at `at` */
+    DFC_STEP_DELETE_SECTION,   /**< remove section `at.section` with its rows */
+    DFC_STEP_MOVE_SECTION,     /**< remove section `at.section`, insert it at `to.section` */
+    DFC_STEP_INSERT_SECTION,   /**< insert the new state's section `at.section`, with its rows */
+    DFC_STEP_MOVE_ITEM,        /**< remove the row at `at`, insert it at `to` */
+    DFC_STEP_INSERT_ITEM,      /**< insert the new state's row at `at` */
+    DFC_STEP_RELOAD_SECTION,   /**< replace section `at.section` and its rows */
+    DFC_STEP_RELOAD_ITEM,      /**< replace the row at `at` with a fresh one */
+    DFC_STEP_RECONFIGURE_ITEM  /**< update the row at `at` in place */
+} dfc_step_kind;
+
+/**
+ * One change for a view that applies changes one at a time (a GListModel, a DOM
+ * list, Android's ListUpdateCallback). Every index is valid in the state the
+ * steps before it left; a move's `to` is an index in the state without the
+ * moved element. Section steps name sections in `at.section` (and
+ * `to.section`), their `item` fields are 0; every step but a move has
+ * `to` equal to `at`.
+ */
+typedef struct dfc_step {
+    uint32_t kind; /**< a dfc_step_kind */
+    dfc_index_path at;
+    dfc_index_path to;
+} dfc_step;
+
+/** Steps owned by the context, valid until the context's next steps call. */
+typedef struct dfc_steps {
+    const dfc_step *DFC_NULLABLE steps;
+    size_t count;
+} dfc_steps;
+
+/**
+ * @brief Lists a batch as steps, in the order ALGORITHM.md's "Steps" section
+ * specifies: item deletes (last first), section deletes (last first), section
+ * moves, section inserts (first first), item moves, item inserts (first
+ * first), reconfigures. A batch of reloads and reconfigures only (a refresh
+ * batch) gives its section reloads, item reloads and reconfigures, each
+ * sorted. Repeats in a list are one request; item deletes inside deleted
+ * sections and inserts inside inserted ones are dropped, as UIKit drops them.
+ * The batch may be one of dfc_diff_sections' results (its arrays stay valid:
+ * steps use buffers of their own).
+ * @param old_counts rows of each old section (old_section_count entries);
+ *                   for a refresh batch, the new counts.
+ * @param new_counts rows of each new section.
+ * @return DFC_OK (result filled); DFC_ERR_NULL_ARGUMENT; DFC_ERR_TOO_LARGE;
+ *         DFC_ERR_INVALID_ARGUMENT (reloads in a structural batch: list each
+ *         reloaded row or section as a delete plus an insert);
+ *         DFC_ERR_INCONSISTENT (an index out of range, a section or row moved
+ *         twice, to a taken place, out of a deleted or into an inserted
+ *         section, or rows that do not add up in some section). On error
+ *         `result` is left untouched.
+ * Complexity O(s + k log k + r log r): s sections, k operations in the batch,
+ * r old rows of the sections that items move into or out of. Memory O(s + k +
+ * r) in the context, reused by the next call.
+ */
+int dfc_batch_steps(dfc_context *DFC_NULLABLE context, const dfc_batch *DFC_NULLABLE batch,
+                    const uint32_t *DFC_NULLABLE old_counts, size_t old_section_count,
+                    const uint32_t *DFC_NULLABLE new_counts, size_t new_section_count,
+                    dfc_steps *DFC_NULLABLE result);
+
+/**
+ * @brief Lists a flat diff as steps (dfc_batch_steps with one section, every
+ * index path in section 0): deletes (last first), moves, inserts (first first).
+ * @return as dfc_batch_steps. The flat result may be the same context's.
+ * Complexity O(k log k + r): k = deletes + inserts + moves, r = old_count when
+ * anything moves. Memory O(k + r) in the context.
+ */
+int dfc_flat_steps(dfc_context *DFC_NULLABLE context, const dfc_flat_result *DFC_NULLABLE flat,
+                   dfc_steps *DFC_NULLABLE result);
 
 #ifdef __cplusplus
 }

@@ -252,6 +252,43 @@ static cJSON *batch_json(const dfc_batch *b) {
     return json;
 }
 
+/* One batch's steps (dfc_batch_steps) appended in the fixtures' form; 0 when the core refused. */
+static int append_steps(cJSON *steps, dfc_context *context, const dfc_batch *batch, const dfc_snapshot *before,
+                        const dfc_snapshot *after) {
+    static const char *const names[] = {NULL, "deleteItem", "deleteSection", "moveSection", "insertSection", "moveItem",
+                                        "insertItem", "reloadSection", "reloadItem", "reconfigureItem"};
+    size_t old_sections = before->sections.count, new_sections = after->sections.count;
+    uint32_t *old_counts = malloc((old_sections + 1) * sizeof(uint32_t)), *new_counts = malloc((new_sections + 1) * sizeof(uint32_t));
+    for (size_t k = 0; k < old_sections; k++) old_counts[k] = before->section_starts[k + 1] - before->section_starts[k];
+    for (size_t k = 0; k < new_sections; k++) new_counts[k] = after->section_starts[k + 1] - after->section_starts[k];
+    dfc_steps result;
+    int status = dfc_batch_steps(context, batch, old_counts, old_sections, new_counts, new_sections, &result);
+    for (size_t k = 0; status == DFC_OK && k < result.count; k++) {
+        const dfc_step *step = &result.steps[k];
+        cJSON *entry = cJSON_CreateArray();
+        cJSON_AddItemToArray(entry, cJSON_CreateString(step->kind <= DFC_STEP_RECONFIGURE_ITEM ? names[step->kind] : "?"));
+        switch (step->kind) {
+        case DFC_STEP_DELETE_SECTION: case DFC_STEP_INSERT_SECTION: case DFC_STEP_RELOAD_SECTION:
+            cJSON_AddItemToArray(entry, cJSON_CreateNumber(step->at.section));
+            break;
+        case DFC_STEP_MOVE_SECTION:
+            cJSON_AddItemToArray(entry, cJSON_CreateNumber(step->at.section));
+            cJSON_AddItemToArray(entry, cJSON_CreateNumber(step->to.section));
+            break;
+        case DFC_STEP_MOVE_ITEM:
+            cJSON_AddItemToArray(entry, path(step->at));
+            cJSON_AddItemToArray(entry, path(step->to));
+            break;
+        default:
+            cJSON_AddItemToArray(entry, path(step->at));
+        }
+        cJSON_AddItemToArray(steps, entry);
+    }
+    free(old_counts);
+    free(new_counts);
+    return status == DFC_OK;
+}
+
 static cJSON *error_json(const char *kind, const char *side, const char *list) {
     cJSON *error = cJSON_CreateObject();
     cJSON_AddStringToObject(error, "kind", kind);
@@ -564,6 +601,12 @@ static cJSON *expect_via_c(const cJSON *old_json, const cJSON *new_json, char *p
             if (r.has_structural) cJSON_AddItemToArray(batches, batch_json(&r.structural));
             if (r.has_refresh) cJSON_AddItemToArray(batches, batch_json(&r.refresh));
             cJSON_AddItemToObject(result, "batches", batches);
+            /* Steps of the structural batch from the old shape, the refresh batch's in the new one. */
+            cJSON *steps = cJSON_CreateArray();
+            if ((r.has_structural && !append_steps(steps, context, &r.structural, &a, &b)) ||
+                (r.has_refresh && !append_steps(steps, context, &r.refresh, &b, &b)))
+                snprintf(problem, problem_size, "dfc_batch_steps refused the diff's batch");
+            cJSON_AddItemToObject(result, "steps", steps);
         }
     }
     dfc_context_free(context);

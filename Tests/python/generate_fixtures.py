@@ -11,10 +11,12 @@ import pathlib
 import random
 import sys
 
-from outline import outline_diff
+from outline import is_outline, outline_diff, rows_document
 from reference import diff
+from reference_steps import steps
 
 OUTPUT = pathlib.Path(__file__).resolve().parent.parent / "Fixtures" / "generated"
+HAND = OUTPUT.parent / "hand"
 
 # (name prefix, seeds, max sections, max items per section)
 PLANS = [
@@ -213,8 +215,38 @@ def render(fixture):
     return json.dumps(fixture, ensure_ascii=False, separators=(",", ":"), sort_keys=True) + "\n"
 
 
+def hand_steps(check):
+    """Hand-written fixtures keep their hand-written batches; their `expect.steps` is the reference's
+    steps of those batches, written in as one line after `"expect": {` so the layout stays. Returns
+    the files whose steps are missing or differ (check) or were rewritten."""
+    changed = []
+    for path in sorted(HAND.glob("*.json")):
+        text = path.read_text(encoding="utf-8")
+        fixture = json.loads(text)
+        expect = fixture["expect"]
+        if "batches" not in expect:
+            continue
+        rows = (lambda d: rows_document(d) if is_outline(d) else d)
+        wanted = steps(rows(fixture["old"]), rows(fixture["new"]), expect["batches"])
+        if expect.get("steps") == wanted:
+            continue
+        changed.append(path.name)
+        if check:
+            continue
+        lines = [line for line in text.split("\n") if not line.lstrip().startswith('"steps": ')]
+        at = next(k for k, line in enumerate(lines) if line.strip() == '"expect": {')
+        indent = lines[at][: len(lines[at]) - len(lines[at].lstrip())] + "  "
+        lines.insert(at + 1, f'{indent}"steps": {json.dumps(wanted, ensure_ascii=False)},')
+        path.write_text("\n".join(lines), encoding="utf-8")
+    return changed
+
+
 def main():
     check = "--check" in sys.argv[1:]
+    hand = hand_steps(check)
+    if check and hand:
+        print(f"hand fixtures without their reference steps: {hand} (run make fixtures)", file=sys.stderr)
+        return 1
     OUTPUT.mkdir(parents=True, exist_ok=True)
     expected = {f"{name}.json": render(fixture) for name, fixture in fixtures()}
     drift = []
@@ -231,7 +263,8 @@ def main():
         return 1
     for name in extra:
         (OUTPUT / name).unlink()
-    print(f"{len(expected)} generated fixtures {'match' if check else 'written'}")
+    print(f"{len(expected)} generated fixtures {'match' if check else 'written'}"
+          + ("" if check else f", steps written into {len(hand)} hand fixtures"))
     return 0
 
 

@@ -7,6 +7,8 @@ fixtures prove three implementations agree. Snapshots are fixture documents:
 """
 import unicodedata
 
+from reference_steps import steps
+
 BATCH_KEYS = ("deleteSections", "insertSections", "moveSections", "reloadSections",
               "deleteItems", "insertItems", "moveItems", "reloadItems", "reconfigureItems")
 
@@ -85,7 +87,7 @@ def validate(document, side):
 
 
 def diff(old, new):
-    """The fixture `expect` object: {"batches": [...]} or {"error": {...}}."""
+    """The fixture `expect` object: {"batches": [...], "steps": [...]} or {"error": {...}}."""
     error = validate(old, "old") or validate(new, "new")
     if error:
         return {"error": error}
@@ -198,4 +200,4 @@ def diff(old, new):
         batches.append(structural)
     if any(refresh[key] for key in BATCH_KEYS):
         batches.append(refresh)
-    return {"batches": batches}
+    return {"batches": batches, "steps": steps(old, new, batches)}

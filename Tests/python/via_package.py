@@ -26,6 +26,23 @@ def _batch(batch):
     }
 
 
+STEP_NAMES = {"delete_item": "deleteItem", "delete_section": "deleteSection", "move_section": "moveSection",
+              "insert_section": "insertSection", "move_item": "moveItem", "insert_item": "insertItem",
+              "reload_section": "reloadSection", "reload_item": "reloadItem", "reconfigure_item": "reconfigureItem"}
+FLAT_STEP_NAMES = {"delete": "deleteItem", "move": "moveItem", "insert": "insertItem"}
+
+
+def _step(step):
+    """A package step in the fixtures' form: camelCase kind, index paths as lists."""
+    kind, *args = step
+    return [STEP_NAMES[kind]] + [list(a) if isinstance(a, tuple) else a for a in args]
+
+
+def _flat_step(step):
+    kind, *indices = step
+    return [FLAT_STEP_NAMES[kind]] + [[0, i] for i in indices]
+
+
 def expect(old, new):
     """The fixture `expect` object computed by diffable.diff_sections."""
     try:
@@ -37,7 +54,7 @@ def expect(old, new):
     except diffable.UnknownIdentifierError as error:
         return {"error": {"kind": "unknownIdentifier", "snapshot": error.snapshot, "list": CAMEL[error.list],
                           "identifiers": error.identifiers, "positions": error.positions}}
-    return {"batches": [_batch(b) for b in result.batches]}
+    return {"batches": [_batch(b) for b in result.batches], "steps": [_step(s) for s in result.steps()]}
 
 
 def is_flat(fixture):
@@ -67,7 +84,7 @@ def expect_flat(old, new):
     batch["deleteItems"] = [[0, i] for i in result.deletes.tolist()]
     batch["insertItems"] = [[0, j] for j in result.inserts.tolist()]
     batch["moveItems"] = [[[0, a], [0, b]] for a, b in zip(result.move_from.tolist(), result.move_to.tolist())]
-    return {"batches": [batch] if any(batch.values()) else []}
+    return {"batches": [batch] if any(batch.values()) else [], "steps": [_flat_step(s) for s in result.steps()]}
 
 
 def shown(document):

@@ -248,3 +248,40 @@ def test_bench_times_threads_alone_in_alternated_pairs():
     refused = subprocess.run([sys.executable, "-m", "diffable.bench", "--only-threads"],
                              capture_output=True, text=True, timeout=60)
     assert refused.returncode == 2 and "--only-threads needs --threads N" in refused.stderr
+
+
+def _u32(values):
+    return array.array("I", values).tobytes()
+
+
+def test_private_step_helpers_refuse_hostile_indices():
+    """diffable._core's step helpers take raw index arrays; the core checks every index against
+    the counts, so hostile ones raise ValueError instead of reading out of bounds."""
+    from diffable import _core
+
+    no = _u32([])
+    # a move from index 2**32 - 1 of a two-element list
+    with pytest.raises(ValueError, match="flat_steps"):
+        _core.flat_steps(_u32([0, 1]), _u32([0, 1]), _u32([2**32 - 1, 0]))
+    with pytest.raises(ValueError, match="pairs"):
+        _core.flat_steps(_u32([0]), _u32([0]), _u32([0]))
+    # an item delete past its section, a section moved twice, rows that do not add up
+    with pytest.raises(ValueError, match="batch_steps"):
+        _core.batch_steps(_u32([2]), _u32([1]), no, no, no, no, _u32([0, 7]), no, no, no, no)
+    with pytest.raises(ValueError, match="batch_steps"):
+        _core.batch_steps(_u32([0, 0]), _u32([0, 0]), no, no, _u32([0, 1, 0, 0]), no, no, no, no, no, no)
+    with pytest.raises(ValueError, match="batch_steps"):
+        _core.batch_steps(_u32([2]), _u32([2]), no, no, no, no, _u32([0, 0]), no, no, no, no)
+    with pytest.raises(ValueError, match="whole entries"):
+        _core.batch_steps(no, no, no, no, no, no, _u32([0]), no, no, no, no)
+    rng = random.Random(7)
+    for _ in range(2000):  # random garbage: an error or steps, never a crash
+        words = [[rng.choice([0, 1, 2, 3, 2**32 - 1]) for _ in range(rng.randrange(0, 3) * w)]
+                 for w in (1, 1, 1, 1, 2, 1, 2, 2, 4, 2, 2)]
+        try:
+            _core.batch_steps(*(_u32(w) for w in words))
+        except ValueError:
+            pass
+    # a consistent batch: one section, move row 1 to the front
+    assert _core.batch_steps(_u32([2]), _u32([2]), no, no, no, no, no, no, _u32([0, 1, 0, 0]), no, no) == [
+        ("move_item", (0, 1), (0, 0))]

@@ -51,13 +51,14 @@ class Diff:
 
     def steps(self):
         """The changes as steps applied one at a time to a copy of the old list, each index valid
-        in the list the steps before it left (the order of Diffable's Swift ``steps``):
+        in the list the steps before it left, listed by the C core in the order every Diffable
+        language shares (docs/ALGORITHM.md, "Steps"):
 
         ``("delete", i)`` last index first; then ``("move", from, to)`` (remove at ``from``, then
         insert at ``to``) for every move, in final order; then ``("insert", j)`` first first, at
         final indices (take ``new[j]``). After the last step the list equals the new list.
 
-        O(n + m + moves log n) in C, plus one tuple per step.
+        O(n + m + moves log moves) in C, plus one tuple per step.
         """
         old_to_new, new_to_old, moves = self._raw
         return _core.flat_steps(old_to_new, new_to_old, moves)

@@ -81,113 +81,25 @@ class SectionsDiff:
         return f"SectionsDiff(batches={self.batches!r})"
 
     def steps(self):
-        """The batches as steps a view applies one at a time (Diffable's Swift ``steps``):
-        ``("delete_item", (s, i))`` last first; ``("delete_section", s)`` last first;
-        ``("move_section", a, b)``; ``("insert_section", s)``; ``("move_item", (s, i), (t, j))``;
-        ``("insert_item", (s, i))`` at final paths; then the refresh batch's ``("reload_section", s)``,
-        ``("reload_item", (s, i))`` and ``("reconfigure_item", (s, i))``. Each index is valid in
-        the state the steps before it left. O(s + k log k + r log r)."""
+        """The batches as steps a view applies one at a time, listed by the C core in the order
+        every Diffable language shares (docs/ALGORITHM.md, "Steps"): ``("delete_item", (s, i))``
+        last first; ``("delete_section", s)`` last first; ``("move_section", a, b)``;
+        ``("insert_section", s)``; ``("move_item", (s, i), (t, j))``; ``("insert_item", (s, i))``
+        at final paths; then the refresh batch's ``("reload_section", s)``, ``("reload_item", (s, i))``
+        and ``("reconfigure_item", (s, i))``. Each index is valid in the state the steps before it
+        left. O(s + k log k + r log r)."""
         steps = []
         for batch in self.batches:
-            steps += _refresh_steps(batch) if batch.is_refresh else self._structural_steps(batch)
+            counts = self._new_counts if batch.is_refresh else self._old_counts
+            steps += _core.batch_steps(
+                _u32(counts), _u32(self._new_counts), _u32(batch.delete_sections), _u32(batch.insert_sections),
+                _u32([x for move in batch.move_sections for x in move]), _u32(batch.reload_sections),
+                _u32([x for path in batch.delete_items for x in path]),
+                _u32([x for path in batch.insert_items for x in path]),
+                _u32([x for a, b in batch.move_items for x in (*a, *b)]),
+                _u32([x for path in batch.reload_items for x in path]),
+                _u32([x for path in batch.reconfigure_items for x in path]))
         return steps
-
-    def _structural_steps(self, batch):
-        old_counts, new_counts = self._old_counts, self._new_counts
-        deleted, inserted = set(batch.delete_sections), set(batch.insert_sections)
-        move_to = {a: b for a, b in batch.move_sections}
-        # UIKit's section map (B6): a moved section goes to its target, the others fill the free
-        # new indices in order.
-        taken = inserted | set(move_to.values())
-        free = iter(t for t in range(len(new_counts)) if t not in taken)
-        new_to_old = [-1] * len(new_counts)
-        for o in range(len(old_counts)):
-            if o not in deleted:
-                new_to_old[move_to[o] if o in move_to else next(free)] = o
-        steps = [("delete_item", p) for p in sorted((p for p in batch.delete_items if p[0] not in deleted), reverse=True)]
-        steps += [("delete_section", s) for s in sorted(deleted, reverse=True)]
-        steps += self._section_moves(batch, deleted, new_to_old)
-        steps += [("insert_section", t) for t, o in enumerate(new_to_old) if o < 0]
-        steps += self._item_moves(batch, deleted, new_to_old)
-        steps += [("insert_item", p) for p in sorted(p for p in batch.insert_items if new_to_old[p[0]] >= 0)]
-        steps += [("reconfigure_item", p) for p in sorted(set(batch.reconfigure_items))]
-        return steps
-
-    def _section_moves(self, batch, deleted, new_to_old):
-        if not batch.move_sections:
-            return []
-        survivor = {}
-        for o in range(len(self._old_counts)):
-            if o not in deleted:
-                survivor[o] = len(survivor)
-        moved = {a for a, _ in batch.move_sections}
-        stays = bytes(0 if o in moved else 1 for o in survivor)
-        target = [survivor[o] for o in new_to_old if o >= 0]
-        found = _moves([list(range(len(survivor)))], [target], stays)
-        return [("move_section", a, b) for _, a, _, b in found]
-
-    def _item_moves(self, batch, deleted, new_to_old):
-        if not batch.move_items:
-            return []
-        old_counts, new_counts = self._old_counts, self._new_counts
-        old_to_new = [-1] * len(old_counts)
-        for t, o in enumerate(new_to_old):
-            if o >= 0:
-                old_to_new[o] = t
-        touched = sorted({b[0] for _, b in batch.move_items} | {old_to_new[a[0]] for a, _ in batch.move_items})
-        group, first = {}, []
-        count = 0
-        for index, section in enumerate(touched):
-            group[section] = index
-            first.append(count)
-            count += old_counts[new_to_old[section]]
-
-        def element(path):
-            return first[group[old_to_new[path[0]]]] + path[1]
-
-        stays = bytearray([1]) * count
-        for a, _ in batch.move_items:
-            stays[element(a)] = 0
-        gone, arriving, moved_in = {}, {}, {}
-        for s, i in batch.delete_items:
-            if s not in deleted and old_to_new[s] in group:
-                gone.setdefault(s, set()).add(i)
-        for s, i in batch.insert_items:
-            if s in group:
-                arriving.setdefault(s, set()).add(i)
-        for a, b in batch.move_items:
-            moved_in.setdefault(b[0], []).append((b[1], element(a)))
-        current, target = [], []
-        for section in touched:
-            old = new_to_old[section]
-            base = first[group[section]]
-            remaining = [base + i for i in range(old_counts[old]) if i not in gone.get(old, ())]
-            current.append(remaining)
-            carried = iter(e for e in remaining if stays[e])
-            incoming = dict(moved_in.get(section, []))
-            skip = arriving.get(section, ())
-            target.append([incoming[j] if j in incoming else next(carried)
-                           for j in range(new_counts[section]) if j not in skip])
-        return [("move_item", (touched[fg], fi), (touched[tg], ti)) for fg, fi, tg, ti in _moves(current, target, bytes(stays))]
-
-
-def _moves(current, target, stays):
-    """Sequential moves over groups (the C core of the package computes them). O(e + moves log e)."""
-    starts = [0]
-    for group in current:
-        starts.append(starts[-1] + len(group))
-    target_starts = [0]
-    for group in target:
-        target_starts.append(target_starts[-1] + len(group))
-    raw = _core.sequential_moves(_u32(starts), _u32([e for g in current for e in g]), _u32(target_starts),
-                                 _u32([e for g in target for e in g]), stays)
-    return _tuples(raw, 4)
-
-
-def _refresh_steps(batch):
-    return ([("reload_section", s) for s in sorted(set(batch.reload_sections))]
-            + [("reload_item", p) for p in sorted(set(batch.reload_items))]
-            + [("reconfigure_item", p) for p in sorted(set(batch.reconfigure_items))])
 
 
 def _flatten(snapshot, side):

@@ -67,18 +67,6 @@ int ids_below_combining(const char *bytes, size_t size);
 /* A ValueError/TypeError naming the list and the position, e.g. "new[3]: ...". */
 int ids_error(PyObject *type, const char *side, size_t index, const char *message);
 
-/*
- * Moves that a view can apply one at a time, in groups (see moves.c). Elements are numbered
- * 0 ..< element_count; `current`/`target` list each group's elements (group g is
- * [starts[g], starts[g + 1])). Every element not staying is moved once, in target order, next
- * to the staying element before it in its target group. `out` receives 4 numbers per move
- * (from group, from index, to group, to index). Returns 0, -1 when memory runs out.
- * O(e + g + moves log e).
- */
-int sequential_moves(size_t group_count, const uint32_t *current_starts, const uint32_t *current,
-                     const uint32_t *target_starts, const uint32_t *target, const uint8_t *stays,
-                     size_t element_count, uint32_t *out, size_t *move_count);
-
 /* The uint32 values packed in a bytes object (section starts, refresh indices, maps). 0, or -1
  * with TypeError when it is not bytes. O(1). */
 int u32_view(PyObject *bytes, const uint32_t **values, size_t *count);

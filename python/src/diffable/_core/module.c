@@ -1,5 +1,6 @@
 /*
- * module.c — the diffable._core module: key(), the step builders, and the Differ type's
+ * module.c — the diffable._core module: key(), the step builders (the core's dfc_flat_steps and
+ * dfc_batch_steps), and the Differ type's
  * registration. The public API is diffable/__init__.py; this module is its engine.
  */
 #include "binding.h"
@@ -41,13 +42,53 @@ static PyObject *module_key(PyObject *module, PyObject *identifier) {
     return NULL;
 }
 
-static PyObject *step(const char *kind, PyObject *a, PyObject *b) {
-    return b ? Py_BuildValue("(sNN)", kind, a, b) : Py_BuildValue("(sN)", kind, a);
+/* The steps the core listed, as Python tuples: flat ones as ("delete", i), ("move", a, b),
+ * ("insert", j); sectioned ones as ("delete_item", (s, i)), ("move_section", a, b), … */
+static PyObject *steps_to_list(const dfc_steps *steps, int flat) {
+    static const char *const names[] = {NULL, "delete_item", "delete_section", "move_section", "insert_section",
+                                        "move_item", "insert_item", "reload_section", "reload_item", "reconfigure_item"};
+    PyObject *list = PyList_New((Py_ssize_t)steps->count);
+    if (list == NULL) return NULL;
+    for (size_t k = 0; k < steps->count; k++) {
+        const dfc_step *s = &steps->steps[k];
+        PyObject *item;
+        if (flat) {
+            item = s->kind == DFC_STEP_MOVE_ITEM ? Py_BuildValue("(sII)", "move", s->at.item, s->to.item)
+                   : Py_BuildValue("(sI)", s->kind == DFC_STEP_DELETE_ITEM ? "delete" : "insert", s->at.item);
+        } else {
+            switch (s->kind) {
+            case DFC_STEP_DELETE_SECTION: case DFC_STEP_INSERT_SECTION: case DFC_STEP_RELOAD_SECTION:
+                item = Py_BuildValue("(sI)", names[s->kind], s->at.section);
+                break;
+            case DFC_STEP_MOVE_SECTION:
+                item = Py_BuildValue("(sII)", names[s->kind], s->at.section, s->to.section);
+                break;
+            case DFC_STEP_MOVE_ITEM:
+                item = Py_BuildValue("(s(II)(II))", names[s->kind], s->at.section, s->at.item, s->to.section, s->to.item);
+                break;
+            default:
+                item = Py_BuildValue("(s(II))", names[s->kind], s->at.section, s->at.item);
+            }
+        }
+        if (item == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SetItem(list, (Py_ssize_t)k, item);
+    }
+    return list;
 }
 
-/* flat_steps(old_to_new, new_to_old, moves) -> [("delete", i) | ("move", a, b) | ("insert", j)]:
- * deletes last first, then every move in final order, then inserts first first, each index valid
- * in the list the steps before it left. O(n + m + moves log n). */
+/* A core status other than DFC_OK as a Python exception naming the helper. */
+static PyObject *steps_error(const char *helper, int status) {
+    if (status == DFC_ERR_OUT_OF_MEMORY) return PyErr_NoMemory();
+    return PyErr_Format(PyExc_ValueError, "%s: the batch does not fit the counts (%s)", helper, dfc_status_string(status));
+}
+
+/* flat_steps(old_to_new, new_to_old, moves) -> [("delete", i) | ("move", a, b) | ("insert", j)],
+ * listed by the core's dfc_flat_steps (ALGORITHM.md, "Steps"). The maps and the (from, to) move
+ * pairs are bytes of uint32; the core checks every index against the counts, so bad input gives
+ * ValueError, never a read out of bounds. O(n + m + moves log moves). */
 static PyObject *module_flat_steps(PyObject *module, PyObject *args) {
     (void)module;
     PyObject *old_bytes, *new_bytes, *move_bytes;
@@ -57,83 +98,93 @@ static PyObject *module_flat_steps(PyObject *module, PyObject *args) {
     if (u32_view(old_bytes, &old_to_new, &n) || u32_view(new_bytes, &new_to_old, &m) ||
         u32_view(move_bytes, &moves, &move_words))
         return NULL;
-    size_t move_count = move_words / 2;
-    uint8_t *stays = malloc(n ? n : 1);
-    uint32_t *current = malloc((n ? n : 1) * sizeof(uint32_t));
-    uint32_t *target = malloc((m ? m : 1) * sizeof(uint32_t));
-    uint32_t *out = malloc((move_count ? move_count : 1) * 4 * sizeof(uint32_t));
-    PyObject *list = NULL;
-    if (!stays || !current || !target || !out) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    memset(stays, 1, n);
-    for (size_t k = 0; k < move_count; k++) stays[moves[2 * k]] = 0;
-    uint32_t current_starts[2] = {0, 0}, target_starts[2] = {0, 0};
+    if (move_words % 2) return PyErr_Format(PyExc_ValueError, "flat_steps: moves must be (from, to) pairs");
+    const size_t move_count = move_words / 2;
+    uint32_t *lists = malloc((n + m + 2 * move_count + 1) * sizeof(uint32_t));
+    if (lists == NULL) return PyErr_NoMemory();
+    uint32_t *deletes = lists, *inserts = lists + n, *from = inserts + m, *to = from + move_count;
+    dfc_flat_result flat = {0};
+    flat.deletes = deletes, flat.inserts = inserts, flat.move_from = from, flat.move_to = to;
+    flat.old_count = n, flat.new_count = m, flat.move_count = move_count;
     for (size_t i = 0; i < n; i++)
-        if ((int32_t)old_to_new[i] >= 0) current[current_starts[1]++] = (uint32_t)i;
+        if ((int32_t)old_to_new[i] < 0) deletes[flat.delete_count++] = (uint32_t)i;
     for (size_t j = 0; j < m; j++)
-        if ((int32_t)new_to_old[j] >= 0) target[target_starts[1]++] = new_to_old[j];
-    size_t produced = 0;
-    int failed;
-    Py_BEGIN_ALLOW_THREADS
-    failed = sequential_moves(1, current_starts, current, target_starts, target, stays, n, out, &produced);
-    Py_END_ALLOW_THREADS
-    if (failed) {
-        PyErr_NoMemory();
-        goto done;
+        if ((int32_t)new_to_old[j] < 0) inserts[flat.insert_count++] = (uint32_t)j;
+    for (size_t k = 0; k < move_count; k++) from[k] = moves[2 * k], to[k] = moves[2 * k + 1];
+    dfc_context *context = dfc_context_create(NULL);
+    dfc_steps steps;
+    int status = context ? DFC_OK : DFC_ERR_OUT_OF_MEMORY;
+    if (status == DFC_OK) {
+        Py_BEGIN_ALLOW_THREADS
+        status = dfc_flat_steps(context, &flat, &steps);
+        Py_END_ALLOW_THREADS
     }
-    size_t deletes = n - current_starts[1], inserts = m - target_starts[1];
-    list = PyList_New((Py_ssize_t)(deletes + produced + inserts));
-    if (list == NULL) goto done;
-    Py_ssize_t at = 0;
-    for (size_t i = n; i-- > 0;)
-        if ((int32_t)old_to_new[i] < 0) PyList_SetItem(list, at++, step("delete", PyLong_FromSize_t(i), NULL));
-    for (size_t k = 0; k < produced; k++)
-        PyList_SetItem(list, at++, step("move", PyLong_FromUnsignedLong(out[4 * k + 1]), PyLong_FromUnsignedLong(out[4 * k + 3])));
-    for (size_t j = 0; j < m; j++)
-        if ((int32_t)new_to_old[j] < 0) PyList_SetItem(list, at++, step("insert", PyLong_FromSize_t(j), NULL));
-    if (PyErr_Occurred()) Py_CLEAR(list);
-done:
-    free(stays), free(current), free(target), free(out);
+    PyObject *list = status == DFC_OK ? steps_to_list(&steps, 1) : steps_error("flat_steps", status);
+    dfc_context_free(context);
+    free(lists);
     return list;
 }
 
-/* sequential_moves(current_starts, current, target_starts, target, stays) -> bytes of uint32,
- * 4 per move (from group, from index, to group, to index); see binding.h. */
-static PyObject *module_sequential_moves(PyObject *module, PyObject *args) {
+/* batch_steps(old_counts, new_counts, delete_sections, insert_sections, move_sections,
+ * reload_sections, delete_items, insert_items, move_items, reload_items, reconfigure_items) ->
+ * the batch's steps, listed by the core's dfc_batch_steps. Every argument is bytes of uint32:
+ * sections one word, section moves and index paths two, item moves four. ValueError when the
+ * batch does not fit the counts. O(s + k log k + r log r). */
+static PyObject *module_batch_steps(PyObject *module, PyObject *args) {
     (void)module;
-    PyObject *arrays[4], *stays_bytes;
-    if (!PyArg_ParseTuple(args, "SSSSS", &arrays[0], &arrays[1], &arrays[2], &arrays[3], &stays_bytes)) return NULL;
-    const uint32_t *values[4];
-    size_t counts[4];
-    for (int i = 0; i < 4; i++)
-        if (u32_view(arrays[i], &values[i], &counts[i])) return NULL;
-    size_t groups = counts[0] ? counts[0] - 1 : 0;
-    if (counts[2] != counts[0] || counts[0] == 0 || values[0][groups] != counts[1] || values[2][groups] != counts[3])
-        return PyErr_Format(PyExc_ValueError, "sequential_moves: group starts do not match the element lists");
-    char *stays;
-    Py_ssize_t element_count;
-    if (PyBytes_AsStringAndSize(stays_bytes, &stays, &element_count) != 0) return NULL;
-    for (size_t i = 0; i < counts[1]; i++)
-        if (values[1][i] >= (size_t)element_count) return PyErr_Format(PyExc_ValueError, "sequential_moves: element out of range");
-    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)((counts[3] ? counts[3] : 1) * 16));
-    if (out == NULL) return NULL;
-    size_t produced;
-    if (sequential_moves(groups, values[0], values[1], values[2], values[3], (const uint8_t *)stays,
-                         (size_t)element_count, (uint32_t *)PyBytes_AsString(out), &produced) != 0) {
-        Py_DECREF(out);
+    PyObject *arrays[11];
+    if (!PyArg_ParseTuple(args, "SSSSSSSSSSS", &arrays[0], &arrays[1], &arrays[2], &arrays[3], &arrays[4], &arrays[5],
+                          &arrays[6], &arrays[7], &arrays[8], &arrays[9], &arrays[10]))
+        return NULL;
+    const uint32_t *v[11];
+    size_t c[11];
+    static const size_t width[11] = {1, 1, 1, 1, 2, 1, 2, 2, 4, 2, 2};
+    for (int i = 0; i < 11; i++) {
+        if (u32_view(arrays[i], &v[i], &c[i])) return NULL;
+        if (c[i] % width[i]) return PyErr_Format(PyExc_ValueError, "batch_steps: argument %d is not whole entries", i + 1);
+        c[i] /= width[i];
+    }
+    /* Item moves arrive as (s, i, t, j) rows; the core takes sources and targets apart. */
+    dfc_index_path *move_paths = malloc((2 * c[8] + 1) * sizeof(dfc_index_path));
+    uint32_t *section_moves = malloc((2 * c[4] + 1) * sizeof(uint32_t));
+    if (move_paths == NULL || section_moves == NULL) {
+        free(move_paths), free(section_moves);
         return PyErr_NoMemory();
     }
-    PyObject *result = PyBytes_FromStringAndSize(PyBytes_AsString(out), (Py_ssize_t)(produced * 16));
-    Py_DECREF(out);
-    return result;
+    for (size_t k = 0; k < c[8]; k++) {
+        move_paths[k] = (dfc_index_path){v[8][4 * k], v[8][4 * k + 1]};
+        move_paths[c[8] + k] = (dfc_index_path){v[8][4 * k + 2], v[8][4 * k + 3]};
+    }
+    for (size_t k = 0; k < c[4]; k++) section_moves[k] = v[4][2 * k], section_moves[c[4] + k] = v[4][2 * k + 1];
+    dfc_batch batch = {0};
+    batch.delete_sections = v[2], batch.delete_section_count = c[2];
+    batch.insert_sections = v[3], batch.insert_section_count = c[3];
+    batch.move_section_from = section_moves, batch.move_section_to = section_moves + c[4];
+    batch.move_section_count = c[4];
+    batch.reload_sections = v[5], batch.reload_section_count = c[5];
+    batch.delete_items = (const dfc_index_path *)v[6], batch.delete_item_count = c[6];
+    batch.insert_items = (const dfc_index_path *)v[7], batch.insert_item_count = c[7];
+    batch.move_item_from = move_paths, batch.move_item_to = move_paths + c[8], batch.move_item_count = c[8];
+    batch.reload_items = (const dfc_index_path *)v[9], batch.reload_item_count = c[9];
+    batch.reconfigure_items = (const dfc_index_path *)v[10], batch.reconfigure_item_count = c[10];
+    dfc_context *context = dfc_context_create(NULL);
+    dfc_steps steps;
+    int status = context ? DFC_OK : DFC_ERR_OUT_OF_MEMORY;
+    if (status == DFC_OK) {
+        Py_BEGIN_ALLOW_THREADS
+        status = dfc_batch_steps(context, &batch, v[0], c[0], v[1], c[1], &steps);
+        Py_END_ALLOW_THREADS
+    }
+    PyObject *list = status == DFC_OK ? steps_to_list(&steps, 0) : steps_error("batch_steps", status);
+    dfc_context_free(context);
+    free(move_paths), free(section_moves);
+    return list;
 }
 
 static PyMethodDef module_methods[] = {
     {"key", module_key, METH_O, "key(identifier) -> int: XXH3-64 (seed 0) of a str's NFC UTF-8 or of bytes; an int is its own key."},
     {"flat_steps", module_flat_steps, METH_VARARGS, "The sequential steps of a flat diff (see diffable.Diff.steps)."},
-    {"sequential_moves", module_sequential_moves, METH_VARARGS, "Moves applied one at a time, in groups."},
+    {"batch_steps", module_batch_steps, METH_VARARGS, "The sequential steps of one batch (see diffable.SectionsDiff.steps)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -15,6 +15,11 @@ public struct Fixture: Codable, Equatable, Sendable {
     public var expect: DiffOutcome
     /// Identifier → `0x…` XXH3-64 (seed 0) of its NFC UTF-8.
     public var keys: [String: String]?
+    /// The steps `expect` pins (`expect.steps`): the batches applied one change at a time, in
+    /// the order docs/ALGORITHM.md specifies. Nil for a fixture that expects an error.
+    public var expectedSteps: [ListStep]?
+
+    enum CodingKeys: String, CodingKey { case format, name, about, old, new, expect, keys }
 
     /// Reads a fixture file.
     /// - Throws: a readable error naming the file when it is unreadable or not a fixture.
@@ -28,6 +33,7 @@ public struct Fixture: Codable, Equatable, Sendable {
         }
         do {
             self = try JSONDecoder().decode(Fixture.self, from: data)
+            expectedSteps = try FixtureSteps.read(from: data)
         } catch {
             throw FixtureError("\(url.lastPathComponent) is not a fixture: \(error)")
         }
@@ -44,7 +50,9 @@ public struct Fixture: Codable, Equatable, Sendable {
         case (.sections(let old), .sections(let new)):
             problems += Self.problems(expect: expect, actual: DiffOutcome.of(old: old, new: new))
             if case .batches = expect, let oldSnapshot = try? old.snapshot(side: "old"), let newSnapshot = try? new.snapshot(side: "new") {
-                problems += Self.simulatorProblems(old: oldSnapshot, difference: newSnapshot.difference(from: oldSnapshot))
+                let difference = newSnapshot.difference(from: oldSnapshot)
+                problems += Self.simulatorProblems(old: oldSnapshot, difference: difference)
+                problems += stepProblems(difference.steps)
             }
         case (.outline(let old), .outline(let new)):
             problems += Self.problems(expect: expect, actual: DiffOutcome.of(old: old, new: new))
@@ -54,7 +62,9 @@ public struct Fixture: Codable, Equatable, Sendable {
                 var oldRows = DiffableDataSourceSnapshot<String, String>()
                 oldRows.appendSections(["0"])
                 oldRows.appendItems(oldOutline.visibleItems)
-                problems += Self.simulatorProblems(old: oldRows, difference: newOutline.difference(from: oldOutline, inSection: "0"))
+                let difference = newOutline.difference(from: oldOutline, inSection: "0")
+                problems += Self.simulatorProblems(old: oldRows, difference: difference)
+                problems += stepProblems(difference.steps)
             }
         default:
             problems.append("old and new must both be snapshots of sections or both outlines")
@@ -64,6 +74,12 @@ public struct Fixture: Codable, Equatable, Sendable {
             if computed != key.lowercased() { problems.append("key of \(identifier.debugDescription) is \(computed), pinned \(key)") }
         }
         return problems
+    }
+
+    /// Whether the difference's steps are the ones `expect.steps` pins (every fixture with batches has them).
+    private func stepProblems(_ steps: [ListStep]) -> [String] {
+        guard let expectedSteps else { return ["expect has batches but no steps"] }
+        return FixtureSteps.firstDifference(expected: expectedSteps, actual: steps).map { [$0] } ?? []
     }
 
     /// The first JSON path where `actual` differs from `expect`, then both whole objects.

@@ -85,9 +85,9 @@ public final class RemoteListView: ListView, @unchecked Sendable {
         let newCounts = Self.counts(of: dataSource)
         let steps: [ListStep]
         do {
-            // A refresh batch names final positions only, as SnapshotDifference.steps replays it.
-            steps = try BatchValidator(mode: .compat).steps(
-                for: batch, oldCounts: batch.isRefreshOnly ? newCounts : oldCounts, newCounts: newCounts)
+            // The data source's batches come from its diffs, valid by construction: the core lists
+            // them without re-validating. A refresh batch names final positions only.
+            steps = try batch.steps(oldCounts: batch.isRefreshOnly ? newCounts : oldCounts, newCounts: newCounts)
         } catch {
             preconditionFailure("DiffableWeb: the data source handed RemoteListView an invalid batch: \(error)")
         }

@@ -22,7 +22,7 @@ PYTHON ?= python3
 PREFIX ?= /usr/local
 FIXTURE_LIBS := libcjson libutf8proc
 
-.PHONY: all demo test deps lint web-deps web-build web-test serve web-bench sanitize tsan c-deps python-deps python-package python-package-test python-bench c-test c-fixtures swift-test toplevel-test cli-test python-test fixtures fixtures-check \
+.PHONY: all demo test deps lint steps-mutations web-deps web-build web-test serve web-bench sanitize tsan c-deps python-deps python-package python-package-test python-bench c-test c-fixtures swift-test toplevel-test cli-test python-test fixtures fixtures-check \
         lib lib-deps install install-lib c-install-test bench-check-test FORCE docs bench bench-check bench-thresholds bench-cli plot c-bench fuzz fuzz-replay fuzz-replay-swift fuzz-swift-build fuzz-deep \
         fuzz-merge clean valgrind valgrind-deps c-coverage coverage-deps stress check-deep
 
@@ -430,6 +430,11 @@ WEB_BENCH_ARGS ?=
 web-bench: web-deps deps
 	cd Web && swift build -c release --product diffable-web
 	DIFFABLE_WEB=$(CURDIR)/Web/.build/release/diffable-web $(PYTHON) Web/Tests/bench_browser.py $(WEB_BENCH_ARGS)
+
+# Two mutations of the C core's step order, each of which must fail the fixtures in C, Swift and
+# Python (Tests/mutation/steps_mutations.sh; about 10 minutes; not part of make test).
+steps-mutations: c-deps python-deps
+	Tests/mutation/steps_mutations.sh
 
 # ---- the README's two commands ------------------------------------------------
 

@@ -389,14 +389,15 @@ python-test: python-package $(BUILD)/libdfc.so
 python-package-test: python-package
 	cd Tests/python && $(PYTHON) -m pytest -q test_package.py test_properties.py
 
-# The package against difflib, DeepDiff, rapidfuzz, polars and pure Python, each configuration in
-# its own process (not part of make test; BENCH_PY_ARGS, e.g. --sizes 1e3,1e5).
+# The package against difflib, DeepDiff, rapidfuzz, polars and pure Python: each cell one process
+# alternating diffable and the tool (not part of make test; BENCH_PY_ARGS, e.g. --sizes 1e3,1e5).
+# The script stays in the repository: the installed package does not carry it or its dependencies.
 BENCH_PY_ARGS ?=
 python-bench: python-package
 	@$(PYTHON) -c "import deepdiff, rapidfuzz, polars, matplotlib" 2>/dev/null || $(PYTHON) -m pip install --quiet \
 	    deepdiff rapidfuzz polars matplotlib 2>/dev/null || $(PYTHON) -m pip install --quiet --break-system-packages \
 	    deepdiff rapidfuzz polars matplotlib
-	$(PYTHON) -m diffable.bench $(BENCH_PY_ARGS)
+	$(PYTHON) Benchmarks/python/bench.py $(BENCH_PY_ARGS)
 
 # Rewrites the generated fixtures from their seeds (the reference computes "expect").
 fixtures: python-deps

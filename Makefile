@@ -385,9 +385,10 @@ python-package: python-deps $(PY_PACKAGE_STAMP)
 python-test: python-package $(BUILD)/libdfc.so
 	cd Tests/python && $(PYTHON) -m pytest -q test_fixtures.py test_nfc_quick_check.py
 
-# The package's API, hostile inputs, threads and properties (hypothesis; minimality against a plain LIS).
+# The package's API, hostile inputs, threads and properties (hypothesis; minimality against a plain LIS);
+# and its benchmark script (Benchmarks/python/bench.py): its baseline's output, alternated cells.
 python-package-test: python-package
-	cd Tests/python && $(PYTHON) -m pytest -q test_package.py test_properties.py
+	cd Tests/python && $(PYTHON) -m pytest -q test_package.py test_properties.py test_bench.py
 
 # The package against difflib, DeepDiff, rapidfuzz, polars and pure Python: each cell one process
 # alternating diffable and the tool (not part of make test; BENCH_PY_ARGS, e.g. --sizes 1e3,1e5).

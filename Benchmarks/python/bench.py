@@ -392,8 +392,9 @@ def table(records, sizes, kinds, scenarios, tools):
                 cpu = r["cpu"]
                 mine, theirs = cpu["diffable"], cpu[tool]
                 other = f"{seconds(theirs['median'])} ({seconds(theirs['min'])})"
-                if "core_seconds" in r:
-                    other += f"; core {seconds(r['core_seconds']['median'])}"
+                if "core_seconds" in r:  # the core's clock is wall time: set against the call's wall time
+                    other += (f"; core {seconds(r['core_seconds']['median'])} of "
+                              f"{seconds(r['wall'][tool]['median'])} wall")
                 fewest = r["fewest"] if r["fewest"] is not None else "equal"
                 lines.append(
                     f"| {tool} | {size} | {r['runs']} | {seconds(mine['median'])} ({seconds(mine['min'])}) | {other} "

@@ -383,18 +383,20 @@ python-package: python-deps $(PY_PACKAGE_STAMP)
 python-test: python-package $(BUILD)/libdfc.so
 	cd Tests/python && $(PYTHON) -m pytest -q test_fixtures.py test_nfc_quick_check.py
 
-# The package's API, hostile inputs, threads and properties (hypothesis; minimality against a plain LIS).
+# The package's API, hostile inputs, threads and properties (hypothesis; minimality against a plain LIS);
+# and its benchmark script (Benchmarks/python/bench.py): its baseline's output, alternated cells.
 python-package-test: python-package
-	cd Tests/python && $(PYTHON) -m pytest -q test_package.py test_properties.py
+	cd Tests/python && $(PYTHON) -m pytest -q test_package.py test_properties.py test_bench.py
 
-# The package against difflib, DeepDiff, rapidfuzz, polars and pure Python, each configuration in
-# its own process (not part of make test; BENCH_PY_ARGS, e.g. --sizes 1e3,1e5).
+# The package against difflib, DeepDiff, rapidfuzz, polars and pure Python: each cell one process
+# alternating diffable and the tool (not part of make test; BENCH_PY_ARGS, e.g. --sizes 1e3,1e5).
+# The script stays in the repository: the installed package does not carry it or its dependencies.
 BENCH_PY_ARGS ?=
 python-bench: python-package
 	@$(PYTHON) -c "import deepdiff, rapidfuzz, polars, matplotlib" 2>/dev/null || $(PYTHON) -m pip install --quiet \
 	    deepdiff rapidfuzz polars matplotlib 2>/dev/null || $(PYTHON) -m pip install --quiet --break-system-packages \
 	    deepdiff rapidfuzz polars matplotlib
-	$(PYTHON) -m diffable.bench $(BENCH_PY_ARGS)
+	$(PYTHON) Benchmarks/python/bench.py $(BENCH_PY_ARGS)
 
 # Rewrites the generated fixtures from their seeds (the reference computes "expect").
 fixtures: python-deps

@@ -234,22 +234,6 @@ def test_text_below_u0300_is_already_nfc():
     assert diffable.diff(latin, [unicodedata.normalize("NFD", s) for s in reversed(latin)]).matched == 4
 
 
-def test_bench_times_threads_alone_in_alternated_pairs():
-    """`python -m diffable.bench --threads N --only-threads` times only that, and reports the
-    median speed-up with its range; without --threads it is refused by name."""
-    import subprocess
-    import sys
-    done = subprocess.run([sys.executable, "-m", "diffable.bench", "--threads", "2e4", "--only-threads"],
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert "4 diffs of 20,000 shuffled int64 (numpy), 5 alternated pairs after a warm-up" in done.stdout
-    assert "x median," in done.stdout and "x range" in done.stdout
-    assert "difflib" not in done.stdout  # the comparison table did not run
-    refused = subprocess.run([sys.executable, "-m", "diffable.bench", "--only-threads"],
-                             capture_output=True, text=True, timeout=60)
-    assert refused.returncode == 2 and "--only-threads needs --threads N" in refused.stderr
-
-
 def _u32(values):
     return array.array("I", values).tobytes()
 

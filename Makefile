@@ -22,7 +22,7 @@ PYTHON ?= python3
 PREFIX ?= /usr/local
 FIXTURE_LIBS := libcjson libutf8proc
 
-.PHONY: all demo test deps lint steps-mutations web-deps web-build web-test serve web-bench sanitize tsan c-deps python-deps python-package python-package-test python-bench c-test c-fixtures swift-test toplevel-test cli-test python-test fixtures fixtures-check \
+.PHONY: all demo test deps lint steps-mutations python-floors web-deps web-build web-test serve web-bench sanitize tsan c-deps python-deps python-package python-package-test python-bench c-test c-fixtures swift-test toplevel-test cli-test python-test fixtures fixtures-check \
         lib lib-deps install install-lib c-install-test bench-check-test FORCE docs bench bench-check bench-thresholds bench-cli plot c-bench fuzz fuzz-replay fuzz-replay-swift fuzz-swift-build fuzz-deep \
         fuzz-merge clean valgrind valgrind-deps c-coverage coverage-deps stress check-deep
 
@@ -385,7 +385,17 @@ python-test: python-package $(BUILD)/libdfc.so
 
 # The package's API, hostile inputs, threads and properties (hypothesis; minimality against a plain LIS);
 # and its benchmark script (Benchmarks/python/bench.py): its baseline's output, alternated cells.
-python-package-test: python-package
+# The extension's own floors (Tests/CDiffCoreTests/check_floors.sh): ids.c reads sequences,
+# arrow.c Arrow arrays on ids.c's helpers, differ.c both, module.c registers the types.
+python-floors:
+	@mkdir -p $(BUILD)/python-floors && rm -f $(BUILD)/python-floors/*.o $(BUILD)/python-floors/ext.a
+	@for f in ids arrow differ module; do \
+	    $(CC) -std=c11 -c -D_POSIX_C_SOURCE=200809L -DPy_LIMITED_API=0x030b0000 -I$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])') \
+	        -I$(CORE_DIR)/include python/src/diffable/_core/$$f.c -o $(BUILD)/python-floors/$$f.o || exit 1; done
+	@ar rcs $(BUILD)/python-floors/ext.a $(BUILD)/python-floors/*.o
+	Tests/CDiffCoreTests/check_floors.sh $(BUILD)/python-floors/ext.a "ids" "arrow" "differ" "module"
+
+python-package-test: python-package python-floors
 	cd Tests/python && $(PYTHON) -m pytest -q test_package.py test_properties.py test_bench.py
 
 # The package against difflib, DeepDiff, rapidfuzz, polars and pure Python: each cell one process

@@ -3,17 +3,20 @@
 # defined on floors below it — never its own floor, never one above. So the core has no
 # circle, and two files on one floor (the flat and the two-level diff; the context and the
 # identifier table) stay apart. A new source file must be given a floor here.
-#   check_floors.sh LIBDFC.a
+#   check_floors.sh LIBDFC.a                 the C core's floors, below
+#   check_floors.sh ARCHIVE "F0 files" "F1 files" …   any other C archive's (the Python extension's)
 set -euo pipefail
 archive=$1
+shift
 # floor: files (lowest first); docs/ARCHITECTURE.md draws the same picture.
-floors=(
+core_floors=(
     "dfc_heap dfc_status dfc_version dfc_keys"             # allocation, status texts, version, hashing
     "dfc_context dfc_idtable"                              # reusable scratch; the public identifier table
     "dfc_lis dfc_scratch_table dfc_unique dfc_plan dfc_steps" # algorithms on the context's scratch
     "dfc_match"                                            # matching two lists
     "dfc_diff dfc_sections"                                # the public diffs
 )
+if [ $# -gt 0 ]; then floors=("$@"); else floors=("${core_floors[@]}"); fi
 declare -A floor_of
 for index in "${!floors[@]}"; do for file in ${floors[$index]}; do floor_of[$file.o]=$index; done; done
 

@@ -38,13 +38,15 @@ typedef struct {
     int has_view;
 } ids;
 
-/* Reads `source` (a sequence, an integer buffer, or an Arrow array) into `out`, using `scratch`.
- * `side` names the list in error messages ("old"/"new"). Returns 0, or -1 with an exception set.
- * O(n) C work; str identifiers that are not ASCII-like may call unicodedata.normalize. */
+/* Reads `source` (a sequence or an integer buffer; Arrow arrays are arrow.c's, and differ.c asks
+ * it first) into `out`, using `scratch`. `side` names the list in error messages ("old"/"new").
+ * Returns 0, or -1 with an exception set. O(n) C work; str identifiers that are not ASCII-like
+ * may call unicodedata.normalize. */
 int ids_read(PyObject *source, const char *side, ids_scratch *scratch, ids *out);
 
-/* Reads an object exposing __arrow_c_array__ (called by ids_read). 1 when it handled `source`
- * (0 or -1 with an exception), 0 when `source` is no Arrow array. */
+/* Reads an object exposing __arrow_c_array__ (built on ids.c's scratch and error helpers, so
+ * ids.c never calls it: the reader above both is differ.c). 1 when it handled `source` (0 or -1
+ * with an exception), 0 when `source` is no Arrow array. */
 int ids_read_arrow(PyObject *source, const char *side, ids_scratch *scratch, ids *out, int *status);
 
 /* Makes sure `scratch` holds `count` entries (keys, and data/size when `bytes`). -1 + MemoryError. */

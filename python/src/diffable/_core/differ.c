@@ -122,6 +122,15 @@ static void release_all(ids *lists, size_t count) {
 
 /* Differ._diff(old, new) -> ("ok", deletes, inserts, moves, old_to_new, new_to_old, matched,
  * core_seconds) or ("duplicates", [(side, is_section, first, duplicate)]). */
+/* One side's identifiers from any source: an Arrow array (arrow.c), else a sequence or buffer
+ * (ids.c). Kept here, above both files, so that neither calls the other. 0 or -1. */
+static int read_identifiers(PyObject *source, const char *side, ids_scratch *scratch, ids *out) {
+    memset(out, 0, sizeof *out);
+    int status = 0;
+    if (!PyUnicode_Check(source) && ids_read_arrow(source, side, scratch, out, &status)) return status;
+    return ids_read(source, side, scratch, out);
+}
+
 static PyObject *differ_diff(Differ *self, PyObject *args) {
     PyObject *old_source, *new_source;
     if (!PyArg_ParseTuple(args, "OO", &old_source, &new_source)) return NULL;
@@ -131,8 +140,8 @@ static PyObject *differ_diff(Differ *self, PyObject *args) {
     PyObject *result = NULL;
     identity pair = {{&lists[0], &lists[1]}, 0};
     dfc_match match;
-    if (ids_read(old_source, "old", &self->scratch[0], &lists[0]) != 0) goto done;
-    if (ids_read(new_source, "new", &self->scratch[1], &lists[1]) != 0) goto done;
+    if (read_identifiers(old_source, "old", &self->scratch[0], &lists[0]) != 0) goto done;
+    if (read_identifiers(new_source, "new", &self->scratch[1], &lists[1]) != 0) goto done;
     int kind = pair_match("identifiers", &pair, &match);
     if (kind < 0) goto done;
     dfc_list old_list = {lists[0].keys, lists[0].count, NULL, NULL};
@@ -216,7 +225,7 @@ static PyObject *differ_diff_sections(Differ *self, PyObject *args) {
     PyObject *result = NULL;
     static const char *names[4] = {"old items", "new items", "old sections", "new sections"};
     for (int i = 0; i < 4; i++)
-        if (ids_read(sources[i], names[i], &self->scratch[i], &lists[i]) != 0) goto done;
+        if (read_identifiers(sources[i], names[i], &self->scratch[i], &lists[i]) != 0) goto done;
     identity items = {{&lists[0], &lists[1]}, 0}, sections = {{&lists[2], &lists[3]}, 0};
     dfc_match item_match, section_match;
     int item_kind = pair_match("items", &items, &item_match);

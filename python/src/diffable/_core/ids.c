@@ -288,8 +288,6 @@ int ids_read(PyObject *source, const char *side, ids_scratch *scratch, ids *out)
         PyErr_Format(PyExc_TypeError, "%s is a str; pass a sequence of identifiers (e.g. list(text))", side);
         return -1;
     }
-    int status = 0;
-    if (ids_read_arrow(source, side, scratch, out, &status)) return status;
     if (!PyList_Check(source) && !PyTuple_Check(source) && PyObject_CheckBuffer(source))
         return read_buffer(source, side, scratch, out);
     /* A list of ints is read in one pass that runs no Python code, so nothing can change it

@@ -2,7 +2,7 @@
 # Builds the JSON parser candidates of docs/CLI_IO.md into .build-candidates/ and runs each,
 # three times, under /usr/bin/time on a 10^6-item snapshot file (made by `diffable generate`
 # when not given). Not part of `make test`.
-#   Tests/cli/json-candidates/measure.sh [OLD.json NEW.json]
+#   Benchmarks/json-candidates/measure.sh [OLD.json NEW.json]
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 out=.build-candidates
@@ -12,7 +12,7 @@ if [ ! -f "$old" ]; then
     swift build -c release --product diffable >/dev/null
     .build/release/diffable generate "$old" "$new"
 fi
-here=Tests/cli/json-candidates
+here=Benchmarks/json-candidates
 g++ -std=c++17 -O2 "$here/simdjson_parse.cpp" -lsimdjson -o "$out/simdjson_parse"
 g++ -std=c++17 -O2 -DSIMDJSON_THREADS_ENABLED=1 -ICSources/CSnapshotJSON/include -ICSources/CDiffCore/include \
     "$here/snapshot_json_parse.cpp" CSources/CSnapshotJSON/*.cpp -x c CSources/CDiffCore/dfc_keys.c -lsimdjson \

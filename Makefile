@@ -22,7 +22,7 @@ PYTHON ?= python3
 PREFIX ?= /usr/local
 FIXTURE_LIBS := libcjson libutf8proc
 
-.PHONY: all demo test deps lint steps-mutations python-floors web-deps web-build web-test serve web-bench sanitize tsan c-deps python-deps python-package python-package-test python-bench c-test c-fixtures swift-test toplevel-test cli-test python-test fixtures fixtures-check \
+.PHONY: all demo test deps lint steps-mutations python-floors web-deps web-build web-swift-test web-test web-screenshot serve web-bench sanitize tsan c-deps python-deps python-package python-package-test python-bench c-test c-fixtures swift-test toplevel-test cli-test python-test fixtures fixtures-check \
         lib lib-deps install install-lib c-install-test bench-check-test FORCE docs bench bench-check bench-thresholds bench-cli plot c-bench fuzz fuzz-replay fuzz-replay-swift fuzz-swift-build fuzz-deep \
         fuzz-merge clean valgrind valgrind-deps c-coverage coverage-deps stress check-deep
 
@@ -427,17 +427,27 @@ web-deps: python-deps
 web-build: deps
 	cd Web && swift build --product diffable-web
 
-# The browser suite (Web/Tests): the client script in headless chromium against a test server;
-# writes docs/web-demo.png (the demo page) as it goes.
-web-test: web-deps web-build
+# RemoteListView's messages decoded and replayed by the test's own model (Web/Tests/DiffableWebTests).
+web-swift-test: deps
+	cd Web && swift test
+
+# The Swift tests above, then the browser suite (Web/Tests): the client script in headless
+# chromium against a test server. Its screenshot of the demo goes to Web/.build/web-demo.png.
+web-test: web-deps web-build web-swift-test
 	cd Web/Tests && $(PYTHON) -m pytest -q -p no:cacheprovider
+
+# Refreshes docs/web-demo.png (the README's picture) from the browser suite's demo screenshot.
+web-screenshot: web-deps web-build
+	cd Web/Tests && $(PYTHON) -m pytest -q -p no:cacheprovider -k test_demo_page_screenshot
+	cp Web/.build/web-demo.png docs/web-demo.png
 
 # The demo: a 10^4-row leaderboard re-ranked five times a second; prints its URL.
 serve: deps
 	cd Web && swift build -c release --product diffable-web
 	Web/.build/release/diffable-web serve
 
-# Browser time and bytes per update vs replacing innerHTML and rebuilding from JSON (not a test).
+# Browser time and bytes per update vs replacing innerHTML, rebuilding from JSON and keyed
+# reconciliation of the JSON (not a test).
 WEB_BENCH_ARGS ?=
 web-bench: web-deps deps
 	cd Web && swift build -c release --product diffable-web

@@ -37,5 +37,11 @@ let package = Package(
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ]
         ),
+        // RemoteListView's messages decoded and replayed by a model of the test's own.
+        .testTarget(
+            name: "DiffableWebTests",
+            dependencies: ["DiffableWeb", .product(name: "Diffable", package: "Diffable")],
+            path: "Tests/DiffableWebTests"
+        ),
     ]
 )

@@ -1,11 +1,15 @@
 """`make web-bench`: the browser's time per update (message received to DOM updated and laid
 out) and the bytes sent, for DiffableWeb's steps against (a) replacing the list's innerHTML
-with the whole rendered list and (b) sending the whole list as JSON and rebuilding it, all in
-one chromium session; with the server's diff + encode time per apply. Medians of --steps
-updates. Not a test: it asserts nothing and prints a Markdown table."""
+with the whole rendered list, (b) sending the whole list as JSON and rebuilding it, and (c)
+sending the same JSON and reconciling it by key on the page (nodes kept, only rows off a longest
+increasing subsequence moved), all in one chromium session; with the server's diff + encode
+time per apply. Bytes are UTF-8, counted on the server for every way. Medians of --steps
+updates; the machine's load average before and after is printed with the table. Not a test:
+it prints a Markdown table (it only stops if the keyed client's list came out wrong)."""
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -15,6 +19,11 @@ from playwright.sync_api import sync_playwright
 from conftest import CHROMIUM, Server
 
 
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return [float(x) for x in f.read().split()[:3]]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="10000,100000", help="row counts, comma-separated")
@@ -22,6 +31,7 @@ def main():
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
 
+    load_before = loadavg()
     server = Server("bench-server")
     rows = []
     try:
@@ -35,43 +45,48 @@ def main():
                 for kind in ("churn", "resort"):
                     server.post(f"/bench/setup?n={n}", {})
                     page.evaluate("() => { for (const k in window.results) window.results[k] = []; }")
-                    server_ms, diff_bytes, html_bytes, json_bytes = [], [], [], []
+                    answers = []
                     for step in range(args.steps):
-                        answer = json.loads(server.post(f"/bench/step?kind={kind}", {}))
-                        server_ms.append(answer["serverMs"])
-                        diff_bytes.append(answer["diffBytes"])
-                        html_bytes.append(answer["htmlBytes"])
-                        json_bytes.append(answer["jsonBytes"])
+                        answers.append(json.loads(server.post(f"/bench/step?kind={kind}", {})))
                         page.wait_for_function(
-                            f"window.results.html.length > {step} && window.results.json.length > {step}"
-                            f" && window.results.diff.length > {step}", timeout=120000)
+                            " && ".join(f"window.results.{way}.length > {step}" for way in ("diff", "html", "json", "keyed")),
+                            timeout=120000)
                     results = page.evaluate("window.results")
-                    med = lambda values: statistics.median(values)  # noqa: E731
-                    row = {
-                        "rows": n, "change": "1% churn" if kind == "churn" else "full re-sort",
-                        "diff_ms": med([r["ms"] for r in results["diff"]]),
-                        "html_ms": med([r["ms"] for r in results["html"]]),
-                        "json_ms": med([r["ms"] for r in results["json"]]),
-                        "diff_bytes": med([r["bytes"] for r in results["diff"]]),
-                        "html_bytes": med(html_bytes), "json_bytes": med(json_bytes),
-                        "server_ms": med(server_ms),
-                    }
+                    if page.evaluate("window.keyedWrong"):
+                        raise SystemExit("the keyed client's list differs from its JSON: its times would mean nothing")
+                    med = statistics.median
+                    row = {"rows": n, "change": "1% churn" if kind == "churn" else "full re-sort"}
+                    for way in ("diff", "html", "json", "keyed"):
+                        row[f"{way}_ms"] = med([r["ms"] for r in results[way]])
+                    for way in ("diff", "html", "json", "keyed"):
+                        row[f"{way}_bytes"] = med([a[f"{way}Bytes"] for a in answers])
+                    row["server_ms"] = med([a["serverMs"] for a in answers])
                     rows.append(row)
                     print(json.dumps(row), file=sys.stderr, flush=True)
             browser.close()
     finally:
         server.stop()
+    load_after = loadavg()
 
-    print(f"<!-- make web-bench: medians of {args.steps} updates, chromium headless, {time.strftime('%Y-%m-%d')} -->")
-    print("| rows | change | steps: browser ms | innerHTML: browser ms | JSON rebuild: browser ms "
-          "| steps: bytes | innerHTML: bytes | JSON: bytes | innerHTML ÷ steps (time) | JSON ÷ steps (bytes) "
-          "| server diff + encode ms |")
-    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    cores = os.cpu_count() or 1
+    # "Quiet" only when nothing else ran to speak of, before and after (1-minute average).
+    quiet = max(load_before[0], load_after[0]) < 0.25 * cores
+    load = (f"load average (1/5/15 min) {' '.join(f'{x:.2f}' for x in load_before)} before, "
+            f"{' '.join(f'{x:.2f}' for x in load_after)} after, {cores} cores: "
+            + ("quiet machine" if quiet else "machine busy with other work"))
+    print(f"<!-- make web-bench: medians of {args.steps} updates, chromium headless, {time.strftime('%Y-%m-%d')}; {load} -->")
+    print(f"Machine: {load}.")
+    print()
+    print("| rows | change | steps: browser ms | keyed: browser ms | innerHTML: browser ms | JSON rebuild: browser ms "
+          "| steps: bytes | keyed/JSON: bytes | innerHTML: bytes | keyed ÷ steps (time) | innerHTML ÷ steps (time) "
+          "| keyed ÷ steps (bytes) | server diff + encode ms |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
-        print(f"| {r['rows']:,} | {r['change']} | {r['diff_ms']:.1f} | {r['html_ms']:.1f} | {r['json_ms']:.1f} "
-              f"| {r['diff_bytes']:,.0f} | {r['html_bytes']:,.0f} | {r['json_bytes']:,.0f} "
-              f"| {r['html_ms'] / max(r['diff_ms'], 0.01):.1f}× | {r['json_bytes'] / max(r['diff_bytes'], 1):.0f}× "
-              f"| {r['server_ms']:.1f} |")
+        assert r["keyed_bytes"] == r["json_bytes"]  # the same list, reconciled instead of rebuilt
+        print(f"| {r['rows']:,} | {r['change']} | {r['diff_ms']:.1f} | {r['keyed_ms']:.1f} | {r['html_ms']:.1f} "
+              f"| {r['json_ms']:.1f} | {r['diff_bytes']:,.0f} | {r['keyed_bytes']:,.0f} | {r['html_bytes']:,.0f} "
+              f"| {r['keyed_ms'] / max(r['diff_ms'], 0.01):.1f}× | {r['html_ms'] / max(r['diff_ms'], 0.01):.1f}× "
+              f"| {r['keyed_bytes'] / max(r['diff_bytes'], 1):.0f}× | {r['server_ms']:.1f} |")
 
 
 if __name__ == "__main__":

@@ -37,10 +37,12 @@ def wait_for_dom(page, sections_state, timeout=30000):
 COUNTERS = "() => ({ steps: Object.assign({}, window.list.stats.steps), mutations: Object.assign({}, window.mutations), seq: window.list.seq })"
 
 
-def post_snapshot(server, sections, reload=None, wait=True):
+def post_snapshot(server, sections, reload=None, wait=True, reload_sections=None):
     body = {"sections": [{"id": sid, "items": [{"id": i, "text": t} for i, t in items]} for sid, items in sections]}
     if reload:
         body["reload"] = reload
+    if reload_sections:
+        body["reloadSections"] = reload_sections
     return server.post("/test/apply" + ("" if wait else "?wait=0"), body)
 
 
@@ -87,18 +89,82 @@ def delta(before, after, key):
     return {k: after[key].get(k, 0) - before[key].get(k, 0) for k in set(before[key]) | set(after[key])}
 
 
-def check_apply(page, server, previous, sections, reload=None):
+# Tags every section element and row node with the identifier it shows (in a WeakMap, so a
+# node made later has none); READ_TAGS gives, per section, its element's tag and its rows' tags.
+TAG_NODES = """(ids) => {
+  window.sectionTags = new WeakMap(); window.rowTags = new WeakMap();
+  document.querySelectorAll("#list > section.dl-section").forEach((s, k) => {
+    window.sectionTags.set(s, ids[k][0]);
+    Array.from(s.querySelector(".dl-rows").children).forEach((li, j) => window.rowTags.set(li, ids[k][1][j]));
+  });
+}"""
+READ_TAGS = """() => Array.from(document.querySelectorAll("#list > section.dl-section")).map((s) => [
+  window.sectionTags.has(s) ? window.sectionTags.get(s) : null,
+  Array.from(s.querySelector(".dl-rows").children).map((li) => window.rowTags.has(li) ? window.rowTags.get(li) : null)])"""
+
+
+def tag_nodes(page, sections):
+    page.evaluate(TAG_NODES, [[sid, [item for item, _ in items]] for sid, items in sections])
+
+
+def identity_problems(previous, sections, tags, steps, reload=(), reload_sections=()):
+    """What the nodes after an apply got wrong, given the tags set before it.
+
+    Sections: each element shows the section it was made for; exactly one new element per
+    section insert or reload step ("I", "R"), so a section moved ("M") keeps its element; a
+    reloaded section is new. (The data source sends a moved section that rows enter or leave as
+    a delete + insert: UIKit's rule I5 in docs/BATCH_UPDATE_RULES.md.) Rows: in a section with a
+    new element every row is new; in a kept one, a new identifier has a new node, and a row
+    whose identifier survived, not reloaded, from a kept section keeps its node, unless it
+    changed between two sections at equal old and new indices (sent as delete + insert, I8)."""
+    old_index = {sid: k for k, (sid, _) in enumerate(previous)}
+    where = {item: sid for sid, items in previous for item, _ in items}
+    kept = {sid for (sid, _), (tag, _) in zip(sections, tags) if tag == sid}
+    problems = []
+    new_elements = sum(1 for tag, _ in tags if tag is None)
+    if new_elements != steps["I"] + steps["R"]:
+        problems.append(f"{new_elements} new section elements for {steps['I']} inserts and {steps['R']} reloads")
+    for index, ((sid, items), (section_tag, row_tags)) in enumerate(zip(sections, tags)):
+        if section_tag is not None and section_tag != sid:
+            problems.append(f"section {sid} shown in the element of {section_tag!r}")
+        if sid in reload_sections and section_tag is not None:
+            problems.append(f"reloaded section {sid} kept its element")
+        if sid not in kept:
+            if any(t is not None for t in row_tags):
+                problems.append(f"new section element {sid} holds old rows: {row_tags}")
+            continue
+        for (item, _), tag in zip(items, row_tags):
+            if item not in where:
+                if tag is not None:
+                    problems.append(f"new row {item} in {sid} reuses the node of {tag!r}")
+            elif (item not in reload and where[item] in kept
+                  and (where[item] == sid or old_index[where[item]] != index) and tag != item):
+                problems.append(f"row {item} ({where[item]} -> {sid}) has node {tag!r}")
+    return problems
+
+
+def check_apply(page, server, previous, sections, reload=None, reload_sections=None):
     """Posts one snapshot; the DOM must equal it, the node changes must be exactly the steps'
-    (deletes + inserts + 2 x moves + 2 x reloads), and the moves must be the fewest."""
+    (deletes + inserts + 2 x moves + 2 x reloads), every surviving row and section must keep
+    its node (identity_problems), and the moves must be the fewest: exactly when the sections
+    stay as they were, else at most that (a section sent anew takes its rows' moves along)."""
+    tag_nodes(page, previous)
     before = page.evaluate(COUNTERS)
-    post_snapshot(server, sections, reload)
+    post_snapshot(server, sections, reload, reload_sections=reload_sections)
     after = page.evaluate(COUNTERS)
-    assert page.evaluate(DOM_STATE) == expected_flat(sections)
+    shown, expected = page.evaluate(DOM_STATE), expected_flat(sections)
+    assert shown == expected, first_row_difference(shown, expected)
     steps = delta(before, after, "steps")
     mutations = delta(before, after, "mutations")
     assert mutations["rows"] == steps["d"] + steps["i"] + 2 * steps["m"] + 2 * steps["r"], (steps, mutations)
     assert mutations["sections"] == steps["D"] + steps["I"] + 2 * steps["M"] + 2 * steps["R"], (steps, mutations)
-    assert steps["m"] == minimal_moves(previous, sections), (steps, previous, sections)
+    problems = identity_problems(previous, sections, page.evaluate(READ_TAGS), steps, reload or (), reload_sections or ())
+    assert not problems, f"{len(problems)} nodes wrong: {problems[:5]}"
+    fewest = minimal_moves(previous, sections)
+    if [sid for sid, _ in previous] == [sid for sid, _ in sections] and not reload_sections:
+        assert steps["m"] == fewest, (steps, previous, sections)
+    else:
+        assert steps["m"] <= fewest, (steps, previous, sections)
     return steps
 
 
@@ -135,10 +201,31 @@ def mutate(rng, sections, pool, version):
     return sections
 
 
+def reshape_sections(rng, sections, pool, version):
+    """Section changes for the seeded test: sections moved (up and down), a new one inserted at a
+    random place, one deleted; each with some probability."""
+    sections = [(sid, list(items)) for sid, items in sections]
+    if len(sections) > 1 and rng.random() < 0.35:
+        for _ in range(rng.randint(1, 2)):
+            moved = sections.pop(rng.randrange(len(sections)))
+            sections.insert(rng.randint(0, len(sections)), moved)
+    ids = [sid for sid, _ in sections]
+    missing = [sid for sid in "ABCDEF" if sid not in ids]
+    if missing and rng.random() < 0.15:
+        shown = {i for _, items in sections for i, _ in items}
+        fresh = [p for p in pool if p not in shown][:rng.randint(0, 3)]
+        sections.insert(rng.randint(0, len(sections)), (rng.choice(missing), [(p, f"item {p} v{version}") for p in fresh]))
+    if len(sections) > 1 and rng.random() < 0.15:
+        sections.pop(rng.randrange(len(sections)))
+    return sections
+
+
 def test_seeded_flat_and_sectioned_sequences(page, server):
-    """160 seeded snapshots (80 flat, 80 in up to five sections that come and go)."""
+    """160 seeded snapshots (80 flat, 80 in up to six sections that move, come and go), some
+    with rows or sections reloaded. After every one the DOM is the snapshot, every surviving
+    row and section kept its node, and the row moves are the fewest."""
     rng = random.Random(27)
-    total_moves = 0
+    total = {"m": 0, "M": 0, "I": 0, "D": 0, "R": 0, "r": 0}
     for layout in ("flat", "sectioned"):
         pool = [f"{layout[0]}{n}" for n in range(60)]
         if layout == "flat":
@@ -148,23 +235,82 @@ def test_seeded_flat_and_sectioned_sequences(page, server):
         post_snapshot(server, current)
         assert page.evaluate(DOM_STATE) == expected_flat(current)
         for version in range(1, 81):
-            nxt = mutate(rng, current, pool, version)
-            if layout == "sectioned" and rng.random() < 0.2:
-                # A section appears or goes (order kept, so section moves stay out of the count).
-                ids = [sid for sid, _ in nxt]
-                missing = [sid for sid in "ABCDE" if sid not in ids]
-                if missing and (rng.random() < 0.5 or len(ids) <= 1):
-                    new_id = rng.choice(missing)
-                    shown = {i for _, items in nxt for i, _ in items}
-                    fresh = [p for p in pool if p not in shown][:3]
-                    nxt.append((new_id, [(p, f"item {p} v{version}") for p in fresh]))
-                    nxt.sort(key=lambda s: s[0])
-                else:
-                    nxt.pop(rng.randrange(len(nxt)))
-            steps = check_apply(page, server, current, nxt)
-            total_moves += steps["m"]
+            nxt = current
+            if layout == "sectioned":
+                nxt = reshape_sections(rng, nxt, pool, version)
+            # Some applies change sections only: a moved section that rows enter or leave goes as
+            # a delete + insert, so these are where "M" steps come from.
+            if layout == "flat" or rng.random() < 0.7:
+                nxt = mutate(rng, nxt, pool, version)
+            # Reloads of rows and sections on both sides of the apply (a reload names what is there
+            # now and was there before).
+            old_items = {item for _, items in current for item, _ in items}
+            kept = [item for _, items in nxt for item, _ in items if item in old_items]
+            reload = rng.sample(kept, min(len(kept), rng.choice([0, 0, 0, 1, 2])))
+            kept_sections = [sid for sid, _ in nxt if sid in {s for s, _ in current}]
+            reload_sections = [rng.choice(kept_sections)] if kept_sections and layout == "sectioned" and rng.random() < 0.1 else []
+            steps = check_apply(page, server, current, nxt, reload=reload, reload_sections=reload_sections)
+            for kind in total:
+                total[kind] += steps.get(kind, 0)
             current = nxt
-    assert total_moves > 50  # the sequences really moved rows
+    # The sequences really moved rows and sections, and inserted, deleted and reloaded them.
+    assert total["m"] > 50 and total["M"] >= 10 and min(total.values()) > 0, total
+
+
+def section_rows(sid, count, version=0):
+    return [(f"{sid.lower()}{n}", f"{sid.lower()}{n} v{version}") for n in range(count)]
+
+
+def test_sections_move_down_up_and_several_at_once(page, server):
+    """Section moves ("M") down, up and several in one apply, alone and with rows moving
+    across sections: the DOM is the snapshot after each, and every section element and row
+    node is kept (check_apply)."""
+    a, b, c, d, e = (section_rows(sid, 3) for sid in "ABCDE")
+    current = [("A", a), ("B", b), ("C", c)]
+    post_snapshot(server, current)
+    for nxt in ([("B", b), ("C", c), ("A", a)],  # A moves down past two
+                [("A", a), ("B", b), ("C", c)],  # and back up
+                [("A", a), ("C", c), ("B", b)],  # one down by one
+                [("C", c), ("A", a), ("B", b)]):  # one up by two
+        steps = check_apply(page, server, current, nxt)
+        assert steps["M"] == 1 and steps["D"] == steps["I"] == steps["R"] == 0, steps
+        current = nxt
+    five = [("A", a), ("B", b), ("C", c), ("D", d), ("E", e)]
+    check_apply(page, server, current, five)
+    several = [five[k] for k in (4, 2, 0, 3, 1)]
+    steps = check_apply(page, server, five, several)
+    assert steps["M"] >= 2 and steps["I"] == 0, steps
+    steps = check_apply(page, server, several, five[::-1])
+    assert steps["M"] >= 2 and steps["I"] == 0, steps
+    check_apply(page, server, five[::-1], five)
+    # D moves up while rows move between and inside the sections that stay in order.
+    crossing = [("D", d), ("A", [a[0], b[1], a[2]]), ("B", [b[0], a[1], b[2], e[0]]), ("C", [c[2], c[0], c[1]]),
+                ("E", [e[1], e[2]])]
+    steps = check_apply(page, server, five, crossing)
+    assert steps["M"] == 1 and steps["m"] >= 3 and steps["I"] == 0, steps
+    # Sections that move while rows enter and leave them (sent as delete + insert).
+    shuffled = [("E", [e[0], a[1], e[1], e[2]]), ("C", [c[2], c[0], b[2], c[1]]), ("A", [a[0], a[2], d[0]]),
+                ("D", [d[1], d[2]]), ("B", [b[0], b[1], ("new", "new v1")])]
+    check_apply(page, server, crossing, shuffled)
+    check_apply(page, server, shuffled, shuffled[::-1])
+
+
+def test_section_reload_replaces_that_section_only(page, server):
+    """A section reload ("R") sends the section again: its rows show the new text, and the
+    other sections, moved in the same apply, keep their elements and row nodes."""
+    a, b, c = (section_rows(sid, 3) for sid in "ABC")
+    current = [("A", a), ("B", b), ("C", c)]
+    post_snapshot(server, current)
+    b2 = section_rows("B", 3, version=2)
+    nxt = [("A", a), ("B", b2), ("C", c)]
+    steps = check_apply(page, server, current, nxt, reload_sections=["B"])
+    assert steps["R"] == 1 and steps["c"] == 0, steps  # the new texts came with the section
+    moved = [("C", c), ("B", section_rows("B", 4, version=3)), ("A", a)]
+    steps = check_apply(page, server, nxt, moved, reload_sections=["B"])
+    assert steps["R"] + steps["I"] >= 1, steps
+    # The reloaded section's rows are new nodes (the section came whole).
+    tags = page.evaluate(READ_TAGS)
+    assert tags[1][1] == [None] * 4, tags
 
 
 def outline_rows(nodes, roots):
@@ -546,7 +692,10 @@ def test_demo_page_screenshot(browser):
         opened.fill("#filter", "")
         opened.wait_for_function("document.querySelectorAll('.dl-row').length === 10000")
         opened.wait_for_timeout(600)
-        out = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "web-demo.png")
+        # Under the build folder, so a test run leaves the clone clean; `make web-screenshot`
+        # copies it to docs/web-demo.png.
+        out = os.environ.get("WEB_SCREENSHOT", os.path.join(os.path.dirname(__file__), "..", ".build", "web-demo.png"))
+        os.makedirs(os.path.dirname(out), exist_ok=True)
         opened.screenshot(path=out)
         assert os.path.getsize(out) > 10000
         context.close()

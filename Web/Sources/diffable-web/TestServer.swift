@@ -46,6 +46,8 @@ struct TestServer {
         let sections: [Section]
         /// Items to reload (replace their row) though unchanged.
         let reload: [String]?
+        /// Sections to reload (replace with all their rows) though unchanged.
+        let reloadSections: [String]?
     }
     struct OutlineEntry: Decodable {
         let item: TestItem
@@ -88,6 +90,7 @@ struct TestServer {
                 let byID = Dictionary(uniqueKeysWithValues: snapshot.itemIdentifiers.map { ($0.id, $0) })
                 snapshot.reloadItems(ids.compactMap { byID[$0] })
             }
+            if let ids = body.reloadSections { snapshot.reloadSections(ids) }
             if request.uri.queryParameters.get("wait") == "0" {
                 list.apply(snapshot, completion: nil)
             } else {

@@ -101,7 +101,8 @@ enum SectionedBench {
             moveCount &+= moves
         }
         let plainBuildAndDiff = budget.measure(plainPlan) {
-            baseline = BaselineSectionedDiff.diff(oldSections: layouts.oldSections, old: oldItems, newSections: layouts.newSections, new: newItems)
+            baseline = BaselineSectionedDiff.diff(
+                oldSections: layouts.oldSections, old: oldItems, newSections: layouts.newSections, new: newItems)
         }
         row.baselineBuildAndDiffMilliseconds = plainBuildAndDiff.seconds.map { $0 * 1000 }
         if plainPlan.skipped { row.record(.plainSwift, plainBuildAndDiff) }

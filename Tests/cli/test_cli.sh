@@ -171,6 +171,8 @@ rows = doc[\"rows\"]
 assert [(r[\"suite\"], r[\"scenario\"], r[\"count\"]) for r in rows] == [(\"sectioned\", \"churn\", 2000), (\"sectioned\", \"re-sort\", 2000)], rows
 assert rows[0][\"sections\"] == 20 and rows[1][\"sections\"] == 1, rows
 assert all(r[\"baselineRatio\"] > 0 and r[\"moves\"] == r[\"minimalMoves\"] for r in rows), rows
+assert all(r[\"buildAndDiffMilliseconds\"] > 0 and r[\"baselineBuildAndDiffMilliseconds\"] > 0 and r[\"buildAndDiffRatio\"] > 0 for r in rows), rows
+assert all(r[\"identifiersHashed\"].startswith(\"diff: neither side\") for r in rows), rows
 " "$scratch/bench.json"'
 diffable_cli bench --suite sectioned --sizes 2000 --scenarios churn,shuffle,reverse --keys int --runs 1 --baseline-budget 0.000001 --csv \
     > "$scratch/skipped.csv" 2> "$scratch/err"; status=$?
@@ -191,6 +193,7 @@ import csv, sys
 rows = [r for r in csv.DictReader(open(sys.argv[1])) if \"threads\" not in r[\"scenario\"]]
 assert rows and all(r[\"suite\"] == sys.argv[2] and r[\"keys\"] == \"string\" for r in rows), rows
 assert all(int(sys.argv[3]) <= int(r[\"count\"]) < 2 * int(sys.argv[3]) for r in rows), [r[\"count\"] for r in rows]
+assert all(r[\"identifiers_hashed\"] for r in rows), [r[\"scenario\"] for r in rows if not r[\"identifiers_hashed\"]]
 " "$scratch/suite.csv" "$suite" "$size"'
 done
 diffable_cli bench "$scratch/plain.json" "$scratch/plain-new.json" --runs 2 --csv > "$scratch/files.csv" 2> /dev/null; status=$?
@@ -201,6 +204,7 @@ import csv, sys
 assert row[\"suite\"] == \"files\" and row[\"count\"] == \"4\" and row[\"sections\"] == \"2\", row
 assert float(row[\"build_ms\"]) > 0 and float(row[\"milliseconds\"]) > 0 and row[\"runs\"] == \"2\", row
 assert row[\"plain_swift_ms\"] and row[\"difference_from_ms\"], row
+assert float(row[\"build_diff_ms\"]) >= float(row[\"milliseconds\"]) and float(row[\"plain_build_diff_ms\"]) > 0, row
 " "$scratch/files.csv"'
 diffable_cli bench "$scratch/old.tsv" "$scratch/dup.tsv" > /dev/null 2> "$scratch/err"; status=$?
 check "bench OLD NEW with a duplicate exits 1 naming it" '[ $status -eq 1 ] && grep -q "duplicateSection" "$scratch/err"'

@@ -67,9 +67,12 @@ enum ApplyBench {
                 suite: "apply", scenario: measurement, keys: keys.rawValue, count: old.numberOfItems, milliseconds: seconds * 1000,
                 runs: runs)
             row.sections = sectionCount
+            row.identifiersHashed = "at build, untimed (Diffable only)"
             if let note { row.notes.append(note) }
             return row
         }
+        var byIDRow = row("apply matching by id (1% values changed)", byID, runs: runs)
+        byIDRow.identifiersHashed = "the ids, inside: the data source builds their snapshots (Diffable only)"
         return [
             row("difference(from:) alone", diff, runs: runs * 2),
             row("apply, headless view (counts + first 20 cells)", headless, runs: runs * 2),
@@ -79,7 +82,7 @@ enum ApplyBench {
             row(
                 "apply into the strict simulator view", checked, runs: max(1, runs / 2),
                 note: String(format: "of which the simulator's checking %.1f ms", checkSeconds.sorted()[checkSeconds.count / 2] * 1000)),
-            row("apply matching by id (1% values changed)", byID, runs: runs),
+            byIDRow,
         ]
     }
 
@@ -194,6 +197,7 @@ enum ApplyBench {
             scenario: "\(threads) threads × \(perThread) small applies, \(policy == .coalesce ? "coalesce" : "performEach"), "
                 + (paced ? "paced 1,000/s" : "flat out"),
             keys: "int", count: 100, milliseconds: Double(sorted[sorted.count / 2]) / 1e6, runs: applies)
+        row.identifiersHashed = "at build, untimed (Diffable only)"
         row.notes = [
             String(format: "%.0f applies/s", Double(applies) / seconds), "\(queue.sync { view.batchCount }) batches",
             String(format: "p99 latency %.2f ms", Double(sorted[sorted.count * 99 / 100]) / 1e6),

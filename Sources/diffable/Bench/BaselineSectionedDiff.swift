@@ -12,18 +12,34 @@ enum BaselineSectionedDiff {
         var sectionMoves = 0
     }
 
+    /// An old item's place: its section's index and its index in that section.
+    struct Place {
+        var section: Int
+        var index: Int
+    }
+
     /// Sections are identified by their identifiers in `oldSections`/`newSections`,
-    /// holding the items of `old`/`new` at the same index.
+    /// holding the items of `old`/`new` at the same index. Builds the old side's two indexes
+    /// (every identifier hashed), then diffs through them.
     /// - Complexity: O(n + s) expected plus O(k log k) for the LIS of the k matched items.
     static func diff<Section: Hashable, Item: Hashable>(
         oldSections: [Section], old: [[Item]], newSections: [Section], new: [[Item]]
     ) -> Result {
         var oldSectionIndex = [Section: Int](minimumCapacity: oldSections.count)
         for (index, section) in oldSections.enumerated() { oldSectionIndex[section] = index }
-        var oldPlace = [Item: (section: Int, index: Int)](minimumCapacity: old.reduce(0) { $0 + $1.count })
+        var oldPlace = [Item: Place](minimumCapacity: old.reduce(0) { $0 + $1.count })
         for (section, items) in old.enumerated() {
-            for (index, item) in items.enumerated() { oldPlace[item] = (section, index) }
+            for (index, item) in items.enumerated() { oldPlace[item] = Place(section: section, index: index) }
         }
+        return diff(oldSectionIndex: oldSectionIndex, oldPlace: oldPlace, newSections: newSections, new: new)
+    }
+
+    /// The same diff through indexes of the old side a model already holds (section →
+    /// index, item → place), so only the new side's identifiers are looked up.
+    /// - Complexity: O(n + s) expected plus O(k log k) for the LIS of the k matched items.
+    static func diff<Section: Hashable, Item: Hashable>(
+        oldSectionIndex: [Section: Int], oldPlace: [Item: Place], newSections: [Section], new: [[Item]]
+    ) -> Result {
         var result = Result(deletes: 0, inserts: 0, moves: 0)
         let matchedSections = newSections.compactMap { oldSectionIndex[$0] }
         result.sectionMoves = matchedSections.count - BaselineDiff.lisLength(matchedSections)

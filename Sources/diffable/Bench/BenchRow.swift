@@ -34,7 +34,19 @@ struct BenchRow: Encodable {
     /// plain model of the same operation); nil when skipped (see ``notes``).
     var baselineMilliseconds: Double?
     var baselineRuns: Int?
-    /// Swift's `difference(from:).inferringMoves()` on the same (flattened) lists.
+    /// Sectioned and files only: Diffable building both snapshots from the identifier arrays
+    /// and diffing them, every identifier hashed inside the timing (``milliseconds`` is the
+    /// diff alone, on snapshots built untimed).
+    var buildAndDiffMilliseconds: Double?
+    /// Sectioned and files only: the plain-Swift diff from the same arrays, building its
+    /// indexes inside the timing (``baselineMilliseconds`` is its diff alone, on plain models
+    /// built untimed).
+    var baselineBuildAndDiffMilliseconds: Double?
+    /// Where the row's timings hash the identifiers: inside, outside (made at build,
+    /// untimed), per side and per measurement, so a reader knows both sides did the same work.
+    var identifiersHashed: String?
+    /// Swift's `difference(from:).inferringMoves()` on the same (flattened) lists; it always
+    /// hashes inside, so it is compared with ``buildAndDiffMilliseconds`` where there is one.
     var swiftDifferenceMilliseconds: Double?
     var swiftDifferenceRuns: Int?
     /// Why a baseline was skipped or cut short, and anything else a reader should know.
@@ -52,8 +64,16 @@ struct BenchRow: Encodable {
 
     /// How many times faster Diffable is than the plain-Swift baseline.
     var baselineRatio: Double? { baselineMilliseconds.map { $0 / max(milliseconds, 1e-6) } }
-    /// How many times faster Diffable is than `difference(from:).inferringMoves()`.
-    var swiftDifferenceRatio: Double? { swiftDifferenceMilliseconds.map { $0 / max(milliseconds, 1e-6) } }
+    /// How many times faster Diffable's build + diff is than the plain build + diff.
+    var buildAndDiffRatio: Double? {
+        guard let plain = baselineBuildAndDiffMilliseconds, let diffable = buildAndDiffMilliseconds else { return nil }
+        return plain / max(diffable, 1e-6)
+    }
+    /// How many times faster Diffable is than `difference(from:).inferringMoves()` (its build +
+    /// diff where measured: both then hash inside the timing).
+    var swiftDifferenceRatio: Double? {
+        swiftDifferenceMilliseconds.map { $0 / max(buildAndDiffMilliseconds ?? milliseconds, 1e-6) }
+    }
 
     /// Records one baseline's outcome: its median, or nothing when it was skipped.
     mutating func record(_ engine: BaselineEngine, _ outcome: BaselineOutcome) {
@@ -68,6 +88,7 @@ struct BenchRow: Encodable {
         case suite, scenario, keys, count, sections, milliseconds, nanosecondsPerItem, runs, repeats, validatedMilliseconds
         case buildMilliseconds, peakResidentBytes, workingBytesPerItem, moves, minimalMoves, baselineMilliseconds
         case baselineRuns, swiftDifferenceMilliseconds, swiftDifferenceRuns, notes, baselineRatio, swiftDifferenceRatio
+        case buildAndDiffMilliseconds, baselineBuildAndDiffMilliseconds, buildAndDiffRatio, identifiersHashed
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -90,6 +111,10 @@ struct BenchRow: Encodable {
         try container.encodeIfPresent(baselineMilliseconds, forKey: .baselineMilliseconds)
         try container.encodeIfPresent(baselineRuns, forKey: .baselineRuns)
         try container.encodeIfPresent(baselineRatio, forKey: .baselineRatio)
+        try container.encodeIfPresent(buildAndDiffMilliseconds, forKey: .buildAndDiffMilliseconds)
+        try container.encodeIfPresent(baselineBuildAndDiffMilliseconds, forKey: .baselineBuildAndDiffMilliseconds)
+        try container.encodeIfPresent(buildAndDiffRatio, forKey: .buildAndDiffRatio)
+        try container.encodeIfPresent(identifiersHashed, forKey: .identifiersHashed)
         try container.encodeIfPresent(swiftDifferenceMilliseconds, forKey: .swiftDifferenceMilliseconds)
         try container.encodeIfPresent(swiftDifferenceRuns, forKey: .swiftDifferenceRuns)
         try container.encodeIfPresent(swiftDifferenceRatio, forKey: .swiftDifferenceRatio)

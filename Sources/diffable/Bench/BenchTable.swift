@@ -24,10 +24,16 @@ enum BenchTable {
         Column(header: "moves (minimal)") { row in row.moves.map { "\($0) (\(row.minimalMoves.map(String.init) ?? "—"))" } },
         Column(header: "plain Swift ms") { row in row.baselineMilliseconds.map(number) ?? (row.comparesDiffs ? "skipped" : nil) },
         Column(header: "×") { $0.baselineRatio.map(number) },
+        Column(header: "build + diff ms") { $0.buildAndDiffMilliseconds.map(number) },
+        Column(header: "plain build + diff ms") { row in
+            row.baselineBuildAndDiffMilliseconds.map(number) ?? (row.buildAndDiffMilliseconds != nil ? "skipped" : nil)
+        },
+        Column(header: "×  ") { $0.buildAndDiffRatio.map(number) },
         Column(header: "difference(from:) ms") { row in
             row.swiftDifferenceMilliseconds.map(number) ?? (row.comparesDiffs ? "skipped" : nil)
         },
         Column(header: "× ") { $0.swiftDifferenceRatio.map(number) },
+        Column(header: "identifiers hashed") { $0.identifiersHashed },
     ]
 
     /// 3 significant figures, no exponent: 0.0123, 1.23, 12.3, 123, 12345.
@@ -43,22 +49,24 @@ enum BenchTable {
     private static let headersBySuite: [String: Set<String>] = [
         "flat": [
             "scenario", "keys", "n", "Diffable ms", "ns/item", "validated ms", "peak RSS MB", "work B/item", "moves (minimal)",
-            "plain Swift ms", "×", "difference(from:) ms", "× ",
+            "plain Swift ms", "×", "difference(from:) ms", "× ", "identifiers hashed",
         ],
         "sectioned": [
             "scenario", "keys", "n", "sections", "Diffable ms", "ns/item", "peak RSS MB", "moves (minimal)", "plain Swift ms", "×",
-            "difference(from:) ms", "× ",
+            "build + diff ms", "plain build + diff ms", "×  ", "difference(from:) ms", "× ", "identifiers hashed",
         ],
-        "snapshot": ["scenario", "keys", "n", "sections", "Diffable ms", "ns/item", "peak RSS MB", "plain Swift ms", "×"],
-        "outline": ["scenario", "keys", "n", "Diffable ms", "ns/item", "peak RSS MB", "plain Swift ms", "×"],
-        "apply": ["scenario", "keys", "n", "sections", "Diffable ms", "ns/item", "peak RSS MB"],
+        "snapshot": [
+            "scenario", "keys", "n", "sections", "Diffable ms", "ns/item", "peak RSS MB", "plain Swift ms", "×", "identifiers hashed",
+        ],
+        "outline": ["scenario", "keys", "n", "Diffable ms", "ns/item", "peak RSS MB", "plain Swift ms", "×", "identifiers hashed"],
+        "apply": ["scenario", "keys", "n", "sections", "Diffable ms", "ns/item", "peak RSS MB", "identifiers hashed"],
         "app": [
             "scenario", "keys", "n", "sections", "Diffable ms", "ns/item", "peak RSS MB", "plain Swift ms", "×",
-            "difference(from:) ms", "× ",
+            "difference(from:) ms", "× ", "identifiers hashed",
         ],
         "files": [
             "n", "sections", "build ms", "Diffable ms", "ns/item", "peak RSS MB", "moves (minimal)", "plain Swift ms", "×",
-            "difference(from:) ms", "× ",
+            "build + diff ms", "plain build + diff ms", "×  ", "difference(from:) ms", "× ", "identifiers hashed",
         ],
     ]
 
@@ -72,7 +80,7 @@ enum BenchTable {
         let used = columns(of: suite)
         return [
             "**\(suite)**", "", "| " + used.map(\.header).joined(separator: " | ") + " |",
-            "|" + used.map { ["scenario", "keys"].contains($0.header) ? "---|" : "---:|" }.joined(),
+            "|" + used.map { ["scenario", "keys", "identifiers hashed"].contains($0.header) ? "---|" : "---:|" }.joined(),
         ].joined(separator: "\n")
     }
 
@@ -105,7 +113,8 @@ enum BenchTable {
     static let csvHeader = [
         "suite", "scenario", "keys", "count", "sections", "milliseconds", "ns_per_item", "runs", "validated_ms", "build_ms",
         "peak_rss_bytes", "working_bytes_per_item", "moves", "minimal_moves", "plain_swift_ms", "plain_swift_runs", "plain_swift_ratio",
-        "difference_from_ms", "difference_from_runs", "difference_from_ratio", "repeats", "notes",
+        "difference_from_ms", "difference_from_runs", "difference_from_ratio", "repeats", "build_diff_ms", "plain_build_diff_ms",
+        "build_diff_ratio", "identifiers_hashed", "notes",
     ]
 
     /// RFC 4180 CSV: a header, then one line per row; empty fields where not measured.
@@ -126,7 +135,9 @@ enum BenchTable {
             value(row.nanosecondsPerItem), value(row.runs), value(row.validatedMilliseconds), value(row.buildMilliseconds),
             value(row.peakResidentBytes), value(row.workingBytesPerItem), value(row.moves), value(row.minimalMoves),
             value(row.baselineMilliseconds), value(row.baselineRuns), value(row.baselineRatio), value(row.swiftDifferenceMilliseconds),
-            value(row.swiftDifferenceRuns), value(row.swiftDifferenceRatio), value(row.repeats), row.notes.joined(separator: "; "),
+            value(row.swiftDifferenceRuns), value(row.swiftDifferenceRatio), value(row.repeats), value(row.buildAndDiffMilliseconds),
+            value(row.baselineBuildAndDiffMilliseconds), value(row.buildAndDiffRatio), row.identifiersHashed ?? "",
+            row.notes.joined(separator: "; "),
         ]
         return fields.map(field).joined(separator: ",")
     }

@@ -4,8 +4,11 @@ import Foundation
 
 /// `diffable bench OLD NEW`: the engine alone on the user's own snapshots (any form
 /// `diffable diff` reads). The files are read and parsed once, untimed; then building both
-/// snapshots and diffing them are timed separately, against the plain-Swift two-level diff
-/// and Swift's `difference(from:).inferringMoves()` on the flattened item lists.
+/// snapshots and diffing them are timed separately. The diff alone is compared with the
+/// plain-Swift two-level diff on plain models built untimed (neither side hashes inside), the
+/// build + diff (the two medians added) with the same diff building its indexes from the item
+/// lists, and with Swift's `difference(from:).inferringMoves()` on the flattened item lists
+/// (every identifier hashed inside, on every side).
 enum FilesBench {
     static func measure(
         old oldPath: String, new newPath: String, format: SnapshotInputFormat?, runs: Int, budget: BaselineBudget, log: BenchLog
@@ -44,6 +47,8 @@ enum FilesBench {
             runs: runs)
         row.sections = pair.old.numberOfSections
         row.buildMilliseconds = build * 1000
+        row.buildAndDiffMilliseconds = (build + diff) * 1000
+        row.identifiersHashed = SectionedBench.hashing
         row.moves = difference.movedItemCount + difference.movedSectionCount
         built = nil
 
@@ -62,11 +67,17 @@ enum FilesBench {
                 return Measure.seconds { _ = BaselineDiff.diff(old: old, new: new) }
             })
         var baseline: BaselineSectionedDiff.Result?
-        row.record(
-            .plainSwift,
-            budget.measure(plainPlan) {
-                baseline = BaselineSectionedDiff.diff(oldSections: oldSections, old: oldItems, newSections: newSections, new: newItems)
-            })
+        if !plainPlan.skipped {
+            // The interned identifiers are integers: their own cached hash, as the snapshots' keys.
+            let before = PlainSnapshotModel(sections: oldSections.map(Int.init), items: oldItems)
+            let after = PlainSnapshotModel(sections: newSections.map(Int.init), items: newItems)
+            row.record(.plainSwift, budget.measure(plainPlan) { baseline = before.difference(to: after) })
+        }
+        let plainBuildAndDiff = budget.measure(plainPlan) {
+            baseline = BaselineSectionedDiff.diff(oldSections: oldSections, old: oldItems, newSections: newSections, new: newItems)
+        }
+        row.baselineBuildAndDiffMilliseconds = plainBuildAndDiff.seconds.map { $0 * 1000 }
+        if plainPlan.skipped { row.record(.plainSwift, plainBuildAndDiff) }
         if baseline == nil {  // skipped for time: the same count, untimed
             baseline = BaselineSectionedDiff.diff(oldSections: oldSections, old: oldItems, newSections: newSections, new: newItems)
         }

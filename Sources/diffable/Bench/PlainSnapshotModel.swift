@@ -3,10 +3,7 @@
 /// section), and each section's first flat index, so every lookup is O(1) as the snapshot's is;
 /// edits keep all three current.
 struct PlainSnapshotModel<Item: Hashable> {
-    struct Location {
-        var section: Int
-        var index: Int
-    }
+    typealias Location = BaselineSectionedDiff.Place
 
     var sectionIDs: [Int] = []
     var items: [[Item]] = []
@@ -42,6 +39,13 @@ struct PlainSnapshotModel<Item: Hashable> {
         for (offset, id) in ids.enumerated() { location[id] = Location(section: index, index: base + offset) }
         for later in (index + 1)..<sectionStart.count { sectionStart[later] += ids.count }
         itemCount += ids.count
+    }
+
+    /// The plain two-level diff from this model to `new`, through the indexes this model
+    /// already holds: only `new`'s identifiers are looked up, as a careful user diffs.
+    /// - Complexity: O(n + s) expected plus O(k log k) for the LIS of the k matched items.
+    func difference(to new: PlainSnapshotModel) -> BaselineSectionedDiff.Result {
+        BaselineSectionedDiff.diff(oldSectionIndex: sectionIndex, oldPlace: location, newSections: new.sectionIDs, new: new.items)
     }
 
     /// - Complexity: O(1) expected.
@@ -85,4 +89,22 @@ struct PlainSnapshotModel<Item: Hashable> {
     private mutating func renumber(section: Int, from start: Int) {
         for index in start..<items[section].count { location[items[section][index]] = Location(section: section, index: index) }
     }
+}
+
+/// An identifier with its `hashValue` made once, when it enters a plain model: the
+/// Dictionary then mixes the stored Int instead of hashing the identifier again, as a
+/// snapshot reads the keys it made at build. Lets a plain diff on built models hash no
+/// identifier, like `difference(from:)` on built snapshots.
+struct HashCached<Value: Hashable>: Hashable {
+    let value: Value
+    let hash: Int
+
+    init(_ value: Value) {
+        self.value = value
+        self.hash = value.hashValue
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.hash == rhs.hash && lhs.value == rhs.value }
 }

@@ -6,7 +6,16 @@ import Foundation
 /// API (``SectionedScenario``: n items in sections of 100, or one section for re-sort), against
 /// the plain-Swift two-level diff (``BaselineSectionedDiff``) and Swift's
 /// `difference(from:).inferringMoves()` on the flattened item lists, in the same run.
+///
+/// Each side is timed twice, so that no ratio sets work done before the timing against work
+/// done inside it: the diff alone, on two snapshots and two plain models built untimed (no
+/// identifier hashed inside: the snapshots read the keys made at build, the plain models
+/// ``HashCached`` values), and build + diff from the same identifier arrays (every identifier
+/// hashed inside, on both sides). Swift's diff can only start from arrays; it is compared with
+/// build + diff.
 enum SectionedBench {
+    static let hashing = "diff: neither side (keys made at build); build + diff, difference(from:): inside"
+
     static func measure(
         scenario: SectionedScenario, keys: BenchKeys, count: Int, runs: Int, seed: UInt64, budget: BaselineBudget, log: BenchLog
     ) -> BenchRow {
@@ -30,6 +39,8 @@ enum SectionedBench {
         seed: UInt64, budget: BaselineBudget, log: BenchLog, _ item: (Int) -> Item
     ) -> BenchRow {
         var row: BenchRow
+        var moveCount = 0
+        let integerKeys = keys != .string
         do {  // the snapshots live only while Diffable is timed
             let (old, new) = layouts.snapshots(item)
             let resident = Measure.residentBytes()
@@ -68,26 +79,56 @@ enum SectionedBench {
             .swiftDifference, series: series, count: row.count, runs: runs, growth: growth, label: label, strings: keys == .string,
             probe: { size in probe(size) { _ = FlatBench.swiftDifference(old: Array($1.joined()), new: Array($3.joined())) } })
         var baseline: BaselineSectionedDiff.Result?
-        if !plainPlan.skipped || !swiftPlan.skipped {
-            let oldItems = layouts.old.map { $0.map(item) }, newItems = layouts.new.map { $0.map(item) }
-            row.record(
-                .plainSwift,
-                budget.measure(plainPlan) {
-                    baseline = BaselineSectionedDiff.diff(
-                        oldSections: layouts.oldSections, old: oldItems, newSections: layouts.newSections, new: newItems)
-                })
-            log.step(label, phase: "difference(from:)")
-            let flatOld = swiftPlan.skipped ? [] : Array(oldItems.joined()), flatNew = swiftPlan.skipped ? [] : Array(newItems.joined())
-            row.record(.swiftDifference, budget.measure(swiftPlan) { _ = FlatBench.swiftDifference(old: flatOld, new: flatNew) })
-        } else {
-            row.record(.plainSwift, budget.measure(plainPlan) {})
-            row.record(.swiftDifference, budget.measure(swiftPlan) {})
+        // The identifier arrays both sides' build + diff start from (one String per name, shared).
+        let oldItems = layouts.old.map { $0.map(item) }, newItems = layouts.new.map { $0.map(item) }
+        log.step(label, phase: "Diffable build + diff")
+        let reloaded = layouts.reloaded.map(item)
+        let buildAndDiff = Measure.median(runs: runs) {
+            let old = AppBench.snapshot(layouts.oldSections, oldItems) { $0 }
+            var new = AppBench.snapshot(layouts.newSections, newItems) { $0 }
+            if !reloaded.isEmpty { new.reloadItems(reloaded) }
+            moveCount &+= new.difference(from: old).movedItemCount
         }
+        row.buildAndDiffMilliseconds = buildAndDiff * 1000
+        log.step(label, phase: "plain Swift")
+        if !plainPlan.skipped {
+            // Integers are their own cached hash: the Dictionary mixes them as it would a stored key.
+            let (alone, moves) =
+                integerKeys
+                ? plainDiffAlone(layouts, oldItems, newItems, budget: budget, plan: plainPlan) { $0 }
+                : plainDiffAlone(layouts, oldItems, newItems, budget: budget, plan: plainPlan) { HashCached($0) }
+            row.record(.plainSwift, alone)
+            moveCount &+= moves
+        }
+        let plainBuildAndDiff = budget.measure(plainPlan) {
+            baseline = BaselineSectionedDiff.diff(
+                oldSections: layouts.oldSections, old: oldItems, newSections: layouts.newSections, new: newItems)
+        }
+        row.baselineBuildAndDiffMilliseconds = plainBuildAndDiff.seconds.map { $0 * 1000 }
+        if plainPlan.skipped { row.record(.plainSwift, plainBuildAndDiff) }
+        log.step(label, phase: "difference(from:)")
+        let flatOld = swiftPlan.skipped ? [] : Array(oldItems.joined()), flatNew = swiftPlan.skipped ? [] : Array(newItems.joined())
+        row.record(.swiftDifference, budget.measure(swiftPlan) { _ = FlatBench.swiftDifference(old: flatOld, new: flatNew) })
         if baseline == nil {  // skipped for time: the same count on the Int identifiers, untimed
             baseline = BaselineSectionedDiff.diffIntegers(
                 oldSections: layouts.oldSections, old: layouts.old, newSections: layouts.newSections, new: layouts.new)
         }
         row.minimalMoves = baseline.map { $0.moves + $0.sectionMoves }
+        if moveCount == -1 { log.note("") }  // keeps the timed results alive
+        row.identifiersHashed = hashing
         return row
+    }
+
+    /// The plain diff alone: both plain models built untimed from `key` of each identifier,
+    /// then the old model's own indexes probed with the new one's keys.
+    private static func plainDiffAlone<Item: Hashable, Key: Hashable>(
+        _ layouts: SectionedScenario.Layouts, _ old: [[Item]], _ new: [[Item]], budget: BaselineBudget,
+        plan: BaselineBudget.Plan, _ key: (Item) -> Key
+    ) -> (BaselineOutcome, moves: Int) {
+        let before = PlainSnapshotModel(sections: layouts.oldSections, items: old.map { $0.map(key) })
+        let after = PlainSnapshotModel(sections: layouts.newSections, items: new.map { $0.map(key) })
+        var moves = 0
+        let outcome = budget.measure(plan) { moves = before.difference(to: after).moves }
+        return (outcome, moves)
     }
 }

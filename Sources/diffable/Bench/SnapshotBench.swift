@@ -2,18 +2,19 @@ import Diffable
 import DiffableTools
 import Foundation
 
-/// `diffable bench --suite snapshot`: snapshot operations on n items in n/100 sections
-/// (ra1028's DiffableDataSources at 10^6: 3.96 s to build, 73 ms per lookup, 1.9 s per
-/// move), against a plain-Swift model (``PlainSnapshotModel``) in the same run. Every timed
-/// region holds only the operation named: copies and set-up are made before it, on both sides.
+/// `diffable bench --suite snapshot`: snapshot operations on n items in n/100 sections,
+/// against a plain-Swift model (``PlainSnapshotModel``) in the same run. Every timed region
+/// holds only the operation named: copies and set-up are made before it, on both sides, and
+/// every row hashes the identifiers it names inside the timing on both sides.
 enum SnapshotBench {
     /// The largest n the build + diff row runs at: it is about the fixed costs of small snapshots.
     static let buildAndDiffLimit = 100_000
 
     /// Seconds per build of both snapshots of a sectioned churn (``SectionedScenario/churn``,
     /// sections of 100) plus their diff, against building the suite's plain model of both and
-    /// running the plain-Swift two-level diff (``BaselineSectionedDiff``), and against the same
-    /// diff on bare copied arrays of arrays, in the same run. Small n repeat the whole body so
+    /// diffing them through the old model's own indexes (``PlainSnapshotModel/difference(to:)``),
+    /// and against the plain-Swift diff (``BaselineSectionedDiff``) on bare copied arrays of
+    /// arrays, in the same run; every identifier hashed inside, on every side. Small n repeat the whole body so
     /// that each timed run lasts about as long as one at 10^5.
     /// - Complexity: O(n) per repeat.
     static func buildAndDiff(keys: BenchKeys, itemCount: Int, runs: Int, seed: UInt64) -> (
@@ -46,16 +47,14 @@ enum SnapshotBench {
             }
         }
         // The naive version: the suite's plain model of both snapshots (what a snapshot must
-        // answer from), then the plain-Swift diff.
+        // answer from), then the plain-Swift diff through the indexes the old model holds.
         func model(_ sections: [Int], _ items: [[Item]]) -> PlainSnapshotModel<Item> {
             PlainSnapshotModel(sections: sections, items: items)
         }
         let plain = Measure.median(runs: runs) {
             for _ in 0..<repeats {
                 let before = model(layouts.oldSections, old), after = model(layouts.newSections, new)
-                let result = BaselineSectionedDiff.diff(
-                    oldSections: before.sectionIDs, old: before.items, newSections: after.sectionIDs, new: after.items)
-                checksum &+= result.moves
+                checksum &+= before.difference(to: after).moves
             }
         }
         // The barest version: only the arrays of arrays, copied, then the plain-Swift diff.
@@ -93,6 +92,7 @@ enum SnapshotBench {
             row.sections = sectionCount
             row.baselineMilliseconds = plain * 1000
             row.baselineRuns = runs
+            row.identifiersHashed = "inside, both sides"
             rows.append(row)
         }
         var snapshot = DiffableDataSourceSnapshot<Int, Item>()

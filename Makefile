@@ -424,8 +424,9 @@ web-deps: python-deps
 	@$(PYTHON) -c "import playwright.sync_api" 2>/dev/null || { echo "installing playwright"; \
 	    $(PYTHON) -m pip install --quiet playwright 2>/dev/null || $(PYTHON) -m pip install --quiet --break-system-packages playwright; }
 
+# The library, the demo, and the test and bench servers (the last two are shipped in no product).
 web-build: deps
-	cd Web && swift build --product diffable-web
+	cd Web && swift build
 
 # RemoteListView's messages decoded and replayed by the test's own model (Web/Tests/DiffableWebTests).
 web-swift-test: deps
@@ -450,8 +451,8 @@ serve: deps
 # reconciliation of the JSON (not a test).
 WEB_BENCH_ARGS ?=
 web-bench: web-deps deps
-	cd Web && swift build -c release --product diffable-web
-	DIFFABLE_WEB=$(CURDIR)/Web/.build/release/diffable-web $(PYTHON) Web/Tests/bench_browser.py $(WEB_BENCH_ARGS)
+	cd Web && swift build -c release
+	DIFFABLE_WEB_BUILD=$(CURDIR)/Web/.build/release $(PYTHON) Web/Benchmarks/bench_browser.py $(WEB_BENCH_ARGS)
 
 # Two mutations of the C core's step order, each of which must fail the fixtures in C, Swift and
 # Python (Tests/mutation/steps_mutations.sh; about 10 minutes; not part of make test).

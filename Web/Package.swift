@@ -9,7 +9,8 @@ let package = Package(
     products: [
         // What a Hummingbird app mounts: the remote list view, its hub and routes, the client script.
         .library(name: "DiffableWeb", targets: ["DiffableWeb"]),
-        // The demo leaderboard and the pages the browser tests and the benchmark drive.
+        // The demo leaderboard (`diffable-web serve`). The browser tests' and the benchmark's
+        // servers are executable targets below, built here but shipped in no product.
         .executable(name: "diffable-web", targets: ["diffable-web"]),
     ],
     dependencies: [
@@ -28,14 +29,44 @@ let package = Package(
             // The browser client, compiled into the library (no resource bundle to deploy).
             resources: [.embedInCode("Resources/diffable-list.js")]
         ),
+        // Serving on loopback, shared by the demo and the test and bench servers.
+        .target(
+            name: "WebServing",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            ]
+        ),
         .executableTarget(
             name: "diffable-web",
             dependencies: [
-                "DiffableWeb",
+                "DiffableWeb", "WebServing",
                 .product(name: "Diffable", package: "Diffable"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ]
+        ),
+        // The pages the browser suite drives (Web/Tests/test_browser.py).
+        .executableTarget(
+            name: "diffable-web-test-server",
+            dependencies: [
+                "DiffableWeb", "WebServing",
+                .product(name: "Diffable", package: "Diffable"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            ],
+            path: "Tests/TestServer"
+        ),
+        // The page the browser benchmark drives (Web/Benchmarks/bench_browser.py).
+        .executableTarget(
+            name: "diffable-web-bench-server",
+            dependencies: [
+                "DiffableWeb", "WebServing",
+                .product(name: "Diffable", package: "Diffable"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            ],
+            path: "Benchmarks/BenchServer"
         ),
         // RemoteListView's messages decoded and replayed by a model of the test's own.
         .testTarget(

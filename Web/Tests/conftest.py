@@ -9,19 +9,26 @@ import urllib.request
 import pytest
 from playwright.sync_api import sync_playwright
 
-BINARY = os.environ.get("DIFFABLE_WEB", os.path.join(os.path.dirname(__file__), "..", ".build", "debug", "diffable-web"))
+# Where the web package's programs were built (make web-build: debug; make web-bench: release).
+BUILD = os.environ.get("DIFFABLE_WEB_BUILD", os.path.join(os.path.dirname(__file__), "..", ".build", "debug"))
+# What each server command runs: the shipped demo, or the test and bench servers (not shipped).
+PROGRAMS = {"serve": ["diffable-web", "serve"], "test-server": ["diffable-web-test-server"],
+            "bench-server": ["diffable-web-bench-server"]}
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
 
 class Server:
-    """A `diffable-web COMMAND --port 0` process; `url` is what it printed."""
+    """A server process (`serve`, `test-server` or `bench-server`, see PROGRAMS) on port 0;
+    `url` is what it printed."""
 
-    def __init__(self, *args):
-        self.process = subprocess.Popen([BINARY, *args, "--port", "0"], stdout=subprocess.PIPE, text=True)
+    def __init__(self, command, *args):
+        program, *words = PROGRAMS[command]
+        self.process = subprocess.Popen([os.path.join(BUILD, program), *words, *args, "--port", "0"],
+                                        stdout=subprocess.PIPE, text=True)
         line = self.process.stdout.readline()
         if "http://" not in line:
             self.process.kill()
-            raise RuntimeError(f"diffable-web {' '.join(args)} printed no URL: {line!r}")
+            raise RuntimeError(f"{program} {' '.join(args)} printed no URL: {line!r}")
         self.url = line[line.index("http://"):].strip()
         self.base = self.url.rstrip("/")
 

@@ -1,6 +1,7 @@
 import Diffable
 import DiffableWeb
 import Foundation
+import WebServing
 import Hummingbird
 import HummingbirdWebSocket
 

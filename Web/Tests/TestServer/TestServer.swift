@@ -1,6 +1,7 @@
 import Diffable
 import DiffableWeb
 import Foundation
+import WebServing
 import Hummingbird
 import HummingbirdWebSocket
 import NIOCore
@@ -116,7 +117,7 @@ struct TestServer {
             }
             return "[" + rows.joined(separator: ",") + "]"
         }
-        try await runServer(router, port: port, page: "/", name: "diffable-web test-server")
+        try await runServer(router, port: port, page: "/", name: "diffable-web-test-server")
     }
 
     static func decode<T: Decodable>(_ type: T.Type, from request: Request) async throws -> T {

@@ -1,11 +1,12 @@
 import Diffable
 import DiffableWeb
 import Foundation
+import WebServing
 import Hummingbird
 import HummingbirdWebSocket
 import NIOCore
 
-/// The benchmark's server (`make web-bench` drives it through `Web/Tests/bench_browser.py`): one
+/// The benchmark's server (`make web-bench` drives it through `Web/Benchmarks/bench_browser.py`): one
 /// list of `n` rows, changed by 1% churn or a full re-sort, sent four ways to the same page: as
 /// DiffableWeb's steps, as the whole list's HTML (the page replaces `innerHTML`), as the whole
 /// list's JSON (the page rebuilds every row), and as the same JSON reconciled by key on the page
@@ -81,7 +82,7 @@ struct BenchServer {
             }
             return #"{"serverMs":\#(serverMs),"diffBytes":\#(diffBytes),"htmlBytes":\#(html.utf8.count - 1),"jsonBytes":\#(json.utf8.count),"keyedBytes":\#(json.utf8.count)}"#
         }
-        try await runServer(router, port: port, page: "/", name: "diffable-web bench-server")
+        try await runServer(router, port: port, page: "/", name: "diffable-web-bench-server")
     }
 
     /// The whole list as JSON: each row's id and text.

@@ -16,7 +16,8 @@ import time
 
 from playwright.sync_api import sync_playwright
 
-from conftest import CHROMIUM, Server
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests"))
+from conftest import CHROMIUM, Server  # noqa: E402
 
 
 def loadavg():

@@ -4,7 +4,7 @@ internal import CDiffCore
 ///
 /// Not `Sendable`: a context serves one thread at a time. Results borrowed
 /// from it are valid only inside the closure that receives them.
-package final class DiffContext {
+final class DiffContext {
     let raw: OpaquePointer
     /// The context's memory, through allocator hooks that let it hand result arrays over.
     let allocations: ContextAllocations
@@ -18,7 +18,7 @@ package final class DiffContext {
     /// Creates a context (malloc/free, huge pages for large blocks, as the core's default
     /// allocator). Traps only when the system cannot allocate a few hundred bytes.
     /// - Complexity: O(1).
-    package init() {
+    init() {
         allocations = ContextAllocations()
         var allocator = allocations.allocator()
         guard let context = dfc_context_create(&allocator) else {
@@ -45,14 +45,14 @@ package final class DiffContext {
 
     /// Allocations made by the context so far (a warm context makes none per diff).
     /// - Complexity: O(1).
-    package var allocationCount: UInt64 { dfc_context_allocation_count(raw) }
+    var allocationCount: UInt64 { dfc_context_allocation_count(raw) }
 
     /// Bytes held by the context.
     /// - Complexity: O(1).
-    package var byteCount: Int { dfc_context_sizeof(raw) }
+    var byteCount: Int { dfc_context_sizeof(raw) }
 
     /// How identifiers behind equal keys are confirmed to be equal.
-    package enum Identity {
+    enum Identity {
         /// Keys are the identifiers themselves (integers): no confirmation.
         case injective
         /// Keys are hashes of byte strings; the core compares the bytes.
@@ -60,13 +60,13 @@ package final class DiffContext {
     }
 
     /// Identifiers as one byte buffer plus `count + 1` offsets.
-    package struct ByteList {
-        package var bytes: [UInt8]
-        package var offsets: [UInt64]
+    struct ByteList {
+        var bytes: [UInt8]
+        var offsets: [UInt64]
 
         /// Packs strings as UTF-8 (callers normalize first when they need to).
         /// - Complexity: O(total UTF-8 length).
-        package init<S: Sequence>(strings: S) where S.Element == String {
+        init<S: Sequence>(strings: S) where S.Element == String {
             bytes = []
             offsets = [0]
             for string in strings {
@@ -75,11 +75,11 @@ package final class DiffContext {
             }
         }
 
-        package var count: Int { offsets.count - 1 }
+        var count: Int { offsets.count - 1 }
 
         /// XXH3-64 (seed 0) of every identifier.
         /// - Complexity: O(total bytes).
-        package func keys(seed: UInt64 = 0) -> [UInt64] {
+        func keys(seed: UInt64 = 0) -> [UInt64] {
             guard count > 0 else { return [] }
             return [UInt64](filling: count) { buffer, initialized in
                 let status = bytes.withUnsafeBytes { raw in
@@ -94,16 +94,16 @@ package final class DiffContext {
     }
 
     /// A flat diff borrowed from the context (see `dfc_flat_result`).
-    package struct FlatResultView {
-        package let deletes: UnsafeBufferPointer<UInt32>
-        package let inserts: UnsafeBufferPointer<UInt32>
-        package let moveFrom: UnsafeBufferPointer<UInt32>
-        package let moveTo: UnsafeBufferPointer<UInt32>
-        package let oldToNew: UnsafeBufferPointer<Int32>
-        package let newToOld: UnsafeBufferPointer<Int32>
-        package let matched: Int
-        package let commonPrefix: Int
-        package let commonSuffix: Int
+    struct FlatResultView {
+        let deletes: UnsafeBufferPointer<UInt32>
+        let inserts: UnsafeBufferPointer<UInt32>
+        let moveFrom: UnsafeBufferPointer<UInt32>
+        let moveTo: UnsafeBufferPointer<UInt32>
+        let oldToNew: UnsafeBufferPointer<Int32>
+        let newToOld: UnsafeBufferPointer<Int32>
+        let matched: Int
+        let commonPrefix: Int
+        let commonSuffix: Int
     }
 
     /// One duplicate identifier: `duplicate` repeats the element at `first`.
@@ -134,7 +134,7 @@ package final class DiffContext {
     /// - Throws: `CoreError` (`.duplicate` with details in ``duplicates``).
     /// - Complexity: O(n + m) expected plus O(k log k) for the k elements
     ///   matched between the common prefix and suffix.
-    package func withFlatDiff<R>(
+    func withFlatDiff<R>(
         old: UnsafeBufferPointer<UInt64>, new: UnsafeBufferPointer<UInt64>, identity: Identity = .injective,
         assumeUnique: Bool = false, _ body: (FlatResultView) throws -> R
     ) throws -> R {

@@ -43,13 +43,15 @@ static void dfc__default_release(void *user_data, void *pointer) {
     free(pointer);
 }
 
+static const dfc_allocator dfc__default = {dfc__default_allocate, dfc__default_release, NULL};
+
+const dfc_allocator *dfc_default_allocator(void) { return &dfc__default; }
+
 void dfc__heap_init(dfc_heap *heap, const dfc_allocator *allocator) {
     if (allocator != NULL && allocator->allocate != NULL && allocator->release != NULL) {
         heap->allocator = *allocator;
     } else {
-        heap->allocator.allocate = dfc__default_allocate;
-        heap->allocator.release = dfc__default_release;
-        heap->allocator.user_data = NULL;
+        heap->allocator = dfc__default;
     }
     heap->allocation_count = 0;
 }

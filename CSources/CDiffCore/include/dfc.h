@@ -65,6 +65,7 @@
  *     dfc_version                   O(1)
  *     dfc_version_string            O(1)
  *     dfc_status_string             O(1)
+ *     dfc_default_allocator         O(1)
  *     dfc_context_create            O(1)
  *     dfc_context_free              O(1) (one release per buffer, a fixed number)
  *     dfc_context_reset             O(1)
@@ -203,6 +204,19 @@ typedef struct dfc_allocator {
     void (*DFC_NONNULL release)(void *DFC_NULLABLE user_data, void *DFC_NULLABLE pointer);
     void *DFC_NULLABLE user_data;
 } dfc_allocator;
+
+/**
+ * @brief The allocator used where NULL is passed: malloc/free, except that a
+ * block of 8 MiB or more goes on 2 MiB-aligned memory advised for huge pages
+ * (Linux, madvise MADV_HUGEPAGE), since identifier tables are probed at
+ * random and 4 KiB pages would miss the TLB on nearly every probe. Callers
+ * that manage their own large tables (an allocator hook, a parser's intern
+ * table) allocate through it so that one policy holds everywhere.
+ * @return a static allocator; never NULL. Its `release` is free().
+ * Complexity O(1); each allocation O(1) besides the system allocator.
+ * Thread-safe.
+ */
+const dfc_allocator *DFC_NONNULL dfc_default_allocator(void);
 
 /* ------------------------------------------------------------------------ */
 /* Context                                                                  */

@@ -30,19 +30,22 @@ let package = Package(
         ),
         .executableTarget(
             name: "diffable-gtk-demo",
-            dependencies: ["DiffableGTK", "CGtk4", "CDiffableGTK", .product(name: "Diffable", package: "Diffable")]
+            dependencies: ["DiffableGTK", "CGtk4", "CDiffableGTK", .product(name: "Diffable", package: "Diffable")],
+            swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // Not a test target: GTK must own the main thread, which a test harness does not give.
         // `make gtk-test` runs it headless (broadway) and reads its "GTK: N passed, M failed".
         .executableTarget(
             name: "diffable-gtk-tests",
             dependencies: ["DiffableGTK", "CGtk4", "CDiffableGTK", .product(name: "Diffable", package: "Diffable")],
-            path: "Tests/GTKTestRunner"
+            path: "Tests/GTKTestRunner",
+            swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // `make gtk-bench`: applies against replacing the whole list (not a test).
         .executableTarget(
             name: "diffable-gtk-bench",
-            dependencies: ["DiffableGTK", "CGtk4", "CDiffableGTK", .product(name: "Diffable", package: "Diffable")]
+            dependencies: ["DiffableGTK", "CGtk4", "CDiffableGTK", .product(name: "Diffable", package: "Diffable")],
+            swiftSettings: [.swiftLanguageMode(.v5)]
         ),
     ]
 )

@@ -7,6 +7,13 @@ public typealias GtkWidgetPointer = UnsafeMutablePointer<GtkWidget>
 /// A row object of the model (an item or a section header).
 typealias RowPointer = UnsafeMutablePointer<DfgRow>
 
+/// A widget pointer as a pointer to one of its GObject types (`GtkWindow`, `GtkBox`, …), for GTK
+/// calls that take the subtype; GTK's opaque types take `OpaquePointer(widget)` instead.
+/// - Complexity: O(1).
+@inline(__always) public func gtkCast<T>(_ widget: GtkWidgetPointer, to type: T.Type) -> UnsafeMutablePointer<T> {
+    UnsafeMutableRawPointer(widget).assumingMemoryBound(to: T.self)
+}
+
 /// Casts between GObject pointers of any declared type. - Complexity: O(1).
 @inline(__always) func cast<T>(_ pointer: OpaquePointer?) -> UnsafeMutablePointer<T>? {
     pointer.map { UnsafeMutablePointer<T>($0) }

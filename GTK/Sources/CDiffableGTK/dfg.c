@@ -34,6 +34,8 @@ dfg_row_new (void *payload, GDestroyNotify destroy, guint32 kind)
   row->payload = payload;
   row->destroy = destroy;
   row->kind = kind;
+  static guint64 next_uid = 0;
+  row->uid = ++next_uid;  /* rows are made on the GTK thread only */
   return row;
 }
 

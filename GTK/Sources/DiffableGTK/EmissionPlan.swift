@@ -10,6 +10,11 @@ public struct Emission: Equatable, Sendable, CustomStringConvertible {
     public var signal: (position: Int, removed: Int, added: Int) {
         (newRange.lowerBound, oldRange.count, newRange.count)
     }
+    /// - Complexity: O(1).
+    public init(oldRange: Range<Int>, newRange: Range<Int>) {
+        self.oldRange = oldRange
+        self.newRange = newRange
+    }
     public var description: String { "items-changed(\(newRange.lowerBound), \(oldRange.count), \(newRange.count))" }
 }
 

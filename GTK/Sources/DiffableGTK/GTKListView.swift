@@ -61,6 +61,8 @@ public final class GTKListView<Cell>: ListView, @unchecked Sendable {
     /// Batches performed, and the signals of the last one.
     public private(set) var batchesPerformed = 0
     public private(set) var lastEmissions: [Emission] = []
+    /// The signals of the last batch that was not refresh-only.
+    public private(set) var lastEmissionsOfStructuralBatch: [Emission] = []
 
     /// - Parameters:
     ///   - selection: the selection model (default: single).
@@ -165,18 +167,11 @@ public final class GTKListView<Cell>: ListView, @unchecked Sendable {
         return gtk_list_item_get_child(item)
     }
 
-    /// The selected item rows' index paths, ascending. - Complexity: O(rows) for a multiple
-    /// selection, O(sections) for a single one.
+    /// The selected item rows' index paths, ascending. - Complexity: O(selected × sections).
     public var selectedIndexPaths: [IndexPath] {
-        let bitset = gtk_selection_model_get_selection(selectionModel)!
-        defer { gtk_bitset_unref(bitset) }
         var result: [IndexPath] = []
-        var iter = GtkBitsetIter()
-        var value: guint = 0
-        var more = gtk_bitset_iter_init_first(&iter, bitset, &value)
-        while more != 0 {
-            if let path = indexPath(at: Int(value)) { result.append(path) }
-            more = gtk_bitset_iter_next(&iter, &value)
+        forEachSelected { position in
+            if let path = indexPath(at: position) { result.append(path) }
         }
         return result
     }
@@ -235,6 +230,7 @@ public final class GTKListView<Cell>: ListView, @unchecked Sendable {
         case .perStep: applySteps(batch, oldCounts: oldCounts, newCounts: newCounts, dataSource: dataSource)
         }
         batchesPerformed += 1
+        if !batch.isRefreshOnly { lastEmissionsOfStructuralBatch = lastEmissions }
         completion(true)
     }
 
@@ -277,6 +273,17 @@ public final class GTKListView<Cell>: ListView, @unchecked Sendable {
         }
         precondition(start == old.count, "DiffableGTK: the model's rows and the section counts differ")
         func oldRow(_ section: Int, _ item: Int) -> RowPointer { old[oldStarts[section] + (oldHeaders[section] ? 1 : 0) + item] }
+
+        // The selected rows, marked so the new list can say where they went.
+        var selectedCount = 0
+        if selectionMode != .none {
+            forEachSelected { position in
+                if position < old.count {
+                    old[position].pointee.selected = serial
+                    selectedCount += 1
+                }
+            }
+        }
 
         // Sections: where each new section comes from, and whether it moved.
         let refreshOnly = batch.isRefreshOnly
@@ -386,6 +393,11 @@ public final class GTKListView<Cell>: ListView, @unchecked Sendable {
             }
         }
 
+        var selectedNow = selectAgain
+        if selectedCount > 0 {
+            for (position, row) in new.enumerated() where row.pointee.selected == serial { selectedNow.append(position) }
+        }
+
         let plan = old.withUnsafeBufferPointer { oldBuffer in
             new.withUnsafeBufferPointer { newBuffer in EmissionPlanner.plan(old: oldBuffer, new: newBuffer, serial: serial) }
         }
@@ -402,10 +414,45 @@ public final class GTKListView<Cell>: ListView, @unchecked Sendable {
         }
         dfg_list_model_end(rows)
         lastEmissions = plan.emissions
-        for position in selectAgain {
-            gtk_selection_model_select_item(selectionModel, guint(position), 0)
-        }
+        if selectedCount > 0 || !selectAgain.isEmpty { restoreSelection(selectedNow) }
         for path in batch.reconfigureItems { reconfigure(path, dataSource: dataSource) }
+    }
+
+    /// Calls `body` with each selected model position, ascending. - Complexity: O(selected).
+    private func forEachSelected(_ body: (Int) -> Void) {
+        let bitset = gtk_selection_model_get_selection(selectionModel)!
+        defer { gtk_bitset_unref(bitset) }
+        var iter = GtkBitsetIter()
+        var value: guint = 0
+        var more = gtk_bitset_iter_init_first(&iter, bitset, &value)
+        while more != 0 {
+            body(Int(value))
+            more = gtk_bitset_iter_next(&iter, &value)
+        }
+    }
+
+    /// Makes `positions` the selection when GTK's differs (GtkSingleSelection drops a row
+    /// removed and added back in one signal; a reloaded row is a new object).
+    /// - Complexity: O(selected) plus GTK's bitset work.
+    private func restoreSelection(_ positions: [Int]) {
+        var current: [Int] = []
+        forEachSelected { current.append($0) }
+        let wanted = positions.sorted()
+        guard current != wanted else { return }
+        if selectionMode == .single {
+            if let first = wanted.first {
+                gtk_selection_model_select_item(selectionModel, guint(first), 1)
+            } else {
+                gtk_selection_model_unselect_all(selectionModel)
+            }
+            return
+        }
+        let selected = gtk_bitset_new_empty()!
+        for position in wanted { gtk_bitset_add(selected, guint(position)) }
+        let mask = gtk_bitset_new_range(0, guint(rowCount))!
+        gtk_selection_model_set_selection(selectionModel, selected, mask)
+        gtk_bitset_unref(selected)
+        gtk_bitset_unref(mask)
     }
 
     private func reconfigure(_ path: IndexPath, dataSource: any ListViewDataSource<Cell>) {

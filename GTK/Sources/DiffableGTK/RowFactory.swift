@@ -13,7 +13,11 @@ public struct FactoryStatistics: Sendable, Equatable {
     public var unbinds = 0
     /// Rows whose widget was updated in place (reconfigures), without a bind.
     public var reconfigures = 0
-    /// All binds.
+    /// `bind` signals that GTK 4.8 emits for a widget keeping its row, only because the row's
+    /// position changed (every widget after a signal's position gets unbind + bind): the
+    /// bind closure is not called for them.
+    public var positionUpdates = 0
+    /// All binds that put a row's content into a widget (the bind closure ran).
     public var binds: Int { itemBinds + headerBinds }
 }
 
@@ -53,12 +57,15 @@ final class RowBinder {
     }
 
     private static let kindKey = "dfg-kind"
+    /// The row (uid) and content version each list item showed at its last bind.
+    private var shownBy: [OpaquePointer: (uid: guint64, version: guint32)] = [:]
 
     private func bind(_ item: OpaquePointer) {
         guard let object = gtk_list_item_get_item(item) else { return }
         let row = RowPointer(OpaquePointer(object))
         let header = row.pointee.kind == 1
         var child = gtk_list_item_get_child(item)
+        var madeWidget = false
         // 1: item widget, 2: header widget (0: none yet).
         let wanted = header ? 2 : 1
         if child == nil || Int(bitPattern: g_object_get_data(gobject(child!), Self.kindKey)) != wanted {
@@ -66,11 +73,17 @@ final class RowBinder {
             g_object_set_data(gobject(made), Self.kindKey, UnsafeMutableRawPointer(bitPattern: wanted))
             gtk_list_item_set_child(item, made)
             child = made
+            madeWidget = true
             statistics.widgetsCreated += 1
         }
         gtk_list_item_set_selectable(item, header ? 0 : 1)
         gtk_list_item_set_activatable(item, header ? 0 : 1)
         row.pointee.bound = item
+        if !madeWidget, let shown = shownBy[item], shown.uid == row.pointee.uid, shown.version == row.pointee.version {
+            statistics.positionUpdates += 1
+            return
+        }
+        shownBy[item] = (row.pointee.uid, row.pointee.version)
         if header {
             bindHeader(child!, content(of: row))
             statistics.headerBinds += 1
@@ -90,8 +103,11 @@ final class RowBinder {
 
     /// Updates a bound row's widget in place (a reconfigure). - Complexity: the bind closure.
     func rebind(_ row: RowPointer) {
+        row.pointee.version &+= 1  // a widget bound later runs the bind closure
         guard let item = row.pointee.bound, let child = gtk_list_item_get_child(item) else { return }
+        shownBy[item] = (row.pointee.uid, row.pointee.version)
         if row.pointee.kind == 1 { bindHeader(child, content(of: row)) } else { bindItem(child, content(of: row)) }
         statistics.reconfigures += 1
     }
+
 }

@@ -20,6 +20,9 @@ typedef struct _DfgRow {
     guint32 anchor;              /* planner: the batch serial when the row stays in place */
     gint32 old_gap;              /* planner: the gap (anchors before it) in the old list */
     GtkListItem *bound;          /* the list item showing the row now, or NULL */
+    guint64 uid;                 /* unique per row object made in this process */
+    guint32 version;             /* bumped when the row's content changes in place */
+    guint32 selected;            /* planner: the batch serial when the row was selected */
 } DfgRow;
 
 typedef struct _DfgRowClass { GObjectClass parent_class; } DfgRowClass;

@@ -369,3 +369,4 @@ dfg_connect_changed (gpointer editable, void (*fn) (gpointer, gpointer), gpointe
 {
   return g_signal_connect (editable, "changed", G_CALLBACK (fn), user_data);
 }
+

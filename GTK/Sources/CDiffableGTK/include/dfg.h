@@ -106,3 +106,4 @@ gulong dfg_connect_changed (gpointer editable, void (*fn) (gpointer, gpointer), 
 G_END_DECLS
 
 #endif
+

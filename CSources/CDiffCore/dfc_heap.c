@@ -14,8 +14,8 @@
 enum { DFC_HUGE_PAGE = 2 * 1024 * 1024 };
 
 /* Whether the default allocator puts a block of `size` bytes on huge pages. Identifier
- * tables are probed at random: on 2 MiB pages a 1M-element diff takes a handful of TLB
- * misses instead of one per probe. */
+ * tables are probed at random: on huge pages a large table spans few pages, so its probes
+ * rarely miss the TLB, where on 4 KiB pages nearly every probe would. */
 static bool dfc__on_huge_pages(size_t size) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     return size >= 4 * (size_t)DFC_HUGE_PAGE && size <= SIZE_MAX - DFC_HUGE_PAGE;

@@ -474,7 +474,7 @@ gtk-deps:
 
 # The GTK suite, headless: its own gtk4-broadwayd on a free display (GTK/scripts/with-display.sh),
 # G_DEBUG=fatal-criticals, at most 5 minutes; ends with "GTK: N passed, M failed".
-gtk-test: gtk-deps
+gtk-test: deps gtk-deps
 	cd GTK && swift build --product diffable-gtk-tests
 	cd GTK && G_DEBUG=fatal-criticals timeout 300 scripts/with-display.sh .build/debug/diffable-gtk-tests
 
@@ -487,7 +487,7 @@ gtk-demo: gtk-deps
 
 # Applies against replacing the whole list (g_list_store_splice), 10^4 and 10^5 rows (not a test).
 GTK_BENCH_ARGS ?=
-gtk-bench: gtk-deps
+gtk-bench: deps gtk-deps
 	cd GTK && swift build -c release --product diffable-gtk-bench
 	cd GTK && scripts/with-display.sh .build/release/diffable-gtk-bench $(GTK_BENCH_ARGS)
 

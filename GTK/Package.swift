@@ -37,14 +37,20 @@ let package = Package(
         // `make gtk-test` runs it headless (broadway) and reads its "GTK: N passed, M failed".
         .executableTarget(
             name: "diffable-gtk-tests",
-            dependencies: ["DiffableGTK", "CGtk4", "CDiffableGTK", .product(name: "Diffable", package: "Diffable")],
+            dependencies: [
+                "DiffableGTK", "CGtk4", "CDiffableGTK", .product(name: "Diffable", package: "Diffable"),
+                .product(name: "DiffableTools", package: "Diffable"),
+            ],
             path: "Tests/GTKTestRunner",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // `make gtk-bench`: applies against replacing the whole list (not a test).
         .executableTarget(
             name: "diffable-gtk-bench",
-            dependencies: ["DiffableGTK", "CGtk4", "CDiffableGTK", .product(name: "Diffable", package: "Diffable")],
+            dependencies: [
+                "DiffableGTK", "CGtk4", "CDiffableGTK", .product(name: "Diffable", package: "Diffable"),
+                .product(name: "DiffableTools", package: "Diffable"),
+            ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
     ]

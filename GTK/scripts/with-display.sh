@@ -21,7 +21,8 @@ for display in $(seq 5 60); do
         sleep 0.1
     done
     if grep -q "Listening on" "$log" 2>/dev/null; then
-        trap 'kill $broadwayd 2>/dev/null; wait $broadwayd 2>/dev/null; rm -rf "$runtime"; true' EXIT
+        # Each command may fail (set -e would end the trap with its status): the run's status stands.
+        trap 'kill $broadwayd 2>/dev/null || true; wait $broadwayd 2>/dev/null || true; rm -rf "$runtime" || true' EXIT
         echo "broadway: http://127.0.0.1:$port/ (display :$display)"
         export GDK_BACKEND=broadway BROADWAY_DISPLAY=":$display"
         status=0

@@ -7,24 +7,14 @@ import CDiffableGTK
 import CGtk4
 import Diffable
 import DiffableGTK
+import DiffableTools
 import Foundation
 
 setvbuf(stdout, nil, _IOLBF, 0)
 
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// The lists of one cell: the first, then `applies` changed ones.
 func sequence(rows: Int, change: String, applies: Int) -> [[Int]] {
-    var rng = SeededGenerator(state: UInt64(rows) &* 31 &+ (change == "churn" ? 1 : 2))
+    var rng = SplitMix64(seed: UInt64(rows) &* 31 &+ (change == "churn" ? 1 : 2))
     var list = Array(0..<rows)
     var next = rows
     var result = [list]

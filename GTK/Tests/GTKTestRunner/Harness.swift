@@ -2,6 +2,7 @@ import CDiffableGTK
 import CGtk4
 import Diffable
 import DiffableGTK
+import DiffableTools
 import Foundation
 
 /// Pass/fail counts and the first failures' messages.
@@ -20,17 +21,12 @@ final class Results {
     }
 }
 
-/// SplitMix64: the sequences are the same on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+/// The tests' seeded generator: DiffableTools' SplitMix64, seeded as this runner always was
+/// (the seed plus SplitMix64's increment), so its sequences are the ones the tests were written on.
+typealias SeededGenerator = SplitMix64
+
+extension SplitMix64 {
+    init(testSeed seed: UInt64) { self.init(seed: seed &+ 0x9E37_79B9_7F4A_7C15) }
 }
 
 /// A flag set from a completion handler (which may run on any thread).

@@ -2,6 +2,7 @@ import CDiffableGTK
 import CGtk4
 import Diffable
 import DiffableGTK
+import DiffableTools
 import Foundation
 
 typealias Snapshot = DiffableDataSourceSnapshot<String, String>
@@ -161,7 +162,7 @@ func randomSequences(
     strategy: GTKListView<String>.EmissionStrategy = .grouped
 ) {
     for sequence in 0..<count {
-        var rng = SeededGenerator(seed: seed &* 1_000_003 &+ UInt64(sequence))
+        var rng = SeededGenerator(testSeed: seed &* 1_000_003 &+ UInt64(sequence))
         var next = 0
         let fixture = Fixture(headers: sectioned, height: 240)
         fixture.view.emissionStrategy = strategy

@@ -2,6 +2,7 @@ import CDiffableGTK
 import CGtk4
 import Diffable
 import DiffableGTK
+import DiffableTools
 import Foundation
 
 func identifier(_ cell: String) -> String { String(cell.split(separator: "#").first ?? "") }
@@ -177,7 +178,7 @@ func selectionFollows(_ results: Results) {
 }
 
 extension SeededGenerator {
-    static var shared = SeededGenerator(seed: 42)
+    static var shared = SeededGenerator(testSeed: 42)
 }
 
 /// 100 applies from four background threads, in a known call order, end at the last one.
@@ -195,7 +196,7 @@ func backgroundApplies(_ results: Results) {
             for _ in 0..<25 {
                 lock.lock()
                 calls += 1
-                var rng = SeededGenerator(seed: UInt64(calls))
+                var rng = SeededGenerator(testSeed: UInt64(calls))
                 var next = calls * 1000
                 let sections = (0..<Int.random(in: 1...3, using: &rng)).map { s in
                     ("T\(s)", (0..<Int.random(in: 0...40, using: &rng)).map { _ in next += 1; return "r\(next % 97)" })

@@ -20,7 +20,8 @@ from ._sections import diff_sections as _diff_sections
 
 __all__ = ["diff", "diff_sections", "key", "Differ", "Diff", "SectionsDiff", "Batch", "DuplicateError",
            "UnknownIdentifierError", "MAX_COUNT"]
-__version__ = "0.3.0"
+# The C core's version (dfc.h), compiled in; the wheel's metadata carries the same (meson.build).
+__version__ = _core.core_version
 
 #: The most identifiers one list (or snapshot) may hold: 2**31 - 1.
 MAX_COUNT = _core.MAX_COUNT

@@ -92,7 +92,12 @@ def test_sections_errors():
     ([None, 1], [], TypeError, "old\\[1\\] is int"),
     (["a", "\ud800"], [], ValueError, "surrogate"),
     ([2**63], [], OverflowError, "64 signed bits"),
-    (np.array([1.5]), [], TypeError, "native integers"),
+    (np.array([1.5]), [], TypeError, "numpy array of dtype float64"),
+    (np.array(["a", "bc"]), [], TypeError, "numpy array of dtype <U2"),  # not the buffer format '2w'
+    (np.array([object()]), [], TypeError, "dtype object"),
+    (array.array("d", [1.5]), [], TypeError, "native integers \\(format 'd'"),
+    ({1, 2}, [], TypeError, "old is a set: its iteration order is arbitrary"),
+    ([1], frozenset([1]), TypeError, "new is a frozenset"),
     (np.zeros((2, 2), dtype=np.int64), [], TypeError, "one-dimensional"),
     (np.array([2**63], dtype=np.uint64), [], OverflowError, "2\\*\\*63"),
     (pa.array(["a", None]), [], ValueError, "null"),

@@ -11,6 +11,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <string.h>
 #include <dfc.h>
 
 /* What one list of identifiers holds; both lists of a diff must agree (EMPTY fits any). */
@@ -69,9 +70,18 @@ void ids_scratch_free(ids_scratch *scratch);
 /* Releases what ids_read took (references, buffer view). Safe on a zeroed or half-read `ids`. */
 void ids_release(ids *list);
 
+/* Grows the arena so that `size` more bytes fit after `used`. 0, or -1 with MemoryError. */
+int ids_arena_grow(ids_scratch *scratch, size_t used, size_t size);
+
 /* Appends one identifier's bytes to the arena: offsets[index + 1] = offsets[index] + size (the
- * caller sets offsets[0] = 0). Grows the arena geometrically. 0, or -1 with MemoryError. */
-int ids_arena_put(ids_scratch *scratch, size_t index, const char *data, size_t size);
+ * caller sets offsets[0] = 0). Inline: it runs once per identifier. 0, or -1 with MemoryError. */
+static inline int ids_arena_put(ids_scratch *scratch, size_t index, const char *data, size_t size) {
+    size_t used = (size_t)scratch->offsets[index];
+    if (size > scratch->arena_capacity - used && ids_arena_grow(scratch, used, size) != 0) return -1;
+    if (size) memcpy(scratch->arena + used, data, size);
+    scratch->offsets[index + 1] = used + size;
+    return 0;
+}
 
 /* Finishes a byte list read into `scratch`: `out` points at its keys, arena and offsets. */
 void ids_use_arena(ids *out, ids_scratch *scratch, int kind, size_t count);

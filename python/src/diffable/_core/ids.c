@@ -47,26 +47,21 @@ void ids_scratch_free(ids_scratch *scratch) {
     memset(scratch, 0, sizeof *scratch);
 }
 
-int ids_arena_put(ids_scratch *scratch, size_t index, const char *data, size_t size) {
-    size_t used = (size_t)scratch->offsets[index];
-    if (size > scratch->arena_capacity - used) {
-        size_t capacity = scratch->arena_capacity < 4096 ? 4096 : scratch->arena_capacity;
-        while (size > capacity - used) {
-            if (capacity > SIZE_MAX / 2) {
-                PyErr_NoMemory();
-                return -1;
-            }
-            capacity *= 2;
-        }
-        char *arena = realloc(scratch->arena, capacity);
-        if (arena == NULL) {
+int ids_arena_grow(ids_scratch *scratch, size_t used, size_t size) {
+    size_t capacity = scratch->arena_capacity < 4096 ? 4096 : scratch->arena_capacity;
+    while (size > capacity - used) {
+        if (capacity > SIZE_MAX / 2) {
             PyErr_NoMemory();
             return -1;
         }
-        scratch->arena = arena, scratch->arena_capacity = capacity;
+        capacity *= 2;
     }
-    if (size) memcpy(scratch->arena + used, data, size);
-    scratch->offsets[index + 1] = used + size;
+    char *arena = realloc(scratch->arena, capacity);
+    if (arena == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    scratch->arena = arena, scratch->arena_capacity = capacity;
     return 0;
 }
 
@@ -272,7 +267,9 @@ static int read_bytes(PyObject *sequence, int is_list, const char *side, size_t 
         prefetch_ahead(sequence, is_list, i, count);
         PyObject *item = item_at(sequence, is_list, i);
         if (item == NULL) return -1;
-        if (kind_of(item) != kind) return mixed(side, i, item, kind);
+        /* The exact type first: a pointer compare, where kind_of asks for the type's flags. */
+        if (!Py_IS_TYPE(item, kind == IDS_STR ? &PyUnicode_Type : &PyBytes_Type) && kind_of(item) != kind)
+            return mixed(side, i, item, kind);
         int status;
         if (kind == IDS_BYTES) {
             char *data;

@@ -14,15 +14,17 @@ read from their buffers. The GIL is released while the core works.
 """
 import contextlib
 import threading
+import warnings
 
 from . import _core
-from ._errors import DuplicateError, UnknownIdentifierError, group_duplicates
+from ._errors import DuplicateError, InconsistentHashWarning, UnknownIdentifierError, group_duplicates
+from ._json_patch import json_patch
 from ._result import Diff
 from ._sections import Batch, SectionsDiff
 from ._sections import diff_sections as _diff_sections
 
-__all__ = ["diff", "diff_sections", "key", "Differ", "Diff", "SectionsDiff", "Batch", "DuplicateError",
-           "UnknownIdentifierError", "MAX_COUNT"]
+__all__ = ["diff", "diff_sections", "json_patch", "key", "Differ", "Diff", "SectionsDiff", "Batch", "DuplicateError",
+           "UnknownIdentifierError", "InconsistentHashWarning", "MAX_COUNT", "KEPT_BUFFER_BYTES"]
 # The C core's version (dfc.h), compiled in; the wheel's metadata carries the same (meson.build).
 __version__ = _core.core_version
 
@@ -42,15 +44,37 @@ def key(identifier):
 
 
 def _readable(values):
-    """Sources the core reads directly stay as they are; an Arrow chunked array or stream becomes one array."""
+    """Sources the core reads directly stay as they are; an Arrow chunked array or stream (a polars
+    Series, a pyarrow ChunkedArray) becomes one Arrow array, read in C like any other."""
     if hasattr(values, "__arrow_c_array__"):
         return values
     if hasattr(values, "combine_chunks"):  # pyarrow.ChunkedArray
         return values.combine_chunks()
-    if hasattr(values, "__arrow_c_stream__") and not hasattr(values, "__array__"):
+    if hasattr(values, "__arrow_c_stream__") and not isinstance(values, (list, tuple)):
         import pyarrow  # only Arrow streams need pyarrow
         return pyarrow.chunked_array(values).combine_chunks()
     return values
+
+
+_PLAIN = (int, str, bytes)
+
+
+def _check_hashing(result, old_ids, new_ids):
+    """Warns when one object is both deleted from `old` and inserted into `new`: it did not match
+    itself, so its hash changed between the two reads or its == is not reflexive (Swift reports
+    the same as inconsistent hashing). Objects that are equal but distinct with different hashes
+    are not caught: that would need every deleted object compared with every inserted one.
+    O(deletes + inserts), only for generic objects."""
+    if not (len(result.deletes) and len(result.inserts)) or type(old_ids[0]) in _PLAIN:
+        return
+    inserted = {id(new_ids[j]): j for j in result.inserts.tolist()}
+    for i in result.deletes.tolist():
+        j = inserted.get(id(old_ids[i]))
+        if j is not None:
+            warnings.warn(f"old[{i}] and new[{j}] are the same object {old_ids[i]!r} but did not match: its hash "
+                          "changed between the two lists or it is not equal to itself; it is reported as deleted "
+                          "and inserted", InconsistentHashWarning, stacklevel=3)
+            return
 
 
 def _item(values, index):
@@ -80,7 +104,10 @@ class Differ:
                                                           lambda p: p)
                 if identifiers:
                     raise DuplicateError(name, "item", identifiers, positions)
-        return Diff(raw, new)
+        result = Diff(raw, new)
+        if isinstance(old_ids, (list, tuple)) and isinstance(new_ids, (list, tuple)) and old_ids:
+            _check_hashing(result, old_ids, new_ids)
+        return result
 
     def diff_sections(self, old, new, *, reload_items=(), reconfigure_items=(), reload_sections=()) -> SectionsDiff:
         """Diffs two snapshots of sections. See :func:`diffable.diff_sections`."""
@@ -180,3 +207,10 @@ def diff_sections(old, new, *, reload_items=(), reconfigure_items=(), reload_sec
     with _thread_differ() as differ:
         return differ.diff_sections(old, new, reload_items=reload_items, reconfigure_items=reconfigure_items,
                                     reload_sections=reload_sections)
+
+
+# The public classes live in private modules; they print and pickle as the package's own
+# (diffable.DuplicateError, not diffable._errors.DuplicateError).
+for _public in (DuplicateError, UnknownIdentifierError, InconsistentHashWarning, Diff, SectionsDiff, Batch):
+    _public.__module__ = __name__
+del _public

@@ -92,7 +92,7 @@ static int read_integers(const struct ArrowArray *array, char code, const char *
 }
 
 /* One identifier's key and (NFC) bytes into the scratch. 0 or -1. */
-static int put_bytes(const char *data, size_t size, int text, const char *side, size_t i, const module_state *unicode,
+static int put_bytes(const char *data, size_t size, int text, const char *side, size_t i, module_state *unicode,
                      ids_scratch *scratch) {
     PyObject *normal = NULL;
     if (text) {
@@ -113,7 +113,7 @@ static int put_bytes(const char *data, size_t size, int text, const char *side, 
 }
 
 /* string / large_string / binary / large_binary: offsets (32 or 64 bits) into one data buffer. */
-static int read_binary(const struct ArrowArray *array, int large, int text, const char *side, const module_state *unicode,
+static int read_binary(const struct ArrowArray *array, int large, int text, const char *side, module_state *unicode,
                        ids_scratch *scratch, ids *out) {
     size_t count = (size_t)array->length;
     if (ids_scratch_reserve(scratch, count, 1) != 0) return -1;
@@ -143,7 +143,7 @@ static int read_binary(const struct ArrowArray *array, int large, int text, cons
 /* string_view / binary_view: 16-byte views, each an int32 length and either the bytes inline
  * (12 or fewer) or a 4-byte prefix, an int32 buffer number and an int32 offset into that data
  * buffer (buffers[2 + number]; the last buffer holds the data buffers' sizes). */
-static int read_views(const struct ArrowArray *array, int text, const char *side, const module_state *unicode,
+static int read_views(const struct ArrowArray *array, int text, const char *side, module_state *unicode,
                       ids_scratch *scratch, ids *out) {
     size_t count = (size_t)array->length;
     if (array->n_buffers < 3) {
@@ -180,13 +180,13 @@ static int read_views(const struct ArrowArray *array, int text, const char *side
 }
 
 static int read_values(const struct ArrowSchema *schema, const struct ArrowArray *array, const char *side,
-                       const module_state *unicode, ids_scratch *scratch, ids *out);
+                       module_state *unicode, ids_scratch *scratch, ids *out);
 
 /* Dictionary-encoded: the dictionary is keyed once, then each index takes its entry's key and
  * bytes, so a value repeated under many indices is hashed once (and reported as a duplicate by
  * the core like any other). */
 static int read_dictionary(const struct ArrowSchema *schema, const struct ArrowArray *array, const char *side,
-                           const module_state *unicode, ids_scratch *scratch, ids *out) {
+                           module_state *unicode, ids_scratch *scratch, ids *out) {
     const char *format = schema->format ? schema->format : "";
     if (!is_integer_format(format) || array->n_buffers < 2 || array->dictionary == NULL) {
         PyErr_Format(PyExc_TypeError, "%s: an Arrow dictionary array with indices of format '%s' is not supported",
@@ -229,7 +229,7 @@ static int read_dictionary(const struct ArrowSchema *schema, const struct ArrowA
 }
 
 static int read_values(const struct ArrowSchema *schema, const struct ArrowArray *array, const char *side,
-                       const module_state *unicode, ids_scratch *scratch, ids *out) {
+                       module_state *unicode, ids_scratch *scratch, ids *out) {
     if (schema == NULL || array == NULL) {
         PyErr_Format(PyExc_ValueError, "%s: the Arrow array is incomplete (no schema or no data)", side);
         return -1;
@@ -255,7 +255,7 @@ static int read_values(const struct ArrowSchema *schema, const struct ArrowArray
     return -1;
 }
 
-int ids_read_arrow(PyObject *source, const char *side, const module_state *unicode, ids_scratch *scratch, ids *out,
+int ids_read_arrow(PyObject *source, const char *side, module_state *unicode, ids_scratch *scratch, ids *out,
                    int *status) {
     if (!PyObject_HasAttrString(source, "__arrow_c_array__")) return 0;
     *status = -1;

@@ -48,6 +48,7 @@ typedef struct {
 typedef struct {
     PyObject *normalize;  /* unicodedata.normalize */
     PyObject *nfc;        /* "NFC", its first argument */
+    Py_ssize_t normalize_calls;  /* how many strs went through it (the tests check NFC ones never do) */
 } module_state;
 
 /* Reads `source` (a sequence or an integer buffer; Arrow arrays are arrow.c's, and differ.c asks
@@ -55,12 +56,12 @@ typedef struct {
  * while their bytes are in cache. `side` names the list in error messages ("old"/"new").
  * Returns 0, or -1 with an exception set. O(n) C work; only a str the core's quick check cannot
  * prove NFC calls unicodedata.normalize. */
-int ids_read(PyObject *source, const char *side, const module_state *unicode, ids_scratch *scratch, ids *out);
+int ids_read(PyObject *source, const char *side, module_state *unicode, ids_scratch *scratch, ids *out);
 
 /* Reads an object exposing __arrow_c_array__ (built on ids.c's scratch and error helpers, so
  * ids.c never calls it: the reader above both is differ.c). 1 when it handled `source` (0 or -1
  * with an exception), 0 when `source` is no Arrow array. */
-int ids_read_arrow(PyObject *source, const char *side, const module_state *unicode, ids_scratch *scratch, ids *out,
+int ids_read_arrow(PyObject *source, const char *side, module_state *unicode, ids_scratch *scratch, ids *out,
                    int *status);
 
 /* Makes sure `scratch` holds `count` entries (keys, and offsets when `bytes`). -1 + MemoryError. */
@@ -94,7 +95,7 @@ void ids_use_arena(ids *out, ids_scratch *scratch, int kind, size_t count);
  * using them (NULL when the input was NFC). `text` is the str when the caller has one, else NULL
  * (the bytes are then decoded first). Returns 0; -1 with an exception (UnicodeDecodeError for
  * invalid UTF-8, MemoryError, ...). */
-int ids_key_text(PyObject *text, const char *utf8, size_t length, const module_state *unicode, PyObject **keep,
+int ids_key_text(PyObject *text, const char *utf8, size_t length, module_state *unicode, PyObject **keep,
                  const char **bytes, size_t *size, uint64_t *key);
 
 /* A ValueError/TypeError naming the list and the position, e.g. "new[3]: ...". */

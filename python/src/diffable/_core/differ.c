@@ -123,7 +123,7 @@ static void release_all(ids *lists, size_t count) {
  * (ids.c). Kept here, above both files, so that neither calls the other. 0 or -1. */
 static int read_identifiers(Differ *self, PyObject *source, const char *side, ids_scratch *scratch, ids *out) {
     memset(out, 0, sizeof *out);
-    const module_state *state = PyType_GetModuleState(Py_TYPE((PyObject *)self));
+    module_state *state = PyType_GetModuleState(Py_TYPE((PyObject *)self));
     if (state == NULL) return -1;
     int status = 0;
     if (!PyUnicode_Check(source) && ids_read_arrow(source, side, state, scratch, out, &status)) return status;

@@ -82,7 +82,7 @@ void ids_release(ids *list) {
     }
 }
 
-int ids_key_text(PyObject *text, const char *utf8, size_t length, const module_state *unicode, PyObject **keep,
+int ids_key_text(PyObject *text, const char *utf8, size_t length, module_state *unicode, PyObject **keep,
                  const char **bytes, size_t *size, uint64_t *key) {
     *keep = NULL;
     *bytes = utf8, *size = length;
@@ -90,6 +90,7 @@ int ids_key_text(PyObject *text, const char *utf8, size_t length, const module_s
     if (dfc_hash_if_nfc(utf8, length, 0, key)) return 0;
     PyObject *decoded = text;
     if (decoded == NULL && (decoded = PyUnicode_DecodeUTF8(utf8, (Py_ssize_t)length, "strict")) == NULL) return -1;
+    unicode->normalize_calls++;
     PyObject *normal = PyObject_CallFunctionObjArgs(unicode->normalize, unicode->nfc, decoded, NULL);
     if (decoded != text) Py_DECREF(decoded);
     if (normal == NULL) return -1;
@@ -241,7 +242,7 @@ static int read_ints(PyObject *sequence, int is_list, const char *side, size_t c
 }
 
 /* One str's key and NFC bytes into the arena. 0 or -1. */
-static int read_str(PyObject *item, const char *side, size_t i, const module_state *unicode, ids_scratch *scratch) {
+static int read_str(PyObject *item, const char *side, size_t i, module_state *unicode, ids_scratch *scratch) {
     Py_ssize_t utf8_size;
     const char *utf8 = PyUnicode_AsUTF8AndSize(item, &utf8_size);
     PyObject *normal = NULL;
@@ -260,7 +261,7 @@ static int read_str(PyObject *item, const char *side, size_t i, const module_sta
     return status;
 }
 
-static int read_bytes(PyObject *sequence, int is_list, const char *side, size_t count, int kind, const module_state *unicode,
+static int read_bytes(PyObject *sequence, int is_list, const char *side, size_t count, int kind, module_state *unicode,
                       ids *out, ids_scratch *scratch) {
     scratch->offsets[0] = 0;
     for (size_t i = 0; i < count; i++) {
@@ -336,7 +337,7 @@ static int unordered(PyObject *source, const char *side) {
     return -1;
 }
 
-int ids_read(PyObject *source, const char *side, const module_state *unicode, ids_scratch *scratch, ids *out) {
+int ids_read(PyObject *source, const char *side, module_state *unicode, ids_scratch *scratch, ids *out) {
     memset(out, 0, sizeof *out);
     if (PyUnicode_Check(source)) {
         PyErr_Format(PyExc_TypeError, "%s is a str; pass a sequence of identifiers (e.g. list(text))", side);

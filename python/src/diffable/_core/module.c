@@ -9,7 +9,7 @@
 #include <string.h>
 
 static PyObject *module_key(PyObject *module, PyObject *identifier) {
-    const module_state *state = PyModule_GetState(module);
+    module_state *state = PyModule_GetState(module);
     if (state == NULL) return NULL;
     if (PyBytes_Check(identifier)) {
         char *data;
@@ -186,7 +186,16 @@ static PyObject *module_batch_steps(PyObject *module, PyObject *args) {
     return list;
 }
 
+/* normalize_calls() -> how many strs this interpreter's module has passed to unicodedata.normalize
+ * (those the core's quick check could not prove NFC). For the tests. */
+static PyObject *module_normalize_calls(PyObject *module, PyObject *unused) {
+    (void)unused;
+    const module_state *state = PyModule_GetState(module);
+    return state ? PyLong_FromSsize_t(state->normalize_calls) : NULL;
+}
+
 static PyMethodDef module_methods[] = {
+    {"normalize_calls", module_normalize_calls, METH_NOARGS, "How many strs went through unicodedata.normalize."},
     {"key", module_key, METH_O, "key(identifier) -> int: XXH3-64 (seed 0) of a str's NFC UTF-8 or of bytes; an int is its own key."},
     {"flat_steps", module_flat_steps, METH_VARARGS, "The sequential steps of a flat diff (see diffable.Diff.steps)."},
     {"batch_steps", module_batch_steps, METH_VARARGS, "The sequential steps of one batch (see diffable.SectionsDiff.steps)."},

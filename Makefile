@@ -409,7 +409,12 @@ python-package-test: python-package python-floors
 	      || $(PYTHON) -m pip install --quiet --break-system-packages $(PY_DIST_PACKAGES); \
 	fi
 	Tests/python/check_distribution.sh $(PYTHON) $(BUILD)/python-dist test_package.py test_properties.py \
-	    test_bench.py test_distribution.py test_json_patch.py
+	    test_bench.py test_distribution.py test_json_patch.py test_hostile_core.py
+
+# The extension built with AddressSanitizer and UBSan, against hostile input to diffable._core and
+# the package tests, in an ordinary CPython with the ASan runtime preloaded (not part of make test).
+python-asan: python-deps
+	Tests/python/asan_hostile.sh $(PYTHON) $(BUILD)/python-asan
 
 # The package against difflib, DeepDiff, rapidfuzz, polars and pure Python: each cell one process
 # alternating diffable and the tool (not part of make test; BENCH_PY_ARGS, e.g. --sizes 1e3,1e5).

@@ -11,7 +11,7 @@
 # sdist only when python/ and the core have no uncommitted changes; otherwise from the working
 # tree (so the tests see your edits), with a warning, and the sdist is only listed.
 set -euo pipefail
-PYTHON=$1 OUT=$2
+PYTHON=$1 OUT=$(mkdir -p "$2" && cd "$2" && pwd)
 shift 2
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 # meson-python runs `meson` and meson.build runs `python3` from PATH: the interpreter's own first.

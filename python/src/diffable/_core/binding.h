@@ -102,7 +102,7 @@ int ids_key_text(PyObject *text, const char *utf8, size_t length, module_state *
 int ids_error(PyObject *type, const char *side, size_t index, const char *message);
 
 /* The uint32 values packed in a bytes object (section starts, refresh indices, maps). 0, or -1
- * with TypeError when it is not bytes. O(1). */
+ * with TypeError when it is not bytes, ValueError when its length is not whole words. O(1). */
 int u32_view(PyObject *bytes, const uint32_t **values, size_t *count);
 
 /* Registers the Differ type (created from the module, so its methods reach the module's state)

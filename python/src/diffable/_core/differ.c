@@ -182,6 +182,10 @@ int u32_view(PyObject *bytes, const uint32_t **values, size_t *count) {
     char *data;
     Py_ssize_t size;
     if (PyBytes_AsStringAndSize(bytes, &data, &size) != 0) return -1;
+    if (size % 4) {
+        PyErr_Format(PyExc_ValueError, "an index array of %zd bytes is not whole 32-bit words", size);
+        return -1;
+    }
     *values = (const uint32_t *)data;
     *count = (size_t)size / 4;
     return 0;

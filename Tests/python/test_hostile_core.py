@@ -168,3 +168,13 @@ def test_every_identifier_kind_with_random_content():
         except diffable.DuplicateError:
             continue  # two spellings of one str in NFC
         assert len(result.apply(old)) == len(new)
+
+
+def test_reserve_beyond_the_limit():
+    differ = _core.CoreDiffer()
+    for old, new in ((2**40, 0), (0, 2**62), (diffable.MAX_COUNT + 1, 1)):
+        with pytest.raises((OverflowError, MemoryError, ValueError)):
+            differ.reserve(old, new)
+    with pytest.raises(ValueError):
+        differ.reserve(-1, 0)
+    assert differ._diff([1, 2], [2, 1])[0] == "ok"  # still usable

@@ -22,6 +22,11 @@ int ids_error(PyObject *type, const char *side, size_t index, const char *messag
 
 int ids_scratch_reserve(ids_scratch *scratch, size_t count, int bytes) {
     if (count <= scratch->capacity && (!bytes || scratch->offsets != NULL)) return 0;
+    /* Every caller checks its count first; this keeps the sizes below from overflowing anyway. */
+    if (count > DFC_MAX_COUNT) {
+        PyErr_Format(PyExc_OverflowError, "%zu identifiers; at most %zu are supported", count, (size_t)DFC_MAX_COUNT);
+        return -1;
+    }
     size_t capacity = count > scratch->capacity ? count : scratch->capacity;
     if (capacity < 16) capacity = 16;
     uint64_t *keys = realloc(scratch->keys, capacity * sizeof(uint64_t));

@@ -178,3 +178,29 @@ def test_reserve_beyond_the_limit():
     with pytest.raises(ValueError):
         differ.reserve(-1, 0)
     assert differ._diff([1, 2], [2, 1])[0] == "ok"  # still usable
+
+
+def test_a_collection_while_strs_are_normalized_may_change_the_list():
+    # The reader keeps borrowed items ahead of the one it reads; a str sent to unicodedata may
+    # allocate, and a collection's callbacks may then shrink the list: the items ahead are
+    # fetched again (bounds-checked), never used stale.
+    import gc
+    victim = [f"cafe\u0301{k}" for k in range(300)]
+
+    def shrink(phase, info):
+        if phase == "start" and len(victim) > 50:
+            del victim[len(victim) // 2:]
+
+    threshold = gc.get_threshold()
+    gc.callbacks.append(shrink)
+    gc.set_threshold(1, 1, 1)
+    try:
+        for _ in range(5):
+            victim[:] = [f"cafe\u0301{k}" for k in range(300)]
+            try:
+                diffable.diff(victim, [])
+            except IndexError:
+                pass
+    finally:
+        gc.callbacks.remove(shrink)
+        gc.set_threshold(*threshold)

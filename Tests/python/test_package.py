@@ -92,7 +92,12 @@ def test_sections_errors():
     ([None, 1], [], TypeError, "old\\[1\\] is int"),
     (["a", "\ud800"], [], ValueError, "surrogate"),
     ([2**63], [], OverflowError, "64 signed bits"),
-    (np.array([1.5]), [], TypeError, "native integers"),
+    (np.array([1.5]), [], TypeError, "numpy array of dtype float64"),
+    (np.array(["a", "bc"]), [], TypeError, "numpy array of dtype <U2"),  # not the buffer format '2w'
+    (np.array([object()]), [], TypeError, "dtype object"),
+    (array.array("d", [1.5]), [], TypeError, "native integers \\(format 'd'"),
+    ({1, 2}, [], TypeError, "old is a set: its iteration order is arbitrary"),
+    ([1], frozenset([1]), TypeError, "new is a frozenset"),
     (np.zeros((2, 2), dtype=np.int64), [], TypeError, "one-dimensional"),
     (np.array([2**63], dtype=np.uint64), [], OverflowError, "2\\*\\*63"),
     (pa.array(["a", None]), [], ValueError, "null"),
@@ -269,3 +274,139 @@ def test_private_step_helpers_refuse_hostile_indices():
     # a consistent batch: one section, move row 1 to the front
     assert _core.batch_steps(_u32([2]), _u32([2]), no, no, no, no, no, no, _u32([0, 1, 0, 0]), no, no) == [
         ("move_item", (0, 1), (0, 0))]
+
+
+# ---- completeness: apply() on sections, Arrow views and dictionaries, polars ----
+
+def test_sections_apply_builds_the_new_snapshot_from_the_old_objects():
+    class Row:
+        def __init__(self, ident):
+            self.ident = ident
+
+        def __eq__(self, other):
+            return isinstance(other, Row) and other.ident == self.ident
+
+        def __hash__(self):
+            return hash(self.ident)
+
+    a, b, c = Row("a"), Row("b"), Row("c")
+    old = [("A", [a, b]), ("B", [c])]
+    new = [("C", [Row("d")]), ("B", [Row("c"), Row("a")]), ("A", [])]
+    result = diffable.diff_sections(old, new)
+    got = result.apply(old)
+    assert got == new
+    assert got[1][1][0] is c and got[1][1][1] is a  # kept items are the old objects
+    with pytest.raises(ValueError, match="the diff was made from"):
+        result.apply([("A", [a]), ("B", [c])])
+    rng = random.Random(3)
+    for _ in range(200):
+        items = rng.sample(range(100), 20)
+        sections = rng.sample(range(10), 4)
+        snap = lambda ids, secs: [(s, ids[k::len(secs)]) for k, s in enumerate(secs)]
+        old = snap(items, sections)
+        new = snap(rng.sample(items, 15) + [1000 + k for k in range(3)], rng.sample(sections + [99], 4))
+        assert diffable.diff_sections(old, new).apply(old) == new
+
+
+def test_arrow_views_and_dictionaries_read_in_c():
+    old = ["x", "café", "a long identifier past twelve bytes", "", "z" * 40]
+    new = ["z" * 40, "cafe\u0301", "x", "w", "a long identifier past twelve bytes"]
+    expected = diffable.diff(old, new)
+    sources = [pa.array(old, pa.string_view()), pa.array(old).dictionary_encode(),
+               pa.array(old, pa.large_string()).dictionary_encode(), pa.array(["q"] + old, pa.string_view()).slice(1),
+               pa.array(old, pa.string_view()).dictionary_encode()]
+    for source in sources:
+        got = diffable.diff(source, new)
+        assert got.new_to_old.tolist() == expected.new_to_old.tolist(), source.type
+        assert got.moves.tolist() == expected.moves.tolist()
+    raw_old, raw_new = [s.encode() for s in old], [s.encode() for s in new]
+    assert diffable.diff(pa.array(raw_old, pa.binary_view()), raw_new).matched == 3  # bytes as they are
+    ints = pa.array([5, 7, 9, 5]).dictionary_encode().slice(0, 3)
+    assert diffable.diff(ints, [9, 5]).new_to_old.tolist() == [2, 0]
+    with pytest.raises(diffable.DuplicateError) as caught:
+        diffable.diff(pa.array(["a", "b", "a"]).dictionary_encode(), [])
+    assert caught.value.identifiers == ["a"] and caught.value.positions == [[0, 2]]
+    with pytest.raises(ValueError, match=r"old\[1\]: a null"):
+        diffable.diff(pa.array(["a", None]).dictionary_encode(), [])
+    with pytest.raises(ValueError, match="null"):
+        diffable.diff(pa.array(["a", None], pa.string_view()), [])
+    # Large views across several data buffers (a concatenation keeps its chunks' buffers).
+    chunks = [pa.array([f"identifier number {k:06d}" for k in range(j, 5000, 3)], pa.string_view()) for j in range(3)]
+    joined = pa.concat_arrays(chunks)
+    assert diffable.diff(joined, joined.to_pylist()[::-1]).matched == 5000
+
+
+def test_nfc_text_never_reaches_unicodedata():
+    # One pass per str in C (the core's dfc_hash_if_nfc); unicodedata.normalize only for text
+    # the quick check cannot prove NFC. Counted by the module (normalize_calls).
+    core = diffable._core
+    scripts = [f"товар-{k}" for k in range(500)] + [f"商品{k}" for k in range(500)] + \
+              [f"עברית{k}" for k in range(100)] + [f"ｆｕｌｌ{k}" for k in range(100)] + [f"é{k}–€" for k in range(100)]
+    before = core.normalize_calls()
+    for source in (scripts, tuple(scripts), pa.array(scripts), pa.array(scripts, pa.string_view()),
+                   pa.array(scripts).dictionary_encode()):
+        assert diffable.diff(source, scripts[::-1]).matched == len(scripts)
+    assert core.normalize_calls() == before
+    decomposed = [f"cafe\u0301{k}" for k in range(10)]
+    assert diffable.diff(decomposed, [f"café{k}" for k in range(10)]).matched == 10
+    assert core.normalize_calls() == before + 10
+
+
+def test_polars_series_through_arrow():
+    pl = pytest.importorskip("polars")
+    old, new = ["a", "b", "c", "d"], ["d", "a", "e"]
+    expected = diffable.diff(old, new)
+    got = diffable.diff(pl.Series(old), pl.Series(new))
+    assert got.new_to_old.tolist() == expected.new_to_old.tolist()
+    assert diffable.diff(pl.Series([3, 1, 2]), pl.Series([1, 2, 3])).moves.tolist() == [[0, 2]]
+    assert diffable.diff(pl.Series(old, dtype=pl.Categorical), new).matched == 2
+
+
+# ---- messages ----
+
+def test_public_names_print_as_the_package():
+    with pytest.raises(diffable.DuplicateError) as caught:
+        diffable.diff([1, 1], [])
+    assert type(caught.value).__module__ == "diffable"
+    assert repr(type(caught.value)) == "<class 'diffable.DuplicateError'>"
+    import pickle
+    again = pickle.loads(pickle.dumps(caught.value))
+    assert again.identifiers == [1] and again.positions == [[0, 1]] and str(again) == str(caught.value)
+
+
+def test_section_items_that_are_not_a_list_name_the_section():
+    with pytest.raises(TypeError, match=r"old\[0\]: a section's items must be .* not int"):
+        diffable.diff_sections([("A", 5)], [])
+    with pytest.raises(TypeError, match=r"new\[1\]: .* not set"):
+        diffable.diff_sections([], [("A", [1]), ("B", {2})])
+    with pytest.raises(TypeError, match="arbitrary"):
+        diffable.diff_sections({("A", (1,))}, [])
+
+
+def test_an_object_that_does_not_match_itself_is_reported():
+    class Drifting:
+        calls = 0
+
+        def __hash__(self):
+            Drifting.calls += 1
+            return Drifting.calls
+
+    x, y = Drifting(), Drifting()
+    with pytest.warns(diffable.InconsistentHashWarning, match=r"old\[0\] and new\[1\] are the same object"):
+        result = diffable.diff([x, y], [y, x])
+    assert result.apply([x, y]) == [y, x]  # still a valid diff: deletes and inserts
+
+
+def test_module_state_and_a_subinterpreter():
+    import subprocess
+    import sys
+    code = ("import _xxsubinterpreters as s, warnings\n"
+            "i = s.create()\n"
+            "s.run_string(i, 'import warnings; warnings.simplefilter(\"ignore\")\\n"
+            "import diffable\\nassert diffable.diff([\"a\", \"b\"], [\"b\", \"a\"]).steps() == [(\"move\", 1, 0)]\\n"
+            "assert diffable.key(\"cafe\\\\u0301\") == diffable.key(\"caf\\\\u00e9\")')\n"
+            "import diffable\nprint('ok')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    if "No module named '_xxsubinterpreters'" in done.stderr:
+        pytest.skip("no _xxsubinterpreters in this CPython")
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr

@@ -12,15 +12,21 @@ other hashable objects (compared with ==); ``key=`` maps arbitrary objects to id
 ``sorted``. numpy integer arrays and Arrow arrays (pyarrow) of strings, binaries or integers are
 read from their buffers. The GIL is released while the core works.
 """
+import contextlib
+import threading
+import warnings
+
 from . import _core
-from ._errors import DuplicateError, UnknownIdentifierError, group_duplicates
+from ._errors import DuplicateError, InconsistentHashWarning, UnknownIdentifierError, group_duplicates
+from ._json_patch import json_patch
 from ._result import Diff
 from ._sections import Batch, SectionsDiff
 from ._sections import diff_sections as _diff_sections
 
-__all__ = ["diff", "diff_sections", "key", "Differ", "Diff", "SectionsDiff", "Batch", "DuplicateError",
-           "UnknownIdentifierError", "MAX_COUNT"]
-__version__ = "0.3.0"
+__all__ = ["diff", "diff_sections", "json_patch", "key", "Differ", "Diff", "SectionsDiff", "Batch", "DuplicateError",
+           "UnknownIdentifierError", "InconsistentHashWarning", "MAX_COUNT", "KEPT_BUFFER_BYTES"]
+# The C core's version (dfc.h), compiled in; the wheel's metadata carries the same (meson.build).
+__version__ = _core.core_version
 
 #: The most identifiers one list (or snapshot) may hold: 2**31 - 1.
 MAX_COUNT = _core.MAX_COUNT
@@ -38,15 +44,37 @@ def key(identifier):
 
 
 def _readable(values):
-    """Sources the core reads directly stay as they are; an Arrow chunked array or stream becomes one array."""
+    """Sources the core reads directly stay as they are; an Arrow chunked array or stream (a polars
+    Series, a pyarrow ChunkedArray) becomes one Arrow array, read in C like any other."""
     if hasattr(values, "__arrow_c_array__"):
         return values
     if hasattr(values, "combine_chunks"):  # pyarrow.ChunkedArray
         return values.combine_chunks()
-    if hasattr(values, "__arrow_c_stream__") and not hasattr(values, "__array__"):
+    if hasattr(values, "__arrow_c_stream__") and not isinstance(values, (list, tuple)):
         import pyarrow  # only Arrow streams need pyarrow
         return pyarrow.chunked_array(values).combine_chunks()
     return values
+
+
+_PLAIN = (int, str, bytes)
+
+
+def _check_hashing(result, old_ids, new_ids):
+    """Warns when one object is both deleted from `old` and inserted into `new`: it did not match
+    itself, so its hash changed between the two reads or its == is not reflexive (Swift reports
+    the same as inconsistent hashing). Objects that are equal but distinct with different hashes
+    are not caught: that would need every deleted object compared with every inserted one.
+    O(deletes + inserts), only for generic objects."""
+    if not (len(result.deletes) and len(result.inserts)) or type(old_ids[0]) in _PLAIN:
+        return
+    inserted = {id(new_ids[j]): j for j in result.inserts.tolist()}
+    for i in result.deletes.tolist():
+        j = inserted.get(id(old_ids[i]))
+        if j is not None:
+            warnings.warn(f"old[{i}] and new[{j}] are the same object {old_ids[i]!r} but did not match: its hash "
+                          "changed between the two lists or it is not equal to itself; it is reported as deleted "
+                          "and inserted", InconsistentHashWarning, stacklevel=3)
+            return
 
 
 def _item(values, index):
@@ -76,7 +104,10 @@ class Differ:
                                                           lambda p: p)
                 if identifiers:
                     raise DuplicateError(name, "item", identifiers, positions)
-        return Diff(raw, new)
+        result = Diff(raw, new)
+        if isinstance(old_ids, (list, tuple)) and isinstance(new_ids, (list, tuple)) and old_ids:
+            _check_hashing(result, old_ids, new_ids)
+        return result
 
     def diff_sections(self, old, new, *, reload_items=(), reconfigure_items=(), reload_sections=()) -> SectionsDiff:
         """Diffs two snapshots of sections. See :func:`diffable.diff_sections`."""
@@ -121,10 +152,41 @@ def diff(old, new, *, key=None) -> Diff:
         OverflowError: an int outside 64 signed bits, a list longer than MAX_COUNT.
 
     Complexity: O(n + m) expected plus O(k log k) for the k matched identifiers that are not in a
-    common prefix or suffix; the GIL is released while the core hashes and diffs (not for generic
-    objects, whose == is Python code).
+    common prefix or suffix; the GIL is released while the core diffs (not for generic objects,
+    whose == is Python code). Each thread keeps one Differ between calls (buffers up to
+    KEPT_BUFFER_BYTES), so repeated diffs allocate nothing new.
     """
-    return Differ().diff(old, new, key=key)
+    with _thread_differ() as differ:
+        return differ.diff(old, new, key=key)
+
+
+#: The most buffer memory the Differ that diff() and diff_sections() keep per thread may hold
+#: between calls (256 MiB: about 1.3 x 10^6 str identifiers a side, 2.5 x 10^6 ints); a call that
+#: grows it further releases its buffers afterwards. Set it to 0 to keep none.
+KEPT_BUFFER_BYTES = 256 << 20
+
+_threads = threading.local()
+
+
+@contextlib.contextmanager
+def _thread_differ():
+    """The calling thread's Differ, kept between calls so that repeated diffs reuse warm buffers
+    (a fresh Differ's first touch of its memory costs page faults: about a third of a diff of
+    10^5 strs). A nested call (from a key function or an __eq__) gets a fresh Differ; buffers
+    beyond KEPT_BUFFER_BYTES are released after the call. O(1) besides the release."""
+    if getattr(_threads, "busy", False):
+        yield Differ()
+        return
+    differ = getattr(_threads, "differ", None)
+    if differ is None:
+        differ = _threads.differ = Differ()
+    _threads.busy = True
+    try:
+        yield differ
+    finally:
+        _threads.busy = False
+        if differ.memory > KEPT_BUFFER_BYTES:
+            differ.shrink()
 
 
 def diff_sections(old, new, *, reload_items=(), reconfigure_items=(), reload_sections=()) -> SectionsDiff:
@@ -143,5 +205,13 @@ def diff_sections(old, new, *, reload_items=(), reconfigure_items=(), reload_sec
 
     Complexity: O(n + m + s + r) expected plus O(k log k + s log s).
     """
-    return Differ().diff_sections(old, new, reload_items=reload_items, reconfigure_items=reconfigure_items,
-                                  reload_sections=reload_sections)
+    with _thread_differ() as differ:
+        return differ.diff_sections(old, new, reload_items=reload_items, reconfigure_items=reconfigure_items,
+                                    reload_sections=reload_sections)
+
+
+# The public classes live in private modules; they print and pickle as the package's own
+# (diffable.DuplicateError, not diffable._errors.DuplicateError).
+for _public in (DuplicateError, UnknownIdentifierError, InconsistentHashWarning, Diff, SectionsDiff, Batch):
+    _public.__module__ = __name__
+del _public

@@ -10,7 +10,13 @@ Path: TypeAlias = tuple[int, int]
 Step: TypeAlias = tuple[str, int] | tuple[str, int, int] | tuple[str, Path] | tuple[str, Path, Path]
 
 MAX_COUNT: int
+KEPT_BUFFER_BYTES: int
 __version__: str
+
+JSONValue: TypeAlias = Any
+JSONPatchOperation: TypeAlias = dict[str, Any]
+
+class InconsistentHashWarning(RuntimeWarning): ...
 
 class DuplicateError(ValueError):
     snapshot: Literal["old", "new"]
@@ -61,10 +67,13 @@ class SectionsDiff:
     new_section_to_old: array[int]
     core_seconds: float
     def steps(self) -> list[Step]: ...
+    def apply(self, old: Snapshot) -> list[tuple[Any, list[Any]]]: ...
 
 Snapshot: TypeAlias = Iterable[tuple[Identifier, Iterable[Identifier]]]
 
 def key(identifier: str | bytes | int) -> int: ...
+def json_patch(old: JSONValue, new: JSONValue, *, key: Callable[[dict[str, Any]], Identifier] | str | None = None,
+               path: str = "") -> list[JSONPatchOperation]: ...
 def diff(old: Iterable[Any], new: Iterable[Any], *, key: Callable[[Any], Identifier] | None = None) -> Diff: ...
 def diff_sections(old: Snapshot, new: Snapshot, *, reload_items: Iterable[Identifier] = (),
                   reconfigure_items: Iterable[Identifier] = (), reload_sections: Iterable[Identifier] = ()) -> SectionsDiff: ...

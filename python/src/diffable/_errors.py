@@ -21,6 +21,9 @@ class DuplicateError(ValueError):
         more = f" and {len(identifiers) - 10} more" if len(identifiers) > 10 else ""
         super().__init__(f"{len(identifiers)} duplicate {kind} identifier(s) in {snapshot}: {shown}{more}")
 
+    def __reduce__(self):
+        return type(self), (self.snapshot, self.kind, self.identifiers, self.positions)
+
 
 class UnknownIdentifierError(ValueError):
     """A refresh request (reload_items, reconfigure_items, reload_sections) names an identifier
@@ -34,6 +37,15 @@ class UnknownIdentifierError(ValueError):
         self.snapshot, self.list, self.identifiers, self.positions = snapshot, list_name, identifiers, positions
         super().__init__(f"{list_name} names {len(identifiers)} identifier(s) not in the new snapshot: "
                          + ", ".join(repr(i) for i in identifiers[:10]))
+
+    def __reduce__(self):
+        return type(self), (self.snapshot, self.list, self.identifiers, self.positions)
+
+
+class InconsistentHashWarning(RuntimeWarning):
+    """One object is both deleted from the old list and inserted into the new one: it did not
+    match itself, because its hash changed between the two reads or its == is not reflexive.
+    The diff is still valid (a delete and an insert instead of a move)."""
 
 
 def group_duplicates(entries, side, is_section, name_of, position_of):

@@ -34,6 +34,10 @@ class Batch:
                     or self.insert_items or self.move_items)
 
 
+def _int32s(data):
+    return array("i", data)
+
+
 def _u32(values):
     return array("I", values).tobytes()
 
@@ -68,14 +72,32 @@ class SectionsDiff:
     """
 
     __slots__ = ("batches", "old_item_to_new", "new_item_to_old", "old_section_to_new", "new_section_to_old",
-                 "core_seconds", "_old_counts", "_new_counts")
+                 "core_seconds", "_old_counts", "_new_counts", "_new")
 
-    def __init__(self, raw, old_counts, new_counts):
+    def __init__(self, raw, old_counts, new_counts, new):
         _, structural, refresh, oi, ni, os_, ns, seconds = raw
         self.batches = [_batch(b) for b in (structural, refresh) if b is not None]
-        self.old_item_to_new, self.new_item_to_old = array("i", oi), array("i", ni)
-        self.old_section_to_new, self.new_section_to_old = array("i", os_), array("i", ns)
+        self.old_item_to_new, self.new_item_to_old = _int32s(oi), _int32s(ni)
+        self.old_section_to_new, self.new_section_to_old = _int32s(os_), _int32s(ns)
         self.core_seconds, self._old_counts, self._new_counts = seconds, old_counts, new_counts
+        self._new = new  # (section ids, flat item ids, starts) of the new snapshot diffed
+
+    def apply(self, old):
+        """The new snapshot built from `old`, as ``[(section_id, [item_ids])]``: kept sections and
+        items are taken from `old` (so objects passed with their own identity survive), inserted
+        ones from the new snapshot the diff saw. O(n + m + s).
+
+        Raises ValueError when `old` does not have the shape (sections and items per section) of
+        the old snapshot diffed."""
+        old_sections, old_items, old_starts = _flatten(old, "old")
+        if _counts(old_starts) != self._old_counts:
+            raise ValueError(f"apply: old has {len(old_sections)} sections holding {_counts(old_starts)} items; "
+                             f"the diff was made from {len(self._old_counts)} holding {self._old_counts}")
+        new_sections, new_items, new_starts = self._new
+        section_from, item_from = self.new_section_to_old.tolist(), self.new_item_to_old.tolist()
+        items = [old_items[o] if o >= 0 else new_items[f] for f, o in enumerate(item_from)]
+        return [(old_sections[o] if o >= 0 else new_sections[s], items[new_starts[s]:new_starts[s + 1]])
+                for s, o in enumerate(section_from)]
 
     def __repr__(self):
         return f"SectionsDiff(batches={self.batches!r})"
@@ -104,12 +126,18 @@ class SectionsDiff:
 
 def _flatten(snapshot, side):
     """(section ids, flat item ids, section starts) of [(section_id, [item_ids])]. O(n)."""
+    if isinstance(snapshot, (set, frozenset)):
+        raise TypeError(f"{side} is a {type(snapshot).__name__}: its iteration order is arbitrary; "
+                        "pass a list of (section_id, [item_ids]) pairs")
     sections, items, starts = [], [], [0]
     for position, entry in enumerate(snapshot):
         try:
             section, section_items = entry
         except (TypeError, ValueError):
             raise TypeError(f"{side}[{position}] must be a (section_id, [item_ids]) pair") from None
+        if isinstance(section_items, (str, bytes, set, frozenset)) or not hasattr(section_items, "__iter__"):
+            raise TypeError(f"{side}[{position}]: a section's items must be an ordered iterable of identifiers "
+                            f"(a list or tuple), not {type(section_items).__name__}")
         sections.append(section)
         items.extend(section_items)
         starts.append(len(items))
@@ -152,7 +180,7 @@ def diff_sections(core, old, new, reload_items, reconfigure_items, reload_sectio
     if unknown[0] is not None:
         name, missing = unknown
         raise UnknownIdentifierError("new", name, [v[0] for v in missing.values()], [v[1] for v in missing.values()])
-    return SectionsDiff(raw, _counts(old_starts), _counts(new_starts))
+    return SectionsDiff(raw, _counts(old_starts), _counts(new_starts), (new_sections, new_items, new_starts))
 
 
 def _counts(starts):

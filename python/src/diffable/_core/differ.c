@@ -1,8 +1,9 @@
 /*
  * differ.c — the Differ type: one dfc_context (warm buffers reused by every diff), the key arrays
  * of the lists it read last, and the calls into the core. The GIL is released while the core
- * hashes and diffs (not for generic objects, whose == is Python code). Results leave as bytes
- * of 32-bit integers; the Python layer wraps them (diffable/_result.py).
+ * diffs (not for generic objects, whose == is Python code); str and bytes were hashed and copied
+ * into the Differ's arenas while read, so the core touches no Python object meanwhile. Results
+ * leave as bytes of 32-bit integers; the Python layer wraps them (diffable/_result.py).
  */
 #include "binding.h"
 
@@ -21,12 +22,6 @@ typedef struct {
     const ids *lists[2];
     int failed;  /* a Python == raised: the error is pending */
 } identity;
-
-static int equal_bytes(void *user_data, int a_side, uint32_t a, int b_side, uint32_t b) {
-    const identity *pair = user_data;
-    const ids *x = pair->lists[a_side], *y = pair->lists[b_side];
-    return x->size[a] == y->size[b] && memcmp(x->data[a], y->data[b], x->size[a]) == 0;
-}
 
 static int equal_objects(void *user_data, int a_side, uint32_t a, int b_side, uint32_t b) {
     identity *pair = user_data;
@@ -55,8 +50,11 @@ static int pair_match(const char *what, identity *pair, dfc_match *match) {
         return -1;
     }
     int kind = a != IDS_EMPTY ? a : b;
-    match->kind = kind == IDS_INT || kind == IDS_EMPTY ? DFC_MATCH_INJECTIVE : DFC_MATCH_CALLBACK;
-    match->equal = kind == IDS_OBJECT ? equal_objects : equal_bytes;
+    /* ints are their keys; str and bytes keys are confirmed by the core on the arenas' bytes
+     * (no Python, no callback); other objects by their ==. */
+    match->kind = kind == IDS_OBJECT ? DFC_MATCH_CALLBACK
+                  : kind == IDS_STR || kind == IDS_BYTES ? DFC_MATCH_BYTES : DFC_MATCH_INJECTIVE;
+    match->equal = kind == IDS_OBJECT ? equal_objects : NULL;
     match->user_data = pair;
     return kind;
 }
@@ -124,11 +122,19 @@ static void release_all(ids *lists, size_t count) {
  * core_seconds) or ("duplicates", [(side, is_section, first, duplicate)]). */
 /* One side's identifiers from any source: an Arrow array (arrow.c), else a sequence or buffer
  * (ids.c). Kept here, above both files, so that neither calls the other. 0 or -1. */
-static int read_identifiers(PyObject *source, const char *side, ids_scratch *scratch, ids *out) {
+static int read_identifiers(Differ *self, PyObject *source, const char *side, ids_scratch *scratch, ids *out) {
     memset(out, 0, sizeof *out);
+    module_state *state = PyType_GetModuleState(Py_TYPE((PyObject *)self));
+    if (state == NULL) return -1;
     int status = 0;
-    if (!PyUnicode_Check(source) && ids_read_arrow(source, side, scratch, out, &status)) return status;
-    return ids_read(source, side, scratch, out);
+    if (!PyUnicode_Check(source) && ids_read_arrow(source, side, state, scratch, out, &status)) return status;
+    return ids_read(source, side, state, scratch, out);
+}
+
+/* The core's view of one list read: keys, and for str/bytes the arena and its offsets. */
+static dfc_list core_list(const ids *list) {
+    int bytes = list->kind == IDS_STR || list->kind == IDS_BYTES;
+    return (dfc_list){list->keys, list->count, bytes ? list->bytes : NULL, bytes ? list->offsets : NULL};
 }
 
 static PyObject *differ_diff(Differ *self, PyObject *args) {
@@ -140,12 +146,11 @@ static PyObject *differ_diff(Differ *self, PyObject *args) {
     PyObject *result = NULL;
     identity pair = {{&lists[0], &lists[1]}, 0};
     dfc_match match;
-    if (read_identifiers(old_source, "old", &self->scratch[0], &lists[0]) != 0) goto done;
-    if (read_identifiers(new_source, "new", &self->scratch[1], &lists[1]) != 0) goto done;
+    if (read_identifiers(self, old_source, "old", &self->scratch[0], &lists[0]) != 0) goto done;
+    if (read_identifiers(self, new_source, "new", &self->scratch[1], &lists[1]) != 0) goto done;
     int kind = pair_match("identifiers", &pair, &match);
     if (kind < 0) goto done;
-    dfc_list old_list = {lists[0].keys, lists[0].count, NULL, NULL};
-    dfc_list new_list = {lists[1].keys, lists[1].count, NULL, NULL};
+    dfc_list old_list = core_list(&lists[0]), new_list = core_list(&lists[1]);
     dfc_flat_result r;
     int status;
     double started = now();
@@ -153,8 +158,6 @@ static PyObject *differ_diff(Differ *self, PyObject *args) {
         status = dfc_diff_flat(self->context, &old_list, &new_list, &match, 0, &r);
     } else {
         Py_BEGIN_ALLOW_THREADS
-        ids_hash(&lists[0]);
-        ids_hash(&lists[1]);
         status = dfc_diff_flat(self->context, &old_list, &new_list, &match, 0, &r);
         Py_END_ALLOW_THREADS
     }
@@ -180,6 +183,10 @@ int u32_view(PyObject *bytes, const uint32_t **values, size_t *count) {
     char *data;
     Py_ssize_t size;
     if (PyBytes_AsStringAndSize(bytes, &data, &size) != 0) return -1;
+    if (size % 4) {
+        PyErr_Format(PyExc_ValueError, "an index array of %zd bytes is not whole 32-bit words", size);
+        return -1;
+    }
     *values = (const uint32_t *)data;
     *count = (size_t)size / 4;
     return 0;
@@ -225,7 +232,7 @@ static PyObject *differ_diff_sections(Differ *self, PyObject *args) {
     PyObject *result = NULL;
     static const char *names[4] = {"old items", "new items", "old sections", "new sections"};
     for (int i = 0; i < 4; i++)
-        if (read_identifiers(sources[i], names[i], &self->scratch[i], &lists[i]) != 0) goto done;
+        if (read_identifiers(self, sources[i], names[i], &self->scratch[i], &lists[i]) != 0) goto done;
     identity items = {{&lists[0], &lists[1]}, 0}, sections = {{&lists[2], &lists[3]}, 0};
     dfc_match item_match, section_match;
     int item_kind = pair_match("items", &items, &item_match);
@@ -248,8 +255,8 @@ static PyObject *differ_diff_sections(Differ *self, PyObject *args) {
         goto done;
     dfc_snapshot snapshots[2];
     for (int side = 0; side < 2; side++) {
-        snapshots[side].sections = (dfc_list){lists[2 + side].keys, lists[2 + side].count, NULL, NULL};
-        snapshots[side].items = (dfc_list){lists[side].keys, lists[side].count, NULL, NULL};
+        snapshots[side].sections = core_list(&lists[2 + side]);
+        snapshots[side].items = core_list(&lists[side]);
         snapshots[side].section_starts = start_values[side];
     }
     dfc_sections_result r;
@@ -260,7 +267,6 @@ static PyObject *differ_diff_sections(Differ *self, PyObject *args) {
                                    0, &r);
     } else {
         Py_BEGIN_ALLOW_THREADS
-        for (int i = 0; i < 4; i++) ids_hash(&lists[i]);
         status = dfc_diff_sections(self->context, &snapshots[0], &snapshots[1], &refresh, &section_match, &item_match,
                                    0, &r);
         Py_END_ALLOW_THREADS
@@ -318,7 +324,8 @@ static PyObject *differ_memory(Differ *self, void *unused) {
     (void)unused;
     size_t bytes = dfc_context_sizeof(self->context);
     for (int i = 0; i < 4; i++)
-        bytes += self->scratch[i].capacity * (sizeof(uint64_t) + (self->scratch[i].data ? sizeof(char *) + sizeof(size_t) : 0));
+        bytes += self->scratch[i].capacity * (sizeof(uint64_t) + (self->scratch[i].offsets ? sizeof(uint64_t) : 0)) +
+                 self->scratch[i].arena_capacity;
     return PyLong_FromSize_t(bytes);
 }
 
@@ -373,15 +380,16 @@ static PyType_Slot differ_slots[] = {
     {0, NULL},
 };
 
-static PyType_Spec differ_spec = {"diffable._core.CoreDiffer", sizeof(Differ), 0,
-                                  Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, differ_slots};
+/* Not a base type: its methods find the module's state through their own type, which a subclass
+ * would not have (diffable.Differ holds a CoreDiffer rather than deriving from it). */
+static PyType_Spec differ_spec = {"diffable._core.CoreDiffer", sizeof(Differ), 0, Py_TPFLAGS_DEFAULT, differ_slots};
 
 int differ_register(PyObject *module) {
-    PyObject *type = PyType_FromSpec(&differ_spec);
+    PyObject *type = PyType_FromModuleAndSpec(module, &differ_spec, NULL);
     if (type == NULL) return -1;
-    if (PyModule_AddObject(module, "CoreDiffer", type) != 0) {
-        Py_DECREF(type);
-        return -1;
-    }
-    return 0;
+    /* PyModule_AddType takes its own reference (and none on failure), unlike PyModule_AddObject,
+     * which steals one only on success. */
+    int status = PyModule_AddType(module, (PyTypeObject *)type);
+    Py_DECREF(type);
+    return status;
 }

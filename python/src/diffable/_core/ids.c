@@ -2,7 +2,13 @@
  * ids.c — reading one list of identifiers for the core: Python lists and sequences of int, str,
  * bytes or other hashable objects, and integer buffers (numpy arrays, array.array, memoryview).
  * Arrow arrays are read by arrow.c. Nothing here runs Python code per item except key hashing of
- * generic objects and NFC normalization of text that may need it.
+ * generic objects and NFC normalization of text the core's quick check cannot prove NFC.
+ *
+ * Lists and tuples are read in place, item by item through the (bounds-checked) getters: an item
+ * is referenced while it is read, and str/bytes are copied into the Differ's arena at once, so
+ * nothing read depends on the list afterwards (another thread, or a finalizer run by a
+ * collection during an allocation here, may change the list: the diff then sees some mix of its
+ * states, never freed memory).
  */
 #include "binding.h"
 
@@ -15,19 +21,21 @@ int ids_error(PyObject *type, const char *side, size_t index, const char *messag
 }
 
 int ids_scratch_reserve(ids_scratch *scratch, size_t count, int bytes) {
-    if (count <= scratch->capacity && (!bytes || scratch->data != NULL || count == 0)) return 0;
+    if (count <= scratch->capacity && (!bytes || scratch->offsets != NULL)) return 0;
+    /* Every caller checks its count first; this keeps the sizes below from overflowing anyway. */
+    if (count > DFC_MAX_COUNT) {
+        PyErr_Format(PyExc_OverflowError, "%zu identifiers; at most %zu are supported", count, (size_t)DFC_MAX_COUNT);
+        return -1;
+    }
     size_t capacity = count > scratch->capacity ? count : scratch->capacity;
     if (capacity < 16) capacity = 16;
     uint64_t *keys = realloc(scratch->keys, capacity * sizeof(uint64_t));
     if (keys == NULL) goto fail;
     scratch->keys = keys;
-    if (bytes || scratch->data != NULL) {
-        const char **data = realloc((void *)scratch->data, capacity * sizeof(char *));
-        if (data == NULL) goto fail;
-        scratch->data = data;
-        size_t *size = realloc(scratch->size, capacity * sizeof(size_t));
-        if (size == NULL) goto fail;
-        scratch->size = size;
+    if (bytes || scratch->offsets != NULL) {
+        uint64_t *offsets = realloc(scratch->offsets, (capacity + 1) * sizeof(uint64_t));
+        if (offsets == NULL) goto fail;
+        scratch->offsets = offsets;
     }
     scratch->capacity = capacity;
     return 0;
@@ -39,9 +47,35 @@ fail:
 
 void ids_scratch_free(ids_scratch *scratch) {
     free(scratch->keys);
-    free((void *)scratch->data);
-    free(scratch->size);
+    free(scratch->offsets);
+    free(scratch->arena);
     memset(scratch, 0, sizeof *scratch);
+}
+
+int ids_arena_grow(ids_scratch *scratch, size_t used, size_t size) {
+    size_t capacity = scratch->arena_capacity < 4096 ? 4096 : scratch->arena_capacity;
+    while (size > capacity - used) {
+        if (capacity > SIZE_MAX / 2) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        capacity *= 2;
+    }
+    char *arena = realloc(scratch->arena, capacity);
+    if (arena == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    scratch->arena = arena, scratch->arena_capacity = capacity;
+    return 0;
+}
+
+void ids_use_arena(ids *out, ids_scratch *scratch, int kind, size_t count) {
+    out->kind = count ? kind : IDS_EMPTY;
+    out->count = count;
+    out->keys = scratch->keys;
+    out->bytes = scratch->arena ? scratch->arena : "";
+    out->offsets = scratch->offsets;
 }
 
 void ids_release(ids *list) {
@@ -53,39 +87,28 @@ void ids_release(ids *list) {
     }
 }
 
-void ids_hash(ids *list) {
-    if (!list->needs_hash) return;
-    uint64_t *keys = (uint64_t *)list->keys;
-    for (size_t i = 0; i < list->count; i++) keys[i] = dfc_hash_one(list->data[i], list->size[i], 0);
-    list->needs_hash = 0;
-}
-
-int ids_below_combining(const char *bytes, size_t size) {
-    /* U+0300 is the first combining mark; its UTF-8 lead byte is 0xCC. Every code point below
-     * it is a one-byte or a 0xC2..0xCB-led two-byte sequence, and NFC leaves all of them alone. */
-    const unsigned char *b = (const unsigned char *)bytes;
-    for (size_t i = 0; i < size; i++)
-        if (b[i] >= 0xCC) return 0;
-    return 1;
-}
-
-PyObject *ids_nfc(PyObject *text) {
-    static PyObject *normalize = NULL;  /* unicodedata.normalize, looked up once */
-    Py_ssize_t size;
-    const char *utf8 = PyUnicode_AsUTF8AndSize(text, &size);
-    if (utf8 == NULL) return NULL;
-    if (ids_below_combining(utf8, (size_t)size)) {
-        Py_INCREF(text);
-        return text;
+int ids_key_text(PyObject *text, const char *utf8, size_t length, module_state *unicode, PyObject **keep,
+                 const char **bytes, size_t *size, uint64_t *key) {
+    *keep = NULL;
+    *bytes = utf8, *size = length;
+    /* The common case: one pass over the bytes checks NFC and hashes. */
+    if (dfc_hash_if_nfc(utf8, length, 0, key)) return 0;
+    PyObject *decoded = text;
+    if (decoded == NULL && (decoded = PyUnicode_DecodeUTF8(utf8, (Py_ssize_t)length, "strict")) == NULL) return -1;
+    unicode->normalize_calls++;
+    PyObject *normal = PyObject_CallFunctionObjArgs(unicode->normalize, unicode->nfc, decoded, NULL);
+    if (decoded != text) Py_DECREF(decoded);
+    if (normal == NULL) return -1;
+    Py_ssize_t normal_size;
+    const char *normal_bytes = PyUnicode_AsUTF8AndSize(normal, &normal_size);
+    if (normal_bytes == NULL) {
+        Py_DECREF(normal);
+        return -1;
     }
-    if (normalize == NULL) {
-        PyObject *module = PyImport_ImportModule("unicodedata");
-        if (module == NULL) return NULL;
-        normalize = PyObject_GetAttrString(module, "normalize");
-        Py_DECREF(module);
-        if (normalize == NULL) return NULL;
-    }
-    return PyObject_CallFunction(normalize, "sO", "NFC", text);
+    *keep = normal;
+    *bytes = normal_bytes, *size = (size_t)normal_size;
+    *key = dfc_hash_one(normal_bytes, (size_t)normal_size, 0);
+    return 0;
 }
 
 static const char *kind_name(int kind) {
@@ -137,9 +160,20 @@ static int read_buffer(PyObject *source, const char *side, ids_scratch *scratch,
         format++;
     char code = format[0];
     if (code == 0 || format[1] != 0 || strchr("bBhHiIlLqQnN", code) == NULL) {
-        PyErr_Format(PyExc_TypeError,
-                     "%s: a buffer of identifiers must hold native integers (format '%s' is not supported)", side,
-                     view->format ? view->format : "B");
+        /* A numpy array names its dtype (e.g. <U5), which its users know; the buffer format
+         * ('5w') they do not. */
+        PyObject *dtype = PyObject_HasAttrString(source, "dtype") ? PyObject_GetAttrString(source, "dtype") : NULL;
+        if (dtype != NULL) {
+            PyErr_Format(PyExc_TypeError,
+                         "%s: a numpy array of dtype %S is not supported (integer arrays are); pass .tolist() "
+                         "for strings or objects, or a pyarrow array", side, dtype);
+            Py_DECREF(dtype);
+        } else {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError,
+                         "%s: a buffer of identifiers must hold native integers (format '%s' is not supported)",
+                         side, view->format ? view->format : "B");
+        }
         return -1;
     }
     int is_signed = strchr("bhilqn", code) != NULL;
@@ -176,25 +210,32 @@ static int read_buffer(PyObject *source, const char *side, ids_scratch *scratch,
     return 0;
 }
 
+/* Item `index` of a list or tuple, borrowed; NULL + IndexError when the list has shrunk. */
+static inline PyObject *item_at(PyObject *sequence, int is_list, size_t index) {
+    return is_list ? PyList_GetItem(sequence, (Py_ssize_t)index) : PyTuple_GetItem(sequence, (Py_ssize_t)index);
+}
+
 /* How far ahead of the identifier being read its list's objects are prefetched. A shuffled
  * list's objects sit at scattered addresses, and reading one at a time waits for each cache
  * miss in turn; fetched ahead, the misses overlap. */
 enum { IDS_PREFETCH_AHEAD = 16 };
 
-/* Starts loading the object `IDS_PREFETCH_AHEAD` places after `index` in `list`, if any.
- * O(1); a hint only (nothing is read). */
-static inline void prefetch_ahead(PyObject *list, size_t index, size_t count) {
+/* A hint to start loading `address` (nothing is read). */
 #if defined(__GNUC__) || defined(__clang__)
-    if (index + IDS_PREFETCH_AHEAD < count) __builtin_prefetch(PyList_GetItem(list, (Py_ssize_t)(index + IDS_PREFETCH_AHEAD)));
+#define IDS_PREFETCH(address) __builtin_prefetch(address)
 #else
-    (void)list, (void)index, (void)count;
+#define IDS_PREFETCH(address) ((void)(address))
 #endif
+
+/* Starts loading the object `IDS_PREFETCH_AHEAD` places after `index`, if any. O(1). */
+static inline void prefetch_ahead(PyObject *sequence, int is_list, size_t index, size_t count) {
+    if (index + IDS_PREFETCH_AHEAD < count) IDS_PREFETCH(item_at(sequence, is_list, index + IDS_PREFETCH_AHEAD));
 }
 
-static int read_ints(PyObject *list, const char *side, size_t count, ids *out, uint64_t *keys) {
+static int read_ints(PyObject *sequence, int is_list, const char *side, size_t count, ids *out, uint64_t *keys) {
     for (size_t i = 0; i < count; i++) {
-        prefetch_ahead(list, i, count);
-        PyObject *item = PyList_GetItem(list, (Py_ssize_t)i);
+        prefetch_ahead(sequence, is_list, i, count);
+        PyObject *item = item_at(sequence, is_list, i);
         if (item == NULL) return -1;
         if (!PyLong_Check(item)) return mixed(side, i, item, IDS_INT);
         int overflow = 0;
@@ -207,48 +248,82 @@ static int read_ints(PyObject *list, const char *side, size_t count, ids *out, u
     return 0;
 }
 
-static int read_bytes(PyObject *list, const char *side, size_t count, int kind, ids *out, ids_scratch *scratch) {
-    for (size_t i = 0; i < count; i++) {
-        prefetch_ahead(list, i, count);
-        PyObject *item = PyList_GetItem(list, (Py_ssize_t)i);
-        if (item == NULL) return -1;
-        if (kind_of(item) != kind) return mixed(side, i, item, kind);
-        char *data;
-        Py_ssize_t size;
-        if (kind == IDS_BYTES) {
-            if (PyBytes_AsStringAndSize(item, &data, &size) != 0) return -1;
-        } else {
-            PyObject *normal = ids_nfc(item);
-            if (normal == NULL) {
-                if (PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) {
-                    PyErr_Clear();
-                    return ids_error(PyExc_ValueError, side, i,
-                                     "the str cannot be encoded as UTF-8 (it holds a lone surrogate)");
-                }
-                return -1;
-            }
-            if (normal != item) {
-                /* The normalized copy must outlive the diff: the list holds it. */
-                if (out->hold == NULL && (out->hold = PyList_New(0)) == NULL) {
-                    Py_DECREF(normal);
-                    return -1;
-                }
-                if (PyList_Append(out->hold, normal) != 0) {
-                    Py_DECREF(normal);
-                    return -1;
-                }
-            }
-            data = (char *)PyUnicode_AsUTF8AndSize(normal, &size);
-            Py_DECREF(normal);  /* alive through `list` or `out->hold` */
-            if (data == NULL) return -1;
+/* One str's key and NFC bytes into the arena. 0 or -1. */
+static int read_str(PyObject *item, const char *side, size_t i, module_state *unicode, ids_scratch *scratch) {
+    Py_ssize_t utf8_size;
+    const char *utf8 = PyUnicode_AsUTF8AndSize(item, &utf8_size);
+    PyObject *normal = NULL;
+    const char *data;
+    size_t size;
+    if (utf8 == NULL ||
+        ids_key_text(item, utf8, (size_t)utf8_size, unicode, &normal, &data, &size, &scratch->keys[i]) != 0) {
+        if (PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) {
+            PyErr_Clear();
+            return ids_error(PyExc_ValueError, side, i, "the str cannot be encoded as UTF-8 (it holds a lone surrogate)");
         }
-        scratch->data[i] = data;
-        scratch->size[i] = (size_t)size;
+        return -1;
     }
-    out->keys = scratch->keys;
-    out->data = scratch->data;
-    out->size = scratch->size;
-    out->needs_hash = 1;
+    int status = ids_arena_put(scratch, i, data, size);
+    Py_XDECREF(normal);
+    return status;
+}
+
+/* Refills `ahead` with the borrowed items from..from+IDS_PREFETCH_AHEAD (those that exist),
+ * prefetching each. 0, or -1 with IndexError when the list has shrunk below `count`. */
+static int fill_ahead(PyObject *sequence, int is_list, size_t from, size_t count, PyObject **ahead) {
+    for (size_t k = from; k < from + IDS_PREFETCH_AHEAD && k < count; k++) {
+        PyObject *item = item_at(sequence, is_list, k);
+        if (item == NULL) return -1;
+        ahead[k % IDS_PREFETCH_AHEAD] = item;
+        IDS_PREFETCH(item);
+    }
+    return 0;
+}
+
+static int read_bytes(PyObject *sequence, int is_list, const char *side, size_t count, int kind, module_state *unicode,
+                      ids *out, ids_scratch *scratch) {
+    scratch->offsets[0] = 0;
+    /* The next IDS_PREFETCH_AHEAD items, fetched (and prefetched) once each. Borrowed: valid while
+     * no Python code runs, which holds on the fast path below; after a str went through
+     * unicodedata (which may allocate, collect, and so run a finalizer that changes the list),
+     * the ring is fetched again. */
+    PyObject *ahead[IDS_PREFETCH_AHEAD];
+    if (fill_ahead(sequence, is_list, 0, count, ahead) != 0) return -1;
+    for (size_t i = 0; i < count; i++) {
+        PyObject *item = ahead[i % IDS_PREFETCH_AHEAD];
+        if (i + IDS_PREFETCH_AHEAD < count) {
+            PyObject *next = item_at(sequence, is_list, i + IDS_PREFETCH_AHEAD);
+            if (next == NULL) return -1;
+            ahead[i % IDS_PREFETCH_AHEAD] = next;
+            IDS_PREFETCH(next);
+        }
+        /* The exact type first: a pointer compare, where kind_of asks for the type's flags. */
+        if (!Py_IS_TYPE(item, kind == IDS_STR ? &PyUnicode_Type : &PyBytes_Type) && kind_of(item) != kind)
+            return mixed(side, i, item, kind);
+        int status;
+        if (kind == IDS_BYTES) {
+            char *data;
+            Py_ssize_t size;
+            if (PyBytes_AsStringAndSize(item, &data, &size) != 0) return -1;
+            scratch->keys[i] = dfc_hash_one(data, (size_t)size, 0);
+            status = ids_arena_put(scratch, i, data, (size_t)size);
+        } else {
+            Py_ssize_t utf8_size;
+            const char *utf8 = PyUnicode_AsUTF8AndSize(item, &utf8_size);
+            if (utf8 != NULL && dfc_hash_if_nfc(utf8, (size_t)utf8_size, 0, &scratch->keys[i])) {
+                /* The common case: proven NFC and hashed in one pass; no Python code ran. */
+                status = ids_arena_put(scratch, i, utf8, (size_t)utf8_size);
+            } else {
+                PyErr_Clear();  /* read_str asks again and reports it */
+                Py_INCREF(item);
+                status = read_str(item, side, i, unicode, scratch);
+                Py_DECREF(item);
+                if (status == 0) status = fill_ahead(sequence, is_list, i + 1, count, ahead);
+            }
+        }
+        if (status != 0) return -1;
+    }
+    ids_use_arena(out, scratch, kind, count);
     return 0;
 }
 
@@ -277,83 +352,72 @@ static int read_objects(PyObject *list, const char *side, size_t count, ids *out
         keys[i] = (uint64_t)hash;
     }
     out->keys = keys;
-    Py_INCREF(list);
-    out->objects = list;
     return 0;
 }
 
-int ids_read(PyObject *source, const char *side, ids_scratch *scratch, ids *out) {
+static int too_many(const char *side, size_t count) {
+    PyErr_Format(PyExc_OverflowError, "%s holds %zu identifiers; at most %zu are supported", side, count,
+                 (size_t)DFC_MAX_COUNT);
+    return -1;
+}
+
+/* Sources whose order means nothing are refused rather than diffed in an arbitrary order. */
+static int unordered(PyObject *source, const char *side) {
+    if (!PyAnySet_Check(source)) return 0;
+    PyObject *name = PyType_GetName(Py_TYPE(source));
+    if (name == NULL) return -1;
+    PyErr_Format(PyExc_TypeError,
+                 "%s is a %U: its iteration order is arbitrary, so moves between two of them mean nothing; "
+                 "pass an ordered sequence (e.g. sorted(%s))", side, name, side);
+    Py_DECREF(name);
+    return -1;
+}
+
+int ids_read(PyObject *source, const char *side, module_state *unicode, ids_scratch *scratch, ids *out) {
     memset(out, 0, sizeof *out);
     if (PyUnicode_Check(source)) {
         PyErr_Format(PyExc_TypeError, "%s is a str; pass a sequence of identifiers (e.g. list(text))", side);
         return -1;
     }
-    if (!PyList_Check(source) && !PyTuple_Check(source) && PyObject_CheckBuffer(source))
+    if (unordered(source, side)) return -1;
+    int is_list = PyList_Check(source);
+    if (!is_list && !PyTuple_Check(source) && PyObject_CheckBuffer(source))
         return read_buffer(source, side, scratch, out);
-    /* A list of ints is read in one pass that runs no Python code, so nothing can change it
-     * meanwhile: no copy. */
-    if (PyList_Check(source) && PyList_Size(source) > 0 && kind_of(PyList_GetItem(source, 0)) == IDS_INT) {
-        size_t count = (size_t)PyList_Size(source);
-        if (count > DFC_MAX_COUNT) {
-            PyErr_Format(PyExc_OverflowError, "%s holds %zu identifiers; at most %zu are supported", side, count,
-                         (size_t)DFC_MAX_COUNT);
-            return -1;
-        }
-        out->kind = IDS_INT;
-        out->count = count;
-        if (ids_scratch_reserve(scratch, count, 0) != 0) return -1;
-        return read_ints(source, side, count, out, scratch->keys);
-    }
-    /* Other identifiers stay referenced while the GIL is released: a private copy of the list
-     * holds them, and another thread cannot change it. */
-    if (!PyList_Check(source) && !PyTuple_Check(source)) {
+    /* Lists and tuples are read in place; anything else is first copied into a list. */
+    PyObject *sequence = source, *copy = NULL;
+    if (!is_list && !PyTuple_Check(source)) {
         Py_ssize_t length = PyObject_Length(source);
         if (length < 0) {
             PyErr_Clear();  /* no len(): an iterator is read in full below */
         } else if ((size_t)length > DFC_MAX_COUNT) {
-            PyErr_Format(PyExc_OverflowError, "%s holds %zd identifiers; at most %zu are supported", side, length,
-                         (size_t)DFC_MAX_COUNT);
-            return -1;
+            return too_many(side, (size_t)length);
         }
+        if ((sequence = copy = PySequence_List(source)) == NULL) return -1;
+        is_list = 1;
     }
-    PyObject *list = PySequence_List(source);
-    if (list == NULL) return -1;
-    out->hold = NULL;
-    Py_ssize_t length = PyList_Size(list);
-    size_t count = (size_t)length;
+    size_t count = (size_t)(is_list ? PyList_Size(sequence) : PyTuple_Size(sequence));
+    int result = 0, kind = IDS_EMPTY;
     if (count > DFC_MAX_COUNT) {
-        Py_DECREF(list);
-        PyErr_Format(PyExc_OverflowError, "%s holds %zu identifiers; at most %zu are supported", side, count,
-                     (size_t)DFC_MAX_COUNT);
-        return -1;
-    }
-    out->count = count;
-    if (count == 0) {
-        Py_DECREF(list);
-        out->kind = IDS_EMPTY;
-        return 0;
-    }
-    int kind = kind_of(PyList_GetItem(list, 0));
-    out->kind = kind;
-    int result;
-    if (ids_scratch_reserve(scratch, count, kind == IDS_STR || kind == IDS_BYTES) != 0) {
-        result = -1;
-    } else if (kind == IDS_INT) {
-        result = read_ints(list, side, count, out, scratch->keys);
-    } else if (kind == IDS_OBJECT) {
-        result = read_objects(list, side, count, out, scratch->keys);
-    } else {
-        result = read_bytes(list, side, count, kind, out, scratch);
-    }
-    /* The copy keeps str/bytes identifiers alive while the core reads their bytes. */
-    if (result == 0 && (kind == IDS_STR || kind == IDS_BYTES)) {
-        if (out->hold == NULL) {
-            out->hold = list;
-            list = NULL;
-        } else if (PyList_Append(out->hold, list) != 0) {
+        result = too_many(side, count);
+    } else if (count > 0) {
+        kind = kind_of(item_at(sequence, is_list, 0));
+        if (ids_scratch_reserve(scratch, count, kind == IDS_STR || kind == IDS_BYTES) != 0) {
             result = -1;
+        } else if (kind == IDS_INT) {
+            result = read_ints(sequence, is_list, side, count, out, scratch->keys);
+        } else if (kind == IDS_OBJECT) {
+            /* == runs while the core diffs (GIL held): the identifiers must stay as read, so a
+             * list is copied (a tuple cannot change). */
+            if (copy == NULL && (copy = PySequence_List(sequence)) == NULL) return -1;
+            sequence = copy;
+            result = read_objects(sequence, side, count, out, scratch->keys);
+            if (result == 0) out->objects = Py_NewRef(sequence);
+        } else {
+            result = read_bytes(sequence, is_list, side, count, kind, unicode, out, scratch);
         }
     }
-    Py_XDECREF(list);
+    out->kind = kind;
+    out->count = count;
+    Py_XDECREF(copy);
     return result;
 }

@@ -9,7 +9,8 @@
 #include <string.h>
 
 static PyObject *module_key(PyObject *module, PyObject *identifier) {
-    (void)module;
+    module_state *state = PyModule_GetState(module);
+    if (state == NULL) return NULL;
     if (PyBytes_Check(identifier)) {
         char *data;
         Py_ssize_t size;
@@ -17,19 +18,23 @@ static PyObject *module_key(PyObject *module, PyObject *identifier) {
         return PyLong_FromUnsignedLongLong(dfc_hash_one(data, (size_t)size, 0));
     }
     if (PyUnicode_Check(identifier)) {
-        PyObject *normal = ids_nfc(identifier);
-        if (normal == NULL) {
+        Py_ssize_t size;
+        const char *utf8 = PyUnicode_AsUTF8AndSize(identifier, &size);
+        PyObject *normal = NULL;
+        const char *bytes;
+        size_t length;
+        uint64_t key;
+        int status = utf8 ? ids_key_text(identifier, utf8, (size_t)size, state, &normal, &bytes, &length,
+                                         &key) : -1;
+        Py_XDECREF(normal);
+        if (status != 0) {
             if (PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) {
                 PyErr_Clear();
                 PyErr_SetString(PyExc_ValueError, "the str cannot be encoded as UTF-8 (it holds a lone surrogate)");
             }
             return NULL;
         }
-        Py_ssize_t size;
-        const char *data = PyUnicode_AsUTF8AndSize(normal, &size);
-        PyObject *key = data ? PyLong_FromUnsignedLongLong(dfc_hash_one(data, (size_t)size, 0)) : NULL;
-        Py_DECREF(normal);
-        return key;
+        return PyLong_FromUnsignedLongLong(key);
     }
     if (PyLong_Check(identifier)) {
         int overflow = 0;
@@ -181,7 +186,16 @@ static PyObject *module_batch_steps(PyObject *module, PyObject *args) {
     return list;
 }
 
+/* normalize_calls() -> how many strs this interpreter's module has passed to unicodedata.normalize
+ * (those the core's quick check could not prove NFC). For the tests. */
+static PyObject *module_normalize_calls(PyObject *module, PyObject *unused) {
+    (void)unused;
+    const module_state *state = PyModule_GetState(module);
+    return state ? PyLong_FromSsize_t(state->normalize_calls) : NULL;
+}
+
 static PyMethodDef module_methods[] = {
+    {"normalize_calls", module_normalize_calls, METH_NOARGS, "How many strs went through unicodedata.normalize."},
     {"key", module_key, METH_O, "key(identifier) -> int: XXH3-64 (seed 0) of a str's NFC UTF-8 or of bytes; an int is its own key."},
     {"flat_steps", module_flat_steps, METH_VARARGS, "The sequential steps of a flat diff (see diffable.Diff.steps)."},
     {"batch_steps", module_batch_steps, METH_VARARGS, "The sequential steps of one batch (see diffable.SectionsDiff.steps)."},
@@ -189,19 +203,44 @@ static PyMethodDef module_methods[] = {
 };
 
 static int module_exec(PyObject *module) {
+    module_state *state = PyModule_GetState(module);
+    PyObject *unicodedata = PyImport_ImportModule("unicodedata");
+    if (unicodedata == NULL) return -1;
+    state->normalize = PyObject_GetAttrString(unicodedata, "normalize");
+    Py_DECREF(unicodedata);
+    if (state->normalize == NULL || (state->nfc = PyUnicode_FromString("NFC")) == NULL) return -1;
     if (differ_register(module) != 0) return -1;
     if (PyModule_AddStringConstant(module, "core_version", dfc_version_string()) != 0) return -1;
     return PyModule_AddIntConstant(module, "MAX_COUNT", (long)DFC_MAX_COUNT);
 }
 
+static int module_traverse(PyObject *module, visitproc visit, void *arg) {
+    module_state *state = PyModule_GetState(module);
+    Py_VISIT(state->normalize);
+    Py_VISIT(state->nfc);
+    return 0;
+}
+
+static int module_clear(PyObject *module) {
+    module_state *state = PyModule_GetState(module);
+    Py_CLEAR(state->normalize);
+    Py_CLEAR(state->nfc);
+    return 0;
+}
+
+static void module_free(void *module) { module_clear(module); }
+
+/* Multi-phase initialization with per-module state: each interpreter that imports the module gets
+ * its own module, state and CoreDiffer type. (Declaring per-interpreter-GIL support,
+ * Py_mod_multiple_interpreters, needs the 3.12 limited API; this is built on 3.11's.) */
 static PyModuleDef_Slot module_slots[] = {
     {Py_mod_exec, module_exec},
     {0, NULL},
 };
 
 static struct PyModuleDef module_def = {
-    PyModuleDef_HEAD_INIT, "diffable._core", "The C core of diffable (see the diffable package).", 0,
-    module_methods, module_slots, NULL, NULL, NULL,
+    PyModuleDef_HEAD_INIT, "diffable._core", "The C core of diffable (see the diffable package).",
+    sizeof(module_state), module_methods, module_slots, module_traverse, module_clear, module_free,
 };
 
 PyMODINIT_FUNC PyInit__core(void) { return PyModuleDef_Init(&module_def); }

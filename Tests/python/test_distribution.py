@@ -1,0 +1,31 @@
+"""The package as installed: one version (the C core's, from dfc.h) everywhere, and, when
+Tests/python/check_distribution.sh runs the tests, the diffable imported is the installed wheel's,
+not the repository's sources."""
+import importlib.metadata
+import os
+import pathlib
+import re
+
+import diffable
+
+DFC_H = pathlib.Path(__file__).resolve().parents[2] / "CSources" / "CDiffCore" / "include" / "dfc.h"
+
+
+def core_header_version():
+    text = DFC_H.read_text()
+    return ".".join(re.search(rf"^#define DFC_VERSION_{part} (\d+)$", text, re.M).group(1)
+                    for part in ("MAJOR", "MINOR", "RELEASE"))
+
+
+def test_one_version_from_dfc_h():
+    assert diffable.__version__ == core_header_version() == diffable._core.core_version
+    assert importlib.metadata.version("diffable") == diffable.__version__
+
+
+def test_the_installed_wheel_is_the_one_tested():
+    installed = os.environ.get("DIFFABLE_EXPECT_INSTALLED")
+    if installed is None:
+        return  # run from the repository against `pip install ./python`
+    here = pathlib.Path(diffable.__file__).resolve()
+    assert here.is_relative_to(pathlib.Path(installed).resolve()), here
+    assert pathlib.Path(diffable._core.__file__).name.endswith(".abi3.so")

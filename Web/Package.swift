@@ -46,6 +46,19 @@ let package = Package(
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ]
         ),
+        // The smallest complete app (Examples/Minimal: main.swift and its page), built and run
+        // by the browser suite; `swift run diffable-web-example`.
+        .executableTarget(
+            name: "diffable-web-example",
+            dependencies: [
+                "DiffableWeb",
+                .product(name: "Diffable", package: "Diffable"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            ],
+            path: "Examples/Minimal",
+            resources: [.embedInCode("page.html")]
+        ),
         // The pages the browser suite drives (Web/Tests/test_browser.py).
         .executableTarget(
             name: "diffable-web-test-server",

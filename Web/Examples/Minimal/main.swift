@@ -64,17 +64,16 @@ let ticker = Task { [snapshot, chores, outline] in
     }
 }
 
-var port = 8080
-if let index = CommandLine.arguments.firstIndex(of: "--port"), index + 1 < CommandLine.arguments.count {
-    port = Int(CommandLine.arguments[index + 1]) ?? port
-}
+let port = CommandLine.arguments.firstIndex(of: "--port").flatMap { index in
+    index + 1 < CommandLine.arguments.count ? Int(CommandLine.arguments[index + 1]) : nil
+} ?? 8080
 let app = Application(
     router: router,
     server: .http1WebSocketUpgrade(webSocketRouter: router),
     configuration: .init(address: .hostname("127.0.0.1", port: port)),
     onServerRunning: { channel in
-        print("diffable-web-example: http://127.0.0.1:\(channel.localAddress?.port ?? port)/")
-        fflush(stdout)
+        let url = "http://127.0.0.1:\(channel.localAddress?.port ?? port)/"
+        FileHandle.standardOutput.write(Data("diffable-web-example: \(url)\n".utf8))
     })
 try await app.runService()
 ticker.cancel()

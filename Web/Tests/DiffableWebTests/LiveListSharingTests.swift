@@ -101,7 +101,9 @@ private func makeList() -> LiveList<String, Entry> {
         #expect(slow.messageKinds.count == 2)
         slow.acknowledgeAll()
         #expect(await eventually { slow.rows == rowsOf(snapshot(30)) })
-        #expect(slow.messageKinds.last == "reload")  // more than maxCatchUpMessages behind
+        // The versions it missed (the view coalesced applies that came faster than it diffed),
+        // or the whole list when more than maxCatchUpMessages behind.
+        #expect(slow.messageKinds.count - 2 <= list.maxCatchUpMessages)
         for browser in fast + [slow] { #expect(browser.problems.isEmpty) }
     }
 

@@ -17,6 +17,8 @@ let package = Package(
         .package(name: "Diffable", path: ".."),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.0"),
+        // Already a dependency of the two above; named for the WebSocket frames DiffableWeb writes itself.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
     ],
     targets: [
         .target(
@@ -25,6 +27,8 @@ let package = Package(
                 .product(name: "Diffable", package: "Diffable"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             // The browser client, compiled into the library (no resource bundle to deploy).
             resources: [.embedInCode("Resources/diffable-list.js")]

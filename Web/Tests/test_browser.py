@@ -690,13 +690,12 @@ def test_demo_page_screenshot(browser):
         opened.wait_for_function("document.querySelectorAll('.dl-row').length < 10000 && document.querySelectorAll('.dl-row').length > 0")
         names = opened.eval_on_selector_all(".dl-row .name", "(els) => els.map((e) => e.textContent)")
         assert names and all("kalia" in n.lower() for n in names)
-        # A league without a match is left out, not shown as an empty panel.
-        opened.fill("#filter", "Kalia Adler")
+        # Every "Kalia" is in one league: the others are left out, not shown as empty panels.
         opened.wait_for_function("document.querySelectorAll('.dl-section').length < 8")
         sections = opened.eval_on_selector_all(".dl-section", "(els) => els.map((e) => e.querySelectorAll('.dl-row').length)")
         assert sections and all(count > 0 for count in sections), sections
         # Filtered rows show the player's rank in the league, not the row's position.
-        opened.fill("#filter", "Kalia")
+        opened.fill("#filter", "ren")
         opened.wait_for_function("document.querySelectorAll('.dl-section').length === 8")
         ranks = opened.eval_on_selector_all(".dl-section", """(els) => els.map((e) =>
             Array.from(e.querySelectorAll('.dl-row .rank')).map((r) => Number(r.textContent)))""")
@@ -725,19 +724,22 @@ def test_example_app(browser):
         context = browser.new_context()
         opened = context.new_page()
         opened.goto(example.url)
-        opened.wait_for_function("window.list && window.list.stats.reloads >= 1")
+        opened.wait_for_function("window.today && window.today.stats.reloads >= 1 && window.projects.stats.reloads >= 1")
         opened.wait_for_function("document.querySelectorAll('.dl-section').length === 2")
-        assert opened.locator(".dl-list").count() == 1
+        assert opened.locator(".dl-list").count() == 2
         assert opened.locator(".dl-header").all_text_contents() == ["Today", "Projects"]
-        assert opened.locator(".dl-section").nth(0).locator(".dl-row").count() == 5
-        assert opened.locator(".dl-outline-row").count() == 2
+        assert opened.locator("#today .dl-row").count() == 5
+        opened.wait_for_function("document.querySelectorAll('#projects .dl-outline-row').length === 2")
         assert opened.locator(".dl-disclosure").count() == 1 and opened.locator(".dl-disclosure-space").count() == 1
         opened.click(".dl-disclosure")
-        opened.wait_for_function("document.querySelectorAll('.dl-outline-row').length === 4")
-        assert opened.locator(".dl-outline-row .dl-content").all_text_contents() == ["Garden", "Dig", "Plant", "Bookshelf"]
-        # Its rows change every second: a chore is marked done.
-        opened.wait_for_function("Array.from(document.querySelectorAll('.dl-row')).some((r) => r.textContent.startsWith('✓'))",
+        opened.wait_for_function("document.querySelectorAll('#projects .dl-outline-row').length === 4")
+        assert opened.locator("#projects .dl-content").all_text_contents() == ["Garden", "Dig", "Plant", "Bookshelf"]
+        assert opened.locator("#projects .dl-outline-row").evaluate_all("(rows) => rows.map((r) => r.dataset.level)") == ["0", "1", "1", "0"]
+        # Its rows change every second: a chore is marked done; the filter narrows them.
+        opened.wait_for_function("Array.from(document.querySelectorAll('#today .dl-row')).some((r) => r.textContent.startsWith('✓'))",
                                  timeout=10000)
+        opened.fill("#filter", "Chore 3")
+        opened.wait_for_function("document.querySelectorAll('#today .dl-row').length === 1")
         assert urllib.request.urlopen(example.base + "/favicon.ico", timeout=10).status == 204
         context.close()
     finally:

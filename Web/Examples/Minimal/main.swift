@@ -19,29 +19,36 @@ struct Chore: Hashable, Sendable, Identifiable {
     var done = false
 }
 
-let list = LiveList<String, Chore>(
+// Two lists, each at its own path: a flat one whose rows change every second, and an outline.
+let today = LiveList<String, Chore>(
     matchingItemsByID: .reconfigure,  // a changed chore is updated in place
     render: { chore in .text((chore.done ? "✓ " : "") + chore.title) },  // escaped: shows text, runs nothing
     header: { section in .text(section) })
-list.filter = { chore, text in chore.title.localizedCaseInsensitiveContains(text) }
+today.filter = { chore, text in chore.title.localizedCaseInsensitiveContains(text) }
+let projects = LiveList<String, Chore>(render: { .text($0.title) }, header: { .text($0) })
 
-// Sections: a flat list, and an outline (its rows indented, with a disclosure control).
 var chores = (1...5).map { Chore(id: "c\($0)", title: "Chore \($0)") }
 var snapshot = DiffableDataSourceSnapshot<String, Chore>()
-snapshot.appendSections(["Today", "Projects"])
+snapshot.appendSections(["Today"])
 snapshot.appendItems(chores, toSection: "Today")
-// In top-level code too, `await list.apply(…)` is the async form: it returns once every browser
+// In top-level code too, `await today.apply(…)` is the async form: it returns once every browser
 // connected now shows the change (here none is connected yet, so at once).
-await list.apply(snapshot)
+await today.apply(snapshot)
 
+// An outline section: its rows indented, with a disclosure control that expands them in the
+// browser (each browser's own; a click goes to the server, which sends the rows).
+var sections = DiffableDataSourceSnapshot<String, Chore>()
+sections.appendSections(["Projects"])
+await projects.apply(sections)
 let garden = Chore(id: "p1", title: "Garden")
 var outline = DiffableDataSourceSectionSnapshot<Chore>()
 outline.append([garden, Chore(id: "p2", title: "Bookshelf")])
 outline.append([Chore(id: "p1a", title: "Dig"), Chore(id: "p1b", title: "Plant")], to: garden)
-await list.apply(outline, to: "Projects")
+await projects.apply(outline, to: "Projects")
 
 let router = Router(context: BasicWebSocketRequestContext.self)
-list.mount(on: router, at: "/list")  // GET /list/client.js and the WebSocket /list/ws
+today.mount(on: router, at: "/today")  // GET /today/client.js and the WebSocket /today/ws
+projects.mount(on: router, at: "/projects")
 router.get("/") { _, _ in
     Response(
         status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
@@ -49,9 +56,9 @@ router.get("/") { _, _ in
 }
 router.get("/favicon.ico") { _, _ in Response(status: .noContent) }
 
-// Every second one chore is done or undone; from a task, the awaited form paces the changes to
-// the browsers (a slow one never holds the others back: it catches up with the newest state).
-let ticker = Task { [snapshot, chores, outline] in
+// Every second one chore is done or undone. Awaited, each change paces the next to the browsers
+// (a slow one never holds the others back: it catches up with the newest state).
+let ticker = Task { [snapshot, chores] in
     var (snapshot, chores, turn) = (snapshot, chores, 0)
     while !Task.isCancelled {
         try? await Task.sleep(for: .seconds(1))
@@ -59,8 +66,7 @@ let ticker = Task { [snapshot, chores, outline] in
         chores[turn % chores.count].done.toggle()
         snapshot.deleteItems(snapshot.itemIdentifiers(inSection: "Today"))
         snapshot.appendItems(chores, toSection: "Today")
-        await list.apply(snapshot)
-        await list.apply(outline, to: "Projects")  // the base snapshot's apply resets the outline
+        await today.apply(snapshot)
     }
 }
 

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
 import NIOCore
+import NIOWebSocket
 
 extension LiveList {
     /// Adds the list's two routes to `router`: `GET <path>/client.js` (the browser client,
@@ -50,18 +51,25 @@ extension LiveList {
     /// Runs one client's connection until it closes: messages from the session to the socket,
     /// frames from the socket to the session.
     func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
-        let (messages, continuation) = AsyncStream<String>.makeStream()
+        let (messages, continuation) = AsyncStream<OutgoingMessage>.makeStream()
         let meter = OutgoingMeter()
-        let viewer = connect(meter: meter) { text in
-            meter.queued(text.utf8.count)
-            continuation.yield(text)
+        let viewer = connect(meter: meter) { message in
+            meter.queued(message.byteCount)
+            continuation.yield(message)
         }
         defer { disconnect(viewer) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await text in messages {
-                    try await outbound.writeTextMessage(text)
-                    meter.written(text.utf8.count)
+                for await message in messages {
+                    switch message {
+                    case .text(let text):
+                        try await outbound.writeTextMessage(text)
+                    case .shared(let header, let body):
+                        // One message in two frames: the body's buffer is shared, not copied.
+                        try await outbound.write(.custom(WebSocketFrame(fin: false, opcode: .text, data: ByteBuffer(string: header))))
+                        try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .continuation, data: body)))
+                    }
+                    meter.written(message.byteCount)
                 }
             }
             do {

@@ -304,20 +304,20 @@ public final class LiveList<Section: Hashable & Sendable, Item: Hashable & Senda
     }
 
     private func send(_ message: SharedMessage, to viewer: Viewer) {
-        viewer.sequence += 1
-        let text = message.kind.text(sequence: viewer.sequence, body: message.body)
         guard let group = viewer.group else { return }
+        viewer.sequence += 1
+        let header = message.kind.header(sequence: viewer.sequence)
         viewer.sent.append((viewer.sequence, ObjectIdentifier(group), message.version, message.kind == .batch))
         viewer.shownVersion = message.version
         viewer.messagesSent += 1
-        viewer.bytesSent += text.utf8.count
-        viewer.send(text)
+        viewer.bytesSent += header.utf8.count + message.body.readableBytes
+        viewer.send(.shared(header: header, body: message.body))
     }
 
     // MARK: Clients
 
     /// A new client: it joins the view of the empty filter and gets the whole list.
-    func connect(meter: OutgoingMeter = OutgoingMeter(), send: @escaping @Sendable (String) -> Void) -> Viewer {
+    func connect(meter: OutgoingMeter = OutgoingMeter(), send: @escaping @Sendable (OutgoingMessage) -> Void) -> Viewer {
         let viewer = Viewer(send: send, meter: meter)
         hub.async {
             self.viewers[ObjectIdentifier(viewer)] = viewer
@@ -361,11 +361,11 @@ public final class LiveList<Section: Hashable & Sendable, Item: Hashable & Senda
         let count = viewer.errors.increment()
         if count > maxProtocolErrors {
             if count == maxProtocolErrors + 1 {
-                viewer.send(ProtocolError(.tooManyErrors, "more than \(maxProtocolErrors) invalid messages; closing").json)
+                viewer.send(.text(ProtocolError(.tooManyErrors, "more than \(maxProtocolErrors) invalid messages; closing").json))
             }
             return
         }
-        viewer.send(error.json)
+        viewer.send(.text(error.json))
     }
 
     private func acknowledge(_ sequence: Int, from viewer: Viewer) {

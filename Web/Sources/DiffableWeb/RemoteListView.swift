@@ -1,5 +1,6 @@
 import Diffable
 import Foundation
+import NIOCore
 
 /// A ``ListView`` whose rows live in a browser: every change the data source makes becomes one
 /// message for the client script (docs: Web/README.md, "Wire format").
@@ -94,7 +95,7 @@ public final class RemoteListView: ListView, @unchecked Sendable {
     func currentReload() -> SharedMessage? {
         guard let dataSource else { return nil }
         flush()
-        return SharedMessage(kind: .reload, version: sequence, body: reloadBody(of: dataSource).text)
+        return SharedMessage(kind: .reload, version: sequence, body: ByteBuffer(bytes: reloadBody(of: dataSource).bytes))
     }
 
     /// Sends the batch as steps; `completion` runs when the browser acknowledges it.
@@ -223,7 +224,7 @@ public final class RemoteListView: ListView, @unchecked Sendable {
         messagesSent += 1
         if let broadcast {
             bytesSent += body.bytes.count
-            broadcast(SharedMessage(kind: kind, version: sequence, body: body.text))
+            broadcast(SharedMessage(kind: kind, version: sequence, body: ByteBuffer(bytes: body.bytes)))
             return
         }
         var json = JSONWriter(capacity: body.bytes.count + 32)
@@ -410,15 +411,15 @@ struct SharedMessage: Sendable {
             json.int(sequence)
         }
 
-        /// The message's whole text for a browser whose `sequence` it is.
-        /// - Complexity: O(length of the body) (one copy).
-        func text(sequence: Int, body: String) -> String {
-            (self == .reload ? #"{"t":"reload","seq":"# : #"{"t":"batch","seq":"#) + String(sequence) + body
+        /// The start of the message for a browser whose `sequence` it is (the shared body follows).
+        func header(sequence: Int) -> String {
+            (self == .reload ? #"{"t":"reload","seq":"# : #"{"t":"batch","seq":"#) + String(sequence)
         }
     }
     let kind: Kind
     /// The shared view's version this message brings a browser to.
     let version: Int
-    /// The JSON after the sequence number (`,"steps":[…]}` or `,"sections":[…]}`).
-    let body: String
+    /// The JSON after the sequence number (`,"steps":[…]}` or `,"sections":[…]}`), in one buffer
+    /// that every browser's connection writes without copying it.
+    let body: ByteBuffer
 }

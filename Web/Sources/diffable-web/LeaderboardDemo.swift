@@ -82,8 +82,13 @@ struct LeaderboardDemo {
         let interval = UInt64(1_000_000_000 / max(ticksPerSecond, 1))
         let ticker = Task {
             var (leagues, random) = (startLeagues, startRandom)
+            // On a fixed schedule (the work of a tick does not stretch the period); a tick that
+            // ran late is not made up for.
+            var deadline = DispatchTime.now().uptimeNanoseconds
             while !Task.isCancelled {
-                try? await Task.sleep(nanoseconds: interval)
+                deadline = max(deadline + interval, DispatchTime.now().uptimeNanoseconds)
+                let now = DispatchTime.now().uptimeNanoseconds
+                if deadline > now { try? await Task.sleep(nanoseconds: deadline - now) }
                 // About 2% of the players score (or lose) each tick, then every league re-ranks.
                 for league in leagues.indices {
                     for _ in 0..<max(1, leagues[league].count / 50) {

@@ -27,7 +27,7 @@ final class FakeBrowser: @unchecked Sendable {
     init(_ list: LiveList<String, Entry>, acknowledging: Bool = true) {
         self.list = list
         self.acknowledging = acknowledging
-        viewer = list.connect { [weak self] text in self?.received(text) }
+        viewer = list.connect { [weak self] message in self?.received(message.text) }
     }
 
     private func received(_ text: String) {

@@ -291,6 +291,7 @@ public final class LiveList<Section: Hashable & Sendable, Item: Hashable & Senda
             for viewer in waiting {
                 viewer.wantsReload = false
                 send(cached, to: viewer)
+                runDeferred(viewer)
             }
             return
         }
@@ -304,6 +305,14 @@ public final class LiveList<Section: Hashable & Sendable, Item: Hashable & Senda
                 self.serveReloads(in: group)
             }
         }
+    }
+
+    /// Runs the clicks that waited for `viewer`'s whole list.
+    private func runDeferred(_ viewer: Viewer) {
+        guard !viewer.deferred.isEmpty else { return }
+        let jobs = viewer.deferred
+        viewer.deferred = []
+        for job in jobs { job() }
     }
 
     private func send(_ message: SharedMessage, to viewer: Viewer) {
@@ -422,6 +431,14 @@ public final class LiveList<Section: Hashable & Sendable, Item: Hashable & Senda
     /// A disclosure click on the list as of message `sequence`. Alone in its view, the client
     /// keeps it (now its own); sharing it, it gets a copy of its own first.
     private func toggle(sequence: Int, section: Int, item: Int, from viewer: Viewer) {
+        // A click sent before the browser's whole list went out is answered after it (a
+        // browser cannot have clicked it, but a script can send it right away).
+        if viewer.group != nil, viewer.shownVersion == nil || viewer.wantsReload || viewer.awaitingBaseline,
+            viewer.deferred.count < maxProtocolErrors
+        {
+            viewer.deferred.append { [self] in toggle(sequence: sequence, section: section, item: item, from: viewer) }
+            return
+        }
         guard sequence == viewer.sequence, let group = viewer.group, let shown = viewer.shownVersion, shown == group.version,
             !viewer.awaitingBaseline
         else {
@@ -478,6 +495,7 @@ public final class LiveList<Section: Hashable & Sendable, Item: Hashable & Senda
                 viewer.awaitingBaseline = false
                 if viewer.group === own { viewer.shownVersion = reached }
                 self.advance(viewer)
+                self.runDeferred(viewer)
             }
         }
         if latest.serial > serial { own.receive(.state(latest.base, latest.outlines, serial: latest.serial)) }

@@ -29,6 +29,8 @@ final class LiveListViewer<Section: Hashable & Sendable, Item: Hashable & Sendab
     var wantsReload = false
     /// Its own view replays the shared one's state; nothing goes out until it has.
     var awaitingBaseline = false
+    /// Clicks that arrived before the browser had its whole list; they run once it has.
+    var deferred: [() -> Void] = []
     /// The list's applies it is known to show (for awaited applies).
     var shownSerial = 0
     var messagesSent = 0

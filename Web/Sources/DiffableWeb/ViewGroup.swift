@@ -25,7 +25,9 @@ final class ViewGroup<Section: Hashable & Sendable, Item: Hashable & Sendable>: 
     let queue = DispatchQueue(label: "DiffableWeb.ViewGroup")
     private(set) var view: RemoteListView!
     private(set) var dataSource: DataSource!
-    private unowned let list: LiveList<Section, Item>
+    /// The list lives at least as long as its views (the hub drops a view when its last
+    /// browser leaves).
+    private let list: LiveList<Section, Item>
 
     // MARK: Confined to `queue`
 

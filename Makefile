@@ -468,6 +468,16 @@ web-load: python-deps
 	cd Web && swift build -c release --product diffable-web
 	$(PYTHON) Web/Benchmarks/load_viewers.py --server Web/.build/release/diffable-web $(WEB_LOAD_ARGS)
 
+# DiffablePostgres (a LiveList kept equal to an ordered SQL query by LISTEN/NOTIFY) against a
+# throwaway PostgreSQL cluster on loopback, started and stopped here
+# (Web/Tests/PostgresTest/run_cluster.sh; as root, the cluster runs as the user diffable-pg).
+# Its first build adds the driver and its TLS stack: several minutes on 2 cores.
+web-postgres-test: deps
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { echo "installing postgresql"; \
+	    $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; }
+	cd Web && swift build --product diffable-postgres-test
+	Web/Tests/PostgresTest/run_cluster.sh Web/.build/debug/diffable-postgres-test
+
 # Browser time and bytes per update vs replacing innerHTML, rebuilding from JSON and keyed
 # reconciliation of the JSON (not a test).
 WEB_BENCH_ARGS ?=

@@ -12,6 +12,9 @@ let package = Package(
         // The demo leaderboard (`diffable-web serve`). The browser tests' and the benchmark's
         // servers are executable targets below, built here but shipped in no product.
         .executable(name: "diffable-web", targets: ["diffable-web"]),
+        // A LiveList kept equal to an ordered SQL query (LISTEN/NOTIFY). Its own product, so an
+        // app that uses only DiffableWeb never fetches or builds the PostgreSQL driver.
+        .library(name: "DiffablePostgres", targets: ["DiffablePostgres"]),
     ],
     dependencies: [
         .package(name: "Diffable", path: ".."),
@@ -19,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.0"),
         // Already a dependency of the two above; named for the WebSocket frames DiffableWeb writes itself.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", "1.33.0"..<"1.34.0"),
     ],
     targets: [
         .target(
@@ -32,6 +36,25 @@ let package = Package(
             ],
             // The browser client, compiled into the library (no resource bundle to deploy).
             resources: [.embedInCode("Resources/diffable-list.js")]
+        ),
+        .target(
+            name: "DiffablePostgres",
+            dependencies: [
+                "DiffableWeb",
+                .product(name: "Diffable", package: "Diffable"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
+        // The live query against a throwaway cluster (make web-postgres-test starts and stops it).
+        .executableTarget(
+            name: "diffable-postgres-test",
+            dependencies: [
+                "DiffablePostgres", "DiffableWeb",
+                .product(name: "Diffable", package: "Diffable"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            path: "Tests/PostgresTest",
+            exclude: ["run_cluster.sh"]
         ),
         // Serving on loopback, shared by the demo and the test and bench servers.
         .target(

@@ -55,6 +55,7 @@ final class FakeBrowser: @unchecked Sendable {
 
     var rows: [[String]] { lock.withLock { model.sections.map { $0.rows.map(\.html) } } }
     var messageKinds: [String] { lock.withLock { kinds } }
+    var sequence: Int { lock.withLock { model.sequence } }
     var problems: [String] { lock.withLock { failures } }
 }
 
@@ -128,6 +129,34 @@ private func makeList() -> LiveList<String, Entry> {
         #expect(odd.messageKinds.dropFirst(before).allSatisfy { $0 == "batch" })
         #expect(list.viewCount == 3)
         for browser in evens + [plain, odd] { #expect(browser.problems.isEmpty) }
+    }
+
+    @Test func aClickGivesTheBrowserAViewOfItsOwnAndLeavesTheOthersAsTheyWere() async throws {
+        let list = makeList()
+        var sections = DiffableDataSourceSnapshot<String, Entry>()
+        sections.appendSections(["main"])
+        list.apply(sections, completion: nil)
+        let parent = Entry(id: "p", text: "parent")
+        var outline = DiffableDataSourceSectionSnapshot<Entry>()
+        outline.append([parent, Entry(id: "q", text: "other")])
+        outline.append([Entry(id: "c1", text: "child 1"), Entry(id: "c2", text: "child 2")], to: parent)
+        list.apply(outline, to: "main", completion: nil)
+        let clicking = FakeBrowser(list)
+        let watching = FakeBrowser(list)
+        let collapsed = [["parent", "other"]]
+        #expect(await eventually { clicking.rows == collapsed && watching.rows == collapsed })
+        #expect(list.viewCount == 1)
+        clicking.send(#"{"t":"toggle","seq":\#(clicking.sequence),"section":0,"item":0}"#)
+        #expect(await eventually { clicking.rows == [["parent", "child 1", "child 2", "other"]] })
+        #expect(list.viewCount == 2)
+        // The view it left, and the list's later applies, reach both.
+        #expect(watching.rows == collapsed)
+        var next = outline
+        next.append([Entry(id: "r", text: "third")])
+        list.apply(next, to: "main", completion: nil)
+        #expect(await eventually { watching.rows == [["parent", "other", "third"]] })
+        #expect(await eventually { clicking.rows.first?.last == "third" })
+        for browser in [clicking, watching] { #expect(browser.problems.isEmpty) }
     }
 
     @Test func anAwaitedApplyReturnsOnceEveryBrowserShowsIt() async throws {

@@ -16,8 +16,9 @@ import Foundation
 /// one view: a ``DiffableDataSource`` with ``QueuedApplyPolicy/coalesce`` driving a
 /// ``RemoteListView`` on the view's own queue. An update costs one filtered snapshot, one diff
 /// and one encoding per view; each browser then only gets the shared message with its own
-/// sequence number (its header, then the view's body from one shared buffer). A browser that expands or collapses an outline row
-/// gets a view of its own (a copy of the shared one's state), so clicks never leak to others.
+/// sequence number (its header, then the view's body from one shared buffer). A browser that
+/// expands or collapses an outline row gets a view of its own (a copy of the shared one's
+/// state), so clicks never leak to others.
 ///
 /// **A slow browser never holds the others back.** Each browser has at most one batch waiting
 /// for its acknowledgement; the view moves on without it. When it acknowledges, it gets the

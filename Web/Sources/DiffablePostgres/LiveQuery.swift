@@ -127,7 +127,7 @@ public final class LiveQuery<Section: Hashable & Sendable, Item: Hashable & Send
                 try await session(id: attempt)
             } catch {
                 if Task.isCancelled { break }
-                state.update { $0.lastError = String(describing: error) }
+                state.update { $0.lastError = String(reflecting: error) }
                 logger.warning("DiffablePostgres: connection lost (\(error)); connecting again in \(retryDelay)")
             }
             if Task.isCancelled { break }

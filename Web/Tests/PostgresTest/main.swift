@@ -22,7 +22,7 @@ var logger = Logger(label: "diffable-postgres-test")
 logger.logLevel = .error
 let sql = "SELECT id, name, score FROM players ORDER BY score DESC, id"
 
-var failures = 0
+nonisolated(unsafe) var failures = 0
 func check(_ condition: Bool, _ what: String) {
     print((condition ? "ok: " : "FAILED: ") + what)
     if !condition { failures += 1 }
@@ -88,6 +88,6 @@ check(live.statistics.connections > connectionsBefore, "it connected again (\(li
 
 runner.cancel()
 await runner.value
-try await admin.close()
+try await admin.close().get()
 print("diffable-postgres-test: \(failures == 0 ? "passed" : "\(failures) failed"); statistics: \(live.statistics)")
 exit(failures == 0 ? 0 : 1)

@@ -442,7 +442,9 @@ web-deps: python-deps
 	@$(PYTHON) -c "import playwright.sync_api" 2>/dev/null || { echo "installing playwright"; \
 	    $(PYTHON) -m pip install --quiet playwright 2>/dev/null || $(PYTHON) -m pip install --quiet --break-system-packages playwright; }
 
-# The library, the demo, and the test and bench servers (the last two are shipped in no product).
+# The library, the demo, the example (Web/Examples/Minimal), and the test and bench servers
+# (shipped in no product). The first debug build, Hummingbird included, takes about 5-9 minutes
+# on 2 cores; after that, seconds.
 web-build: deps
 	cd Web && swift build
 
@@ -451,7 +453,8 @@ web-swift-test: deps
 	cd Web && swift test
 
 # The Swift tests above, then the browser suite (Web/Tests): the client script in headless
-# chromium against a test server. Its screenshot of the demo goes to Web/.build/web-demo.png.
+# chromium against a test server, the demo and the example app. Its screenshot of the demo goes
+# to Web/.build/web-demo.png.
 web-test: web-deps web-build web-swift-test
 	cd Web/Tests && $(PYTHON) -m pytest -q -p no:cacheprovider
 
@@ -460,10 +463,38 @@ web-screenshot: web-deps web-build
 	cd Web/Tests && $(PYTHON) -m pytest -q -p no:cacheprovider -k test_demo_page_screenshot
 	cp Web/.build/web-demo.png docs/web-demo.png
 
-# The demo: a 10^4-row leaderboard re-ranked five times a second; prints its URL.
+# The demo: a 10^4-row leaderboard re-ranked five times a second; prints its URL. The debug
+# build that make test (web-test) leaves: after it, this starts in seconds (a first build takes
+# about 5-9 minutes on 2 cores). serve-release: the optimized build (its own first build, about
+# 5-9 minutes more), for many viewers.
 serve: deps
+	cd Web && swift build --product diffable-web
+	Web/.build/debug/diffable-web serve
+
+serve-release: deps
 	cd Web && swift build -c release --product diffable-web
 	Web/.build/release/diffable-web serve
+
+# Many viewers on one demo instance (Web/Benchmarks/load_viewers.py): protocol clients in Python
+# that acknowledge every message, on loopback; updates per second per viewer, gaps, server CPU
+# and memory for each count of viewers and of distinct views. Release build; each point runs
+# about 15-40 s (WEB_LOAD_ARGS, e.g. --viewers 10,100 --views 1 --seconds 5).
+WEB_LOAD_ARGS ?= --viewers 10,100,300,1000 --views 1,10
+web-load: python-deps
+	@$(PYTHON) -c "import websockets" 2>/dev/null || $(PYTHON) -m pip install --quiet websockets 2>/dev/null || \
+	    $(PYTHON) -m pip install --quiet --break-system-packages websockets
+	cd Web && swift build -c release --product diffable-web
+	$(PYTHON) Web/Benchmarks/load_viewers.py --server Web/.build/release/diffable-web $(WEB_LOAD_ARGS)
+
+# DiffablePostgres (a LiveList kept equal to an ordered SQL query by LISTEN/NOTIFY) against a
+# throwaway PostgreSQL cluster on loopback, started and stopped here
+# (Web/Tests/PostgresTest/run_cluster.sh; as root, the cluster runs as the user diffable-pg).
+# Its first build adds the driver and its TLS stack: several minutes on 2 cores.
+web-postgres-test: deps
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { echo "installing postgresql"; \
+	    $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; }
+	cd Web && swift build --product diffable-postgres-test
+	Web/Tests/PostgresTest/run_cluster.sh Web/.build/debug/diffable-postgres-test
 
 # Browser time and bytes per update vs replacing innerHTML, rebuilding from JSON and keyed
 # reconciliation of the JSON (not a test).

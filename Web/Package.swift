@@ -12,11 +12,17 @@ let package = Package(
         // The demo leaderboard (`diffable-web serve`). The browser tests' and the benchmark's
         // servers are executable targets below, built here but shipped in no product.
         .executable(name: "diffable-web", targets: ["diffable-web"]),
+        // A LiveList kept equal to an ordered SQL query (LISTEN/NOTIFY). Its own product, so an
+        // app that uses only DiffableWeb never fetches or builds the PostgreSQL driver.
+        .library(name: "DiffablePostgres", targets: ["DiffablePostgres"]),
     ],
     dependencies: [
         .package(name: "Diffable", path: ".."),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.0"),
+        // Already a dependency of the two above; named for the WebSocket frames DiffableWeb writes itself.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", "1.33.0"..<"1.34.0"),
     ],
     targets: [
         .target(
@@ -25,9 +31,30 @@ let package = Package(
                 .product(name: "Diffable", package: "Diffable"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             // The browser client, compiled into the library (no resource bundle to deploy).
             resources: [.embedInCode("Resources/diffable-list.js")]
+        ),
+        .target(
+            name: "DiffablePostgres",
+            dependencies: [
+                "DiffableWeb",
+                .product(name: "Diffable", package: "Diffable"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
+        // The live query against a throwaway cluster (make web-postgres-test starts and stops it).
+        .executableTarget(
+            name: "diffable-postgres-test",
+            dependencies: [
+                "DiffablePostgres", "DiffableWeb",
+                .product(name: "Diffable", package: "Diffable"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            path: "Tests/PostgresTest",
+            exclude: ["run_cluster.sh"]
         ),
         // Serving on loopback, shared by the demo and the test and bench servers.
         .target(
@@ -45,6 +72,19 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ]
+        ),
+        // The smallest complete app (Examples/Minimal: main.swift and its page), built and run
+        // by the browser suite; `swift run diffable-web-example`.
+        .executableTarget(
+            name: "diffable-web-example",
+            dependencies: [
+                "DiffableWeb",
+                .product(name: "Diffable", package: "Diffable"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            ],
+            path: "Examples/Minimal",
+            resources: [.embedInCode("page.html")]
         ),
         // The pages the browser suite drives (Web/Tests/test_browser.py).
         .executableTarget(

@@ -13,7 +13,7 @@ from playwright.sync_api import sync_playwright
 BUILD = os.environ.get("DIFFABLE_WEB_BUILD", os.path.join(os.path.dirname(__file__), "..", ".build", "debug"))
 # What each server command runs: the shipped demo, or the test and bench servers (not shipped).
 PROGRAMS = {"serve": ["diffable-web", "serve"], "test-server": ["diffable-web-test-server"],
-            "bench-server": ["diffable-web-bench-server"]}
+            "bench-server": ["diffable-web-bench-server"], "example": ["diffable-web-example"]}
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
 

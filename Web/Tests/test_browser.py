@@ -7,6 +7,7 @@ import random
 import socket
 import time
 import urllib.parse
+import urllib.request
 
 from conftest import Server
 
@@ -689,6 +690,19 @@ def test_demo_page_screenshot(browser):
         opened.wait_for_function("document.querySelectorAll('.dl-row').length < 10000 && document.querySelectorAll('.dl-row').length > 0")
         names = opened.eval_on_selector_all(".dl-row .name", "(els) => els.map((e) => e.textContent)")
         assert names and all("kalia" in n.lower() for n in names)
+        # Every "Kalia" is in one league: the others are left out, not shown as empty panels.
+        opened.wait_for_function("document.querySelectorAll('.dl-section').length < 8")
+        sections = opened.eval_on_selector_all(".dl-section", "(els) => els.map((e) => e.querySelectorAll('.dl-row').length)")
+        assert sections and all(count > 0 for count in sections), sections
+        # Filtered rows show the player's rank in the league, not the row's position.
+        opened.fill("#filter", "ren")
+        opened.wait_for_function("document.querySelectorAll('.dl-section').length === 8")
+        ranks = opened.eval_on_selector_all(".dl-section", """(els) => els.map((e) =>
+            Array.from(e.querySelectorAll('.dl-row .rank')).map((r) => Number(r.textContent)))""")
+        assert all(r == sorted(set(r)) and r and r[0] >= 1 for r in ranks), ranks
+        assert any(r != list(range(1, len(r) + 1)) for r in ranks), ranks
+        assert max(max(r) for r in ranks) > max(len(r) for r in ranks)
+        assert urllib.request.urlopen(demo.base + "/favicon.ico", timeout=10).status == 204
         opened.fill("#filter", "")
         opened.wait_for_function("document.querySelectorAll('.dl-row').length === 10000")
         opened.wait_for_timeout(600)
@@ -701,3 +715,63 @@ def test_demo_page_screenshot(browser):
         context.close()
     finally:
         demo.stop()
+
+
+def test_example_app(browser):
+    """Examples/Minimal, built with the package: its page, its classes, a click that expands."""
+    example = Server("example")
+    try:
+        context = browser.new_context()
+        opened = context.new_page()
+        opened.goto(example.url)
+        opened.wait_for_function("window.today && window.today.stats.reloads >= 1 && window.projects.stats.reloads >= 1")
+        opened.wait_for_function("document.querySelectorAll('.dl-section').length === 2")
+        assert opened.locator(".dl-list").count() == 2
+        assert opened.locator(".dl-header").all_text_contents() == ["Today", "Projects"]
+        assert opened.locator("#today .dl-row").count() == 5
+        opened.wait_for_function("document.querySelectorAll('#projects .dl-outline-row').length === 2")
+        assert opened.locator(".dl-disclosure").count() == 1 and opened.locator(".dl-disclosure-space").count() == 1
+        opened.click(".dl-disclosure")
+        opened.wait_for_function("document.querySelectorAll('#projects .dl-outline-row').length === 4")
+        assert opened.locator("#projects .dl-content").all_text_contents() == ["Garden", "Dig", "Plant", "Bookshelf"]
+        assert opened.locator("#projects .dl-outline-row").evaluate_all("(rows) => rows.map((r) => r.dataset.level)") == ["0", "1", "1", "0"]
+        # Its rows change every second: a chore is marked done; the filter narrows them.
+        opened.wait_for_function("Array.from(document.querySelectorAll('#today .dl-row')).some((r) => r.textContent.startsWith('✓'))",
+                                 timeout=10000)
+        opened.fill("#filter", "Chore 3")
+        opened.wait_for_function("document.querySelectorAll('#today .dl-row').length === 1")
+        assert urllib.request.urlopen(example.base + "/favicon.ico", timeout=10).status == 204
+        context.close()
+    finally:
+        example.stop()
+
+
+def test_many_pages_share_one_view_and_a_silent_one_holds_no_one_back(browser, server):
+    """Pages with the same filter share a view; each gets every change; a silent socket does not slow them."""
+    context = browser.new_context()
+    pages = []
+    for _ in range(4):
+        opened = context.new_page()
+        opened.goto(server.url)
+        opened.wait_for_function("window.list && window.list.stats.reloads >= 1")
+        pages.append(opened)
+    pages[0].evaluate(
+        """() => new Promise((resolve) => {
+        window.silent = new WebSocket(location.href.replace(/^http/, "ws") + "list/ws");
+        window.silent.onopen = resolve; })"""
+    )
+    pages[3].evaluate("window.list.setFilter('even')")
+    rng = random.Random(44)
+    pool = [f"v{n}" for n in range(200)]
+    current = [("main", [(p, f"{'even' if n % 2 == 0 else 'odd'} {p}") for n, p in enumerate(pool[:150])])]
+    for version in range(1, 31):
+        current = mutate(rng, current, pool, version)
+        post_snapshot(server, current, wait=False)
+    for opened in pages[:3]:
+        wait_for_dom(opened, expected_flat(current), timeout=30000)
+        assert opened.evaluate("window.list.stats.gaps") == 0
+    wait_for_dom(pages[3], expected_flat([("main", [i for i in current[0][1] if "even" in i[1]])]), timeout=30000)
+    stats = json.loads(server.get("/test/stats"))
+    assert len(stats) == 5
+    assert sum(1 for s in stats if s["batchesInFlight"] == 1 and s["messagesSent"] <= 2) >= 1  # the silent one
+    context.close()

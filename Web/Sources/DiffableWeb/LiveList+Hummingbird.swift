@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
 import NIOCore
+import NIOWebSocket
 
 extension LiveList {
     /// Adds the list's two routes to `router`: `GET <path>/client.js` (the browser client,
@@ -50,22 +51,25 @@ extension LiveList {
     /// Runs one client's connection until it closes: messages from the session to the socket,
     /// frames from the socket to the session.
     func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
-        let (messages, continuation) = AsyncStream<String>.makeStream()
+        let (messages, continuation) = AsyncStream<OutgoingMessage>.makeStream()
         let meter = OutgoingMeter()
-        let session = connect { text in
-            meter.queued(text.utf8.count)
-            continuation.yield(text)
+        let viewer = connect(meter: meter) { message in
+            meter.queued(message.byteCount)
+            continuation.yield(message)
         }
-        sessionMeters.register(session, meter)
-        defer {
-            sessionMeters.remove(session)
-            disconnect(session)
-        }
+        defer { disconnect(viewer) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await text in messages {
-                    try await outbound.writeTextMessage(text)
-                    meter.written(text.utf8.count)
+                for await message in messages {
+                    switch message {
+                    case .text(let text):
+                        try await outbound.writeTextMessage(text)
+                    case .shared(let header, let body):
+                        // One message in two frames: the body's buffer is shared, not copied.
+                        try await outbound.write(.custom(WebSocketFrame(fin: false, opcode: .text, data: ByteBuffer(string: header))))
+                        try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .continuation, data: body)))
+                    }
+                    meter.written(message.byteCount)
                 }
             }
             do {
@@ -74,11 +78,12 @@ extension LiveList {
                     switch message {
                     // The stream checks the size of fragmented messages only; one frame is checked here.
                     case .text(let text) where text.utf8.count > maxInboundMessageBytes:
-                        session.fail(
-                            ProtocolError(.tooLarge, "a message of \(text.utf8.count) bytes; at most \(maxInboundMessageBytes) are accepted; closing"))
+                        fail(
+                            ProtocolError(.tooLarge, "a message of \(text.utf8.count) bytes; at most \(maxInboundMessageBytes) are accepted; closing"),
+                            viewer)
                         keepGoing = false
-                    case .text(let text): keepGoing = session.receive(text)
-                    case .binary: keepGoing = session.receiveBinary()
+                    case .text(let text): keepGoing = receive(text, from: viewer)
+                    case .binary: keepGoing = receiveBinary(from: viewer)
                     }
                     if !keepGoing { break }
                 }
@@ -87,17 +92,6 @@ extension LiveList {
             }
             // The writer sends what is queued (a last error, say), then ends.
             continuation.finish()
-        }
-    }
-
-    /// Per-client figures: what each connected client was sent and what waits for it.
-    public func clientStatistics() -> [ClientStatistics] {
-        sessionMeters.all().map { session, meter in
-            let view = session.view
-            let (messages, bytes, inFlight) = session.queue.sync { (view.messagesSent, view.bytesSent, view.batchesInFlight) }
-            return ClientStatistics(
-                messagesSent: messages, bytesSent: bytes, batchesInFlight: inFlight, queuedBytes: meter.current,
-                maxQueuedBytes: meter.maximum)
         }
     }
 }
@@ -123,17 +117,4 @@ final class OutgoingMeter: @unchecked Sendable {
     func written(_ bytes: Int) { lock.withLock { now -= bytes } }
     var current: Int { lock.withLock { now } }
     var maximum: Int { lock.withLock { peak } }
-}
-
-/// The connected sessions' meters, for ``LiveList/clientStatistics()``.
-final class MeterRegistry<Section: Hashable & Sendable, Item: Hashable & Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var entries: [ObjectIdentifier: (LiveListSession<Section, Item>, OutgoingMeter)] = [:]
-    func register(_ session: LiveListSession<Section, Item>, _ meter: OutgoingMeter) {
-        lock.withLock { entries[ObjectIdentifier(session)] = (session, meter) }
-    }
-    func remove(_ session: LiveListSession<Section, Item>) {
-        _ = lock.withLock { entries.removeValue(forKey: ObjectIdentifier(session)) }
-    }
-    func all() -> [(LiveListSession<Section, Item>, OutgoingMeter)] { lock.withLock { Array(entries.values) } }
 }

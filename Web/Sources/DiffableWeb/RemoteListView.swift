@@ -1,5 +1,6 @@
 import Diffable
 import Foundation
+import NIOCore
 
 /// A ``ListView`` whose rows live in a browser: every change the data source makes becomes one
 /// message for the client script (docs: Web/README.md, "Wire format").
@@ -18,6 +19,11 @@ public final class RemoteListView: ListView, @unchecked Sendable {
 
     /// Receives each message's JSON text, in order.
     private let send: (String) -> Void
+    /// Shared mode (``LiveList``'s views shared by several browsers): each message goes here
+    /// without its sequence number, which every browser's connection writes itself, and a
+    /// batch's completion runs as soon as it is encoded (the browsers' acknowledgements are
+    /// tracked per browser, not here). `sequence` then counts the view's versions.
+    private let broadcast: ((SharedMessage) -> Void)?
     /// The last sequence number sent.
     public private(set) var sequence = 0
     /// Completions of batches sent and not yet acknowledged, by sequence number.
@@ -50,6 +56,14 @@ public final class RemoteListView: ListView, @unchecked Sendable {
     public init(send: @escaping (String) -> Void, schedule: ((@escaping @Sendable () -> Void) -> Void)? = nil) {
         self.send = send
         self.schedule = schedule
+        broadcast = nil
+    }
+
+    /// A view whose messages are shared (see `broadcast`).
+    init(broadcast: @escaping (SharedMessage) -> Void, schedule: @escaping (@escaping @Sendable () -> Void) -> Void) {
+        send = { _ in }
+        self.schedule = schedule
+        self.broadcast = broadcast
     }
 
     /// Sends the whole list: every section's header and rows.
@@ -58,16 +72,30 @@ public final class RemoteListView: ListView, @unchecked Sendable {
         guard let dataSource else { return }
         flush()
         sequence += 1
+        emit(.reload, reloadBody(of: dataSource))
+    }
+
+    /// The whole list as a reload message's body (what follows its sequence number).
+    /// - Complexity: O(rows), plus the cell provider for each row.
+    private func reloadBody(of dataSource: any ListViewDataSource<RemoteRow>) -> JSONWriter {
         var json = JSONWriter(capacity: 1 << 12)
-        json.raw(#"{"t":"reload","seq":"#)
-        json.int(sequence)
         json.raw(#","sections":["#)
         for section in 0..<dataSource.numberOfSections() {
             if section > 0 { json.raw(",") }
             writeSection(section, of: dataSource, to: &json)
         }
         json.raw("]}")
-        emit(json.text)
+        return json
+    }
+
+    /// Shared mode: the current state as a reload body, for a browser that joins or fell behind,
+    /// without sending anything to the others. Batches still waiting in this turn go out first,
+    /// so the body is the state of version `sequence`.
+    /// - Complexity: O(rows), plus the cell provider for each row.
+    func currentReload() -> SharedMessage? {
+        guard let dataSource else { return nil }
+        flush()
+        return SharedMessage(kind: .reload, version: sequence, body: ByteBuffer(bytes: reloadBody(of: dataSource).bytes))
     }
 
     /// Sends the batch as steps; `completion` runs when the browser acknowledges it.
@@ -115,21 +143,29 @@ public final class RemoteListView: ListView, @unchecked Sendable {
 
     /// Sends the batches collected in this turn as one message; their completions wait for its
     /// acknowledgement.
-    private func flush() {
+    func flush() {
         guard let body = outbox else { return }
         outbox = nil
         outboxStepCount = 0
         sequence += 1
-        for completion in outboxCompletions { unacknowledged.append((sequence, completion)) }
+        let completions = outboxCompletions
         outboxCompletions = []
-        var json = JSONWriter(capacity: body.bytes.count + 48)
-        json.raw(#"{"t":"batch","seq":"#)
-        json.int(sequence)
+        var json = JSONWriter(capacity: body.bytes.count + 16)
         json.raw(#","steps":["#)
         json.append(body)
         json.raw("]}")
-        emit(json.text)
+        if broadcast != nil {
+            emit(.batch, json)
+            for completion in completions { completion(true) }
+        } else {
+            for completion in completions { unacknowledged.append((sequence, completion)) }
+            emit(.batch, json)
+        }
     }
+
+    /// Whether batches of this turn wait to be sent (their data source state is ahead of
+    /// `sequence`).
+    var hasPendingBatches: Bool { outbox != nil }
 
     /// Sends the rows at `paths` again, updated in place (reconfigure steps), outside any batch
     /// of the data source: for what the data source does not diff, such as an outline row's
@@ -182,10 +218,20 @@ public final class RemoteListView: ListView, @unchecked Sendable {
 
     // MARK: Encoding
 
-    private func emit(_ text: String) {
+    /// Sends a message: its header (type and sequence number) and `body`; in shared mode, the
+    /// body alone.
+    private func emit(_ kind: SharedMessage.Kind, _ body: JSONWriter) {
         messagesSent += 1
-        bytesSent += text.utf8.count
-        send(text)
+        if let broadcast {
+            bytesSent += body.bytes.count
+            broadcast(SharedMessage(kind: kind, version: sequence, body: ByteBuffer(bytes: body.bytes)))
+            return
+        }
+        var json = JSONWriter(capacity: body.bytes.count + 32)
+        kind.writeHeader(sequence: sequence, to: &json)
+        json.append(body)
+        bytesSent += json.bytes.count
+        send(json.text)
     }
 
     private static func counts(of dataSource: any ListViewDataSource<RemoteRow>) -> [Int] {
@@ -350,4 +396,30 @@ private extension ListStep {
         case .moveSection(let from, _): from
         }
     }
+}
+
+/// One message of a view shared by several browsers: its type and everything after its
+/// sequence number, which each browser's connection writes itself (every browser numbers its
+/// messages from 1).
+struct SharedMessage: Sendable {
+    enum Kind: Sendable {
+        case reload, batch
+
+        /// `{"t":"reload","seq":N` or `{"t":"batch","seq":N`.
+        func writeHeader(sequence: Int, to json: inout JSONWriter) {
+            json.raw(self == .reload ? #"{"t":"reload","seq":"# : #"{"t":"batch","seq":"#)
+            json.int(sequence)
+        }
+
+        /// The start of the message for a browser whose `sequence` it is (the shared body follows).
+        func header(sequence: Int) -> String {
+            (self == .reload ? #"{"t":"reload","seq":"# : #"{"t":"batch","seq":"#) + String(sequence)
+        }
+    }
+    let kind: Kind
+    /// The shared view's version this message brings a browser to.
+    let version: Int
+    /// The JSON after the sequence number (`,"steps":[…]}` or `,"sections":[…]}`), in one buffer
+    /// that every browser's connection writes without copying it.
+    let body: ByteBuffer
 }

@@ -22,7 +22,7 @@ PYTHON ?= python3
 PREFIX ?= /usr/local
 FIXTURE_LIBS := libcjson libutf8proc
 
-.PHONY: all demo test deps lint steps-mutations python-floors python-asan gtk-deps gtk-test gtk-demo gtk-bench web-deps web-build web-swift-test web-test web-screenshot serve web-bench sanitize tsan c-deps python-deps python-package python-package-test python-bench c-test c-fixtures swift-test toplevel-test cli-test python-test fixtures fixtures-check \
+.PHONY: all demo test deps lint steps-mutations python-floors python-asan serve-release web-load web-postgres-test gtk-deps gtk-test gtk-demo gtk-bench web-deps web-build web-swift-test web-test web-screenshot serve web-bench sanitize tsan c-deps python-deps python-package python-package-test python-bench c-test c-fixtures swift-test toplevel-test cli-test python-test fixtures fixtures-check \
         lib lib-deps install install-lib c-install-test bench-check-test FORCE docs bench bench-check bench-thresholds bench-cli plot c-bench fuzz fuzz-replay fuzz-replay-swift fuzz-swift-build fuzz-deep \
         fuzz-merge clean valgrind valgrind-deps c-coverage coverage-deps stress check-deep
 

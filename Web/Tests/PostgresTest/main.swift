@@ -23,7 +23,9 @@ logger.logLevel = .error
 let sql = "SELECT id, name, score FROM players ORDER BY score DESC, id"
 
 nonisolated(unsafe) var failures = 0
+nonisolated(unsafe) var checks = 0
 func check(_ condition: Bool, _ what: String) {
+    checks += 1
     print((condition ? "ok: " : "FAILED: ") + what)
     if !condition { failures += 1 }
 }
@@ -89,5 +91,6 @@ check(live.statistics.connections > connectionsBefore, "it connected again (\(li
 runner.cancel()
 await runner.value
 try await admin.close().get()
-print("diffable-postgres-test: \(failures == 0 ? "passed" : "\(failures) failed"); statistics: \(live.statistics)")
+print("statistics: \(live.statistics)")
+print("PostgreSQL: \(checks - failures) passed, \(failures) failed")
 exit(failures == 0 ? 0 : 1)

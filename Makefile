@@ -384,7 +384,7 @@ lint: | $(PYTHON_READY)
 # A user's top-level main.swift (Tests/TopLevelClient): every `await apply` returns after the
 # view updated, taps hop onto the view's executor, and a tap reported off it traps; built on
 # the checked build that swift-test leaves, then in release (in .build, as make demo builds:
-# about 3 minutes when that is cold), where the trap must happen too. Then the README's API
+# about 2 minutes when that is cold), where the trap must happen too. Then the README's API
 # tour as written (Tests/ReadmeTour, generated from README.md).
 toplevel-test: deps
 	swift build --product TopLevelClient --scratch-path $(CHECKED)

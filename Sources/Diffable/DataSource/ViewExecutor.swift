@@ -79,25 +79,33 @@ public struct ViewExecutor: Sendable {
 }
 
 /// One ``ViewExecutor/runAndWait(_:)`` call: the body, run once on the executor, and its
-/// outcome handed back to the waiting thread (the semaphore orders the two accesses).
+/// outcome handed back to the waiting thread (under a lock, which ThreadSanitizer sees; the
+/// semaphore only wakes the waiter). The body is dropped once it ran, before the waiter wakes:
+/// it is a non-escaping closure, which nothing may hold when `runAndWait` returns.
 private final class Handoff<Result, Failure: Error>: @unchecked Sendable {
-    private let body: () throws(Failure) -> Result
+    private var body: (() throws(Failure) -> Result)?
+    private let lock = Lock()
     private var outcome: Swift.Result<Result, Failure>?
     private let done = DispatchSemaphore(value: 0)
 
     init(_ body: @escaping () throws(Failure) -> Result) { self.body = body }
 
     func run() {
+        let result: Swift.Result<Result, Failure>
         do throws(Failure) {
-            outcome = .success(try body())
+            result = .success(try body!())
         } catch {
-            outcome = .failure(error)
+            result = .failure(error)
+        }
+        lock.withLock {
+            body = nil
+            outcome = result
         }
         done.signal()
     }
 
     func wait() throws(Failure) -> Result {
         done.wait()
-        return try outcome!.get()
+        return try lock.withLock { outcome! }.get()
     }
 }

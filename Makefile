@@ -29,7 +29,7 @@ PYTHON_READY := $(if $(filter $(VENV)/bin/python,$(PYTHON)),$(VENV)/bin/python)
 PREFIX ?= /usr/local
 FIXTURE_LIBS := libcjson libutf8proc
 
-.PHONY: all demo test deps lint steps-mutations python-floors web-deps web-build web-swift-test web-test web-screenshot serve web-bench sanitize tsan c-deps python-deps python-package python-package-test python-bench c-test c-fixtures swift-test toplevel-test cli-test python-test fixtures fixtures-check \
+.PHONY: all demo test deps lint steps-mutations python-floors gtk-deps gtk-test gtk-demo gtk-bench web-deps web-build web-swift-test web-test web-screenshot serve web-bench sanitize tsan c-deps python-deps python-package python-package-test python-bench c-test c-fixtures swift-test toplevel-test cli-test python-test fixtures fixtures-check \
         lib lib-deps install install-lib c-install-test bench-check-test FORCE docs bench bench-check bench-thresholds bench-cli plot c-bench fuzz fuzz-replay fuzz-replay-swift fuzz-swift-build fuzz-deep \
         fuzz-merge clean valgrind valgrind-deps c-coverage coverage-deps stress check-deep
 
@@ -493,6 +493,38 @@ web-bench: web-deps deps
 steps-mutations: c-deps python-deps
 	PYTHON=$(PYTHON) Tests/mutation/steps_mutations.sh
 
+# ---- the GTK list (GTK/: its own package, DiffableGTK on GTK 4 through a C shim) ------------
+
+# GTK 4's headers, gtk4-broadwayd (headless display) and Xvfb, from Debian when missing; waits
+# (at most 5 minutes) for another apt/dpkg run to finish first.
+gtk-deps:
+	@if ! pkg-config --exists gtk4 2>/dev/null || ! command -v gtk4-broadwayd >/dev/null; then \
+	    echo "installing libgtk-4-dev libgtk-4-bin xvfb"; \
+	    for i in $$(seq 1 300); do fuser /var/lib/dpkg/lock-frontend /var/lib/dpkg/lock >/dev/null 2>&1 || break; sleep 1; done; \
+	    $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	        libgtk-4-dev libgtk-4-bin xvfb xauth >/dev/null; \
+	fi
+	@pkg-config --exists gtk4 || { echo "libgtk-4-dev is required (apt-get install libgtk-4-dev)"; exit 1; }
+
+# The GTK suite, headless: its own gtk4-broadwayd on a free display (GTK/scripts/with-display.sh),
+# G_DEBUG=fatal-criticals, at most 5 minutes; ends with "GTK: N passed, M failed".
+gtk-test: deps gtk-deps
+	cd GTK && swift build --product diffable-gtk-tests
+	cd GTK && G_DEBUG=fatal-criticals timeout 300 scripts/with-display.sh .build/debug/diffable-gtk-tests
+
+# The process list demo: DISPLAY or GDK_BACKEND=broadway when set, else a broadwayd of its own
+# (its URL is printed). GTK_DEMO_ARGS, e.g. --screenshot docs/gtk-demo.png --seconds 5.
+GTK_DEMO_ARGS ?=
+gtk-demo: gtk-deps
+	cd GTK && swift build -c release --product diffable-gtk-demo
+	cd GTK && scripts/with-display.sh .build/release/diffable-gtk-demo $(GTK_DEMO_ARGS)
+
+# Applies against replacing the whole list (g_list_store_splice), 10^4 and 10^5 rows (not a test).
+GTK_BENCH_ARGS ?=
+gtk-bench: deps gtk-deps
+	cd GTK && swift build -c release --product diffable-gtk-bench
+	cd GTK && scripts/with-display.sh .build/release/diffable-gtk-bench $(GTK_BENCH_ARGS)
+
 # ---- the README's two commands ------------------------------------------------
 
 # Runs every part (see Tests/run_all.sh) and ends with one line: what ran, what passed, how long.
@@ -593,4 +625,4 @@ check-deep:
 	exit $$status
 
 clean:
-	rm -rf $(BUILD) .build Benchmarks/.build Web/.build
+	rm -rf $(BUILD) .build Benchmarks/.build Web/.build GTK/.build

@@ -80,6 +80,7 @@ part "top-level client" toplevel-test 'top-level client: [0-9]+ passed, [0-9]+ f
 part "CLI" cli-test '[0-9]+ passed, [0-9]+ failed'
 part "DocC" docs 'DocC: [0-9]+ pages'
 part "Browser" web-test '[0-9]+ passed'
+part "GTK" gtk-test 'GTK: [0-9]+ passed, [0-9]+ failed'
 part "TSan" tsan 'with [0-9]+ tests in [0-9]+ suites (passed|failed)'
 
 elapsed=$(($(date +%s) - start))

@@ -14,8 +14,8 @@
 enum { DFC_HUGE_PAGE = 2 * 1024 * 1024 };
 
 /* Whether the default allocator puts a block of `size` bytes on huge pages. Identifier
- * tables are probed at random: on 2 MiB pages a 1M-element diff takes a handful of TLB
- * misses instead of one per probe. */
+ * tables are probed at random: on huge pages a large table spans few pages, so its probes
+ * rarely miss the TLB, where on 4 KiB pages nearly every probe would. */
 static bool dfc__on_huge_pages(size_t size) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     return size >= 4 * (size_t)DFC_HUGE_PAGE && size <= SIZE_MAX - DFC_HUGE_PAGE;
@@ -43,13 +43,15 @@ static void dfc__default_release(void *user_data, void *pointer) {
     free(pointer);
 }
 
+static const dfc_allocator dfc__default = {dfc__default_allocate, dfc__default_release, NULL};
+
+const dfc_allocator *dfc_default_allocator(void) { return &dfc__default; }
+
 void dfc__heap_init(dfc_heap *heap, const dfc_allocator *allocator) {
     if (allocator != NULL && allocator->allocate != NULL && allocator->release != NULL) {
         heap->allocator = *allocator;
     } else {
-        heap->allocator.allocate = dfc__default_allocate;
-        heap->allocator.release = dfc__default_release;
-        heap->allocator.user_data = NULL;
+        heap->allocator = dfc__default;
     }
     heap->allocation_count = 0;
 }

@@ -370,7 +370,7 @@ enum { DFC_ITEM_KEEP = 1, DFC_ITEM_RELOAD = 2, DFC_ITEM_RECONFIGURE = 4, DFC_ITE
  * Every pass of the planner walks the new items (or the old ones) in order, section by
  * section: the old section of a new item's match is read from matched_old_section[j],
  * filled once, instead of from an old-indexed array at a random place in every pass
- * (a re-sort of 10^6 items made five such passes of cache misses). */
+ * (a cache miss per item in each of several passes). */
 typedef struct dfc_plan {
     size_t old_section_count, new_section_count, old_count, new_count;
     const uint32_t *old_starts, *new_starts;

@@ -33,9 +33,9 @@ static inline uint32_t dfc__count_at_most(const uint32_t *values, size_t length,
  * `block_last` holding each block's last entry (UINT32_MAX until the block is full). The
  * tails are strictly increasing, so the answer is the number of entries <= value: full
  * blocks counted from `block_last`, then entries of the one block the answer lies in.
- * A binary search is ~12 dependent loads and compares per element; these two counts do
- * not depend on each other's loads, and on a shuffle's LIS they took the search from
- * ~60 to ~20 cycles an element (docs/PERFORMANCE.md). */
+ * A binary search is a chain of dependent loads and compares per element; these two
+ * counts do not depend on each other's loads, so on a shuffle's LIS they overlap where
+ * the binary search waits (the cost of each: docs/PERFORMANCE.md). */
 static inline size_t dfc__first_greater_counting(const uint32_t *tail_values, const uint32_t *block_last,
                                                  size_t tail_count, uint32_t value) {
     /* Only the first half of the row is in use up to 64 full blocks (a 10^6 shuffle's ~2,000
@@ -49,10 +49,11 @@ static inline size_t dfc__first_greater_counting(const uint32_t *tail_values, co
 /* Where in tails of `count` entries (count > DFC_LIS_STRIDE) the first one above `value`
  * is likely to be, given value < tails[count - 1] and `strided[s]` = tails[s * STRIDE]. Old
  * indices in new order are nearly sorted, so tails grow almost linearly with their place,
- * but not from first to last: one moved element appended at the end bends that line, and
- * over a 10^7 churn it missed by ~500,000 places. A binary search of the strided values
- * (37 KB at 10^7, cached) finds the STRIDE entries around the answer, and a line through
- * their ends then misses by ~250. */
+ * but not from first to last: one moved element appended at the end bends that line, so
+ * over a long churn it misses by far more than a cache line. A binary search of the
+ * strided values (small enough to stay cached) finds the STRIDE entries around the
+ * answer, and a line through their ends then misses by a fraction of a stride
+ * (docs/PERFORMANCE.md). */
 static inline size_t dfc__lis_guess(const uint32_t *tails, const uint32_t *strided, size_t count, uint32_t value) {
     const size_t strides = (count - 1) / DFC_LIS_STRIDE + 1;
     const uint32_t last = tails[count - 1];
@@ -137,8 +138,8 @@ int dfc__lis(dfc_context *context, const uint32_t *values, size_t count, uint8_t
     for (size_t j = 0; j < count; j++) {
         /* Past the cached size (a nearly sorted list of millions), each search starts at
          * the interpolated place in tails far too long for the cache: fetch that place for
-         * an element some steps ahead, so the search finds it loaded (10^7 churn: see
-         * docs/PERFORMANCE.md). Most elements append and skip the search, so this looks
+         * an element some steps ahead, so the search finds it loaded (a 10^7 churn: see
+         * docs/PERFORMANCE_LOG.md). Most elements append and skip the search, so this looks
          * only at those that will search. */
         if (tail_count > DFC_LIS_CACHED_TAILS && j + DFC_LIS_PREFETCH < count) {
             const uint32_t ahead = values[j + DFC_LIS_PREFETCH];

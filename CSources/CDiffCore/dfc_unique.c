@@ -3,11 +3,13 @@
  * validated diff its trusted matching was exact. Only the answer is computed; the exact
  * duplicate report is the matcher's slow path (dfc_match.c).
  *
- * One table over a 10^6-element list is 16 MB probed at random: ~20 ns an element.
+ * One table over a long list is far larger than the caches and probed at random: a
+ * cache miss an element.
  * Here the elements are first bucketed by the top bits of their hash into partitions
  * of ~4096 (one sequential pass to count, one to scatter, the partitions' write
  * positions all in L1), then each partition is checked with a table of its own that
- * stays in the L2 cache: ~5 ns an element. */
+ * stays in the L2 cache, so its probes hit the cache (the cost of each way:
+ * docs/PERFORMANCE.md). */
 #include "dfc_internal.h"
 
 /* The partition of a spread key: its top `bits` bits. */

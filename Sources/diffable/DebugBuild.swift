@@ -1,6 +1,6 @@
 import Foundation
 
-/// Debug builds (`swift run`, `swift build`) are 10–100× slower than release builds on
+/// Debug builds (`swift run`, `swift build`) are many times slower than release builds on
 /// large inputs; say so once, where it matters.
 enum DebugBuild {
     /// Inputs above this many items get the notice.

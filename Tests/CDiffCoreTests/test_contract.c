@@ -278,6 +278,21 @@ typedef struct contract_row {
 /* ---- wrappers: version, status -------------------------------------------------- */
 
 static long version_number(contract_env *e) { (void)e; return (long)dfc_version(); }
+/* The default allocator hands out a writable block (small, and huge-page sized) and takes it back. */
+static long default_allocator_works(contract_env *e) {
+    (void)e;
+    const dfc_allocator *a = dfc_default_allocator();
+    if (a == NULL || a->allocate == NULL || a->release == NULL || a != dfc_default_allocator()) return 0;
+    const size_t sizes[] = {16, (size_t)9 << 20};
+    for (size_t k = 0; k < 2; k++) {
+        unsigned char *block = a->allocate(a->user_data, sizes[k]);
+        if (block == NULL) return 0;
+        block[0] = 1, block[sizes[k] - 1] = 2;
+        a->release(a->user_data, block);
+    }
+    a->release(a->user_data, NULL);
+    return 1;
+}
 static long version_text(contract_env *e) { (void)e; return strcmp(dfc_version_string(), DFC_VERSION_STRING) == 0; }
 static long status_named(contract_env *e) {
     (void)e;
@@ -1112,6 +1127,14 @@ static const contract_row rows[] = {
     CANNOT(dfc_version, CASE_TOO_LARGE, NO_COUNT),
     CANNOT(dfc_version, CASE_OVERFLOW, NO_ARITHMETIC),
     CANNOT(dfc_version, CASE_ALLOCATION, NO_ALLOCATION),
+
+    VALUE(dfc_default_allocator, CASE_VALID, "a static allocator: 16 B and 9 MiB blocks written and released",
+          default_allocator_works, 1),
+    CANNOT(dfc_default_allocator, CASE_NULL, NO_POINTER),
+    CANNOT(dfc_default_allocator, CASE_ZERO, NO_COUNT),
+    CANNOT(dfc_default_allocator, CASE_TOO_LARGE, NO_COUNT),
+    CANNOT(dfc_default_allocator, CASE_OVERFLOW, NO_ARITHMETIC),
+    CANNOT(dfc_default_allocator, CASE_ALLOCATION, "allocates nothing itself; its allocate reports failure as NULL"),
 
     VALUE(dfc_version_string, CASE_VALID, "the header's DFC_VERSION_STRING", version_text, 1),
     CANNOT(dfc_version_string, CASE_NULL, NO_POINTER),

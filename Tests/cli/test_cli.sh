@@ -17,7 +17,7 @@ import json, sys
 fixture = json.load(open(sys.argv[1]))
 for side in ("old", "new"):
     json.dump(fixture[side], open(f"{sys.argv[2]}/{side}.json", "w"))
-# `diff` prints the expect object's batches; the fixture's steps are `--format steps`.
+# `diffable diff` prints the batches of the expect object (its steps are `--format steps`).
 json.dump({k: v for k, v in fixture["expect"].items() if k != "steps"}, open(f"{sys.argv[2]}/expect.json", "w"))
 PY
 diffable_cli diff "$scratch/old.json" "$scratch/new.json" > "$scratch/out.json"; status=$?

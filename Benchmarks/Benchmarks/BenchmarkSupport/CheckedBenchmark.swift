@@ -5,7 +5,7 @@ import Benchmark
 /// closure (see `Benchmark.Configuration.allocations`, which says why they are apart).
 ///
 /// Names hold no spaces or slashes: package-benchmark 1.38 writes a threshold file under
-/// the name with those replaced but looks it up under the raw name (ordo-one/benchmark#373).
+/// the name with those replaced but looks it up under the raw name.
 /// - Parameters:
 ///   - iterations: measured iterations of the malloc benchmark at most.
 ///   - mallocTolerancePercent, extraMetrics: see `Benchmark.Configuration.allocations`.

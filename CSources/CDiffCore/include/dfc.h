@@ -65,6 +65,7 @@
  *     dfc_version                   O(1)
  *     dfc_version_string            O(1)
  *     dfc_status_string             O(1)
+ *     dfc_default_allocator         O(1)
  *     dfc_context_create            O(1)
  *     dfc_context_free              O(1) (one release per buffer, a fixed number)
  *     dfc_context_reset             O(1)
@@ -204,6 +205,19 @@ typedef struct dfc_allocator {
     void *DFC_NULLABLE user_data;
 } dfc_allocator;
 
+/**
+ * @brief The allocator used where NULL is passed: malloc/free, except that a
+ * block of 8 MiB or more goes on 2 MiB-aligned memory advised for huge pages
+ * (Linux, madvise MADV_HUGEPAGE), since identifier tables are probed at
+ * random and 4 KiB pages would miss the TLB on nearly every probe. Callers
+ * that manage their own large tables (an allocator hook, a parser's intern
+ * table) allocate through it so that one policy holds everywhere.
+ * @return a static allocator; never NULL. Its `release` is free().
+ * Complexity O(1); each allocation O(1) besides the system allocator.
+ * Thread-safe.
+ */
+const dfc_allocator *DFC_NONNULL dfc_default_allocator(void);
+
 /* ------------------------------------------------------------------------ */
 /* Context                                                                  */
 /* ------------------------------------------------------------------------ */
@@ -251,8 +265,8 @@ void dfc_context_shrink(dfc_context *DFC_NULLABLE context);
  * @return DFC_OK; DFC_ERR_NULL_ARGUMENT; DFC_ERR_TOO_LARGE;
  *         DFC_ERR_OUT_OF_MEMORY (capacity is then unchanged or larger).
  * Complexity O(1) besides the allocator (buffers are not cleared);
- * O(old_count + new_count) memory: about 79 bytes per element for two lists
- * of 10^6 (every step's worst case is set aside at once).
+ * O(old_count + new_count) memory (every step's worst case is set aside at
+ * once; bytes per element: docs/PERFORMANCE.md).
  */
 int dfc_context_reserve(dfc_context *DFC_NULLABLE context, size_t old_count, size_t new_count);
 
@@ -594,8 +608,9 @@ typedef struct dfc_flat_result {
  *         DFC_ERR_OUT_OF_MEMORY; DFC_ERR_DUPLICATE (see
  *         dfc_context_duplicates). On error `result` is left untouched.
  * Complexity O(n + m) expected plus O(k log k) for the k matched elements
- * between the common prefix and suffix. Memory: 16 (equal lists) to about 54
- * (a full shuffle) bytes per element in the context, reused by the next call.
+ * between the common prefix and suffix. Memory: O(n + m) in the context, least
+ * for equal lists and most for a full shuffle (bytes per element:
+ * docs/PERFORMANCE.md), reused by the next call.
  */
 int dfc_diff_flat(dfc_context *DFC_NULLABLE context, const dfc_list *DFC_NULLABLE old_list,
                   const dfc_list *DFC_NULLABLE new_list, const dfc_match *DFC_NULLABLE match,

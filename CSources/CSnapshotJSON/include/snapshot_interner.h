@@ -12,8 +12,7 @@
  *     snapshot_interner_find              O(length) expected
  *     snapshot_interner_count, _string    O(1)
  *     snapshot_interner_non_ascii         O(1)
- * Memory: b + 8u bytes for the strings and their ends, 8 bytes per table entry (load <= 0.7):
- * about 16 MiB of table for 10^6 distinct identifiers.
+ * Memory: b + 8u bytes for the strings and their ends, 8 bytes per table entry (load <= 0.7).
  */
 #ifndef SNAPSHOT_INTERNER_H
 #define SNAPSHOT_INTERNER_H

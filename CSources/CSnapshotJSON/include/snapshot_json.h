@@ -63,8 +63,8 @@ typedef struct snapshot_json_keys {
     snapshot_string id, items;
 } snapshot_json_keys;
 
-/* A reusable parser: its buffers (about 2.5 times the largest input's size, touched as
- * needed) serve every document it parses. */
+/* A reusable parser: its buffers (a small multiple of the largest input's size, touched
+ * as needed) serve every document it parses. */
 typedef struct snapshot_json_parser snapshot_json_parser;
 
 /* A new parser for documents with the key names `keys` (copied; the caller may release

@@ -78,7 +78,8 @@ extension BatchUpdate {
                 rule: "counts",
                 message: error == .invalidArgument
                     ? "a structural batch with reloads: validate it with BatchValidator.steps(for:oldCounts:newCounts:)"
-                    : "the batch does not fit the section counts (old \(oldCounts), new \(newCounts)): an index out of range, a row or section moved twice or onto a taken place, or rows that do not add up")
+                    : "the batch does not fit the section counts (old \(oldCounts), new \(newCounts)): an index out of range, a row or section moved twice or onto a taken place, or rows that do not add up"
+            )
         }
     }
 
@@ -89,7 +90,8 @@ extension BatchUpdate {
     var coreBatch: CoreBatch {
         func index(_ value: Int) -> UInt32 { UInt32(exactly: value) ?? .max }
         func path(_ path: IndexPath) -> PackedIndexPath {
-            path.count == 2 ? PackedIndexPath(section: index(path.section), item: index(path.item)) : PackedIndexPath(section: .max, item: .max)
+            path.count == 2
+                ? PackedIndexPath(section: index(path.section), item: index(path.item)) : PackedIndexPath(section: .max, item: .max)
         }
         var batch = CoreBatch()
         batch.deleteSections = deleteSections.map(index)

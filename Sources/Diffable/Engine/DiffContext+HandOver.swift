@@ -29,21 +29,12 @@ final class ContextAllocations {
     /// - Complexity: O(1).
     var hasHandedOver: Bool { !handedOver.isEmpty }
 
-    /// Blocks of at least this size go on 2 MiB-aligned memory advised for huge pages, as the
-    /// core's default allocator does: identifier tables are probed at random.
-    private static let hugePage = 2 << 20
-
-    /// A block of `size` bytes, or nil. - Complexity: O(1) expected besides the allocator.
+    /// A block of `size` bytes, or nil, from the core's default allocator (its huge-page policy
+    /// for large blocks, so one policy holds for every diff's memory).
+    /// - Complexity: O(1) expected besides the allocator.
     func allocate(_ size: Int) -> UnsafeMutableRawPointer? {
-        var block: UnsafeMutableRawPointer?
-        #if os(Linux)
-            if size >= 4 * Self.hugePage, size <= Int.max - Self.hugePage {
-                let rounded = (size + Self.hugePage - 1) / Self.hugePage * Self.hugePage
-                if posix_memalign(&block, Self.hugePage, rounded) != 0 { block = nil }
-                if let block { _ = madvise(block, rounded, Int32(MADV_HUGEPAGE)) }
-            }
-        #endif
-        if block == nil { block = malloc(size) }
+        let allocator = dfc_default_allocator().pointee
+        let block = allocator.allocate(allocator.user_data, size)
         if let block { live[block] = size }
         return block
     }
@@ -54,7 +45,8 @@ final class ContextAllocations {
         guard let pointer else { return }
         if handedOver.remove(pointer) != nil { return }
         live[pointer] = nil
-        free(pointer)
+        let allocator = dfc_default_allocator().pointee
+        allocator.release(allocator.user_data, pointer)
     }
 
     /// Takes the block that starts at `pointer` when it holds at least `bytes` bytes: it is

@@ -21,7 +21,8 @@ struct CoreBatch {
 /// it goes (section steps name sections in `section`).
 struct CoreStep {
     enum Kind: UInt32 {
-        case deleteItem = 1, deleteSection, moveSection, insertSection, moveItem, insertItem, reloadSection, reloadItem,
+        case deleteItem = 1
+        case deleteSection, moveSection, insertSection, moveItem, insertItem, reloadSection, reloadItem,
             reconfigureItem
     }
     var kind: Kind
@@ -46,7 +47,7 @@ extension DiffContext {
             oldCounts.withUnsafeBufferPointer { old in
                 newCounts.withUnsafeBufferPointer { new in
                     withUnsafeMutablePointer(to: &listed) { out in
-                        dfc_batch_steps(raw, pointer: self.raw, old.baseAddress, old.count, new.baseAddress, new.count, out)
+                        dfc_batch_steps(self.raw, raw, old.baseAddress, old.count, new.baseAddress, new.count, out)
                     }
                 }
             }
@@ -61,14 +62,6 @@ extension DiffContext {
                     to: PackedIndexPath(section: step.to.section, item: step.to.item))
             })
     }
-}
-
-/// `dfc_batch_steps` with the context first, as the C signature has it.
-private func dfc_batch_steps(
-    _ batch: UnsafePointer<dfc_batch>, pointer context: OpaquePointer, _ old: UnsafePointer<UInt32>?, _ oldCount: Int,
-    _ new: UnsafePointer<UInt32>?, _ newCount: Int, _ result: UnsafeMutablePointer<dfc_steps>
-) -> Int32 {
-    CDiffCore.dfc_batch_steps(context, batch, old, oldCount, new, newCount, result)
 }
 
 extension CoreBatch {

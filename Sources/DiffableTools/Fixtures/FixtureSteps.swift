@@ -24,7 +24,8 @@ enum FixtureSteps {
         guard expected != actual else { return nil }
         let at = (0..<min(expected.count, actual.count)).first { expected[$0] != actual[$0] } ?? min(expected.count, actual.count)
         func show(_ steps: [ListStep]) -> String { at < steps.count ? "\(steps[at])" : "nothing" }
-        return "steps differ at [\(at)]: expected \(show(expected)), got \(show(actual)) (\(expected.count) expected, \(actual.count) listed)"
+        return
+            "steps differ at [\(at)]: expected \(show(expected)), got \(show(actual)) (\(expected.count) expected, \(actual.count) listed)"
     }
 }
 
@@ -38,15 +39,33 @@ extension ListStep {
             return IndexPath(item: pair[1], section: pair[0])
         }
         switch (kind, arguments.count) {
-        case ("deleteSection", 1): guard let s = index(0) else { return nil }; self = .deleteSection(s)
-        case ("insertSection", 1): guard let s = index(0) else { return nil }; self = .insertSection(s)
-        case ("reloadSection", 1): guard let s = index(0) else { return nil }; self = .reloadSection(s)
-        case ("moveSection", 2): guard let a = index(0), let b = index(1) else { return nil }; self = .moveSection(from: a, to: b)
-        case ("deleteItem", 1): guard let p = path(0) else { return nil }; self = .deleteItem(p)
-        case ("insertItem", 1): guard let p = path(0) else { return nil }; self = .insertItem(p)
-        case ("reloadItem", 1): guard let p = path(0) else { return nil }; self = .reloadItem(p)
-        case ("reconfigureItem", 1): guard let p = path(0) else { return nil }; self = .reconfigureItem(p)
-        case ("moveItem", 2): guard let a = path(0), let b = path(1) else { return nil }; self = .moveItem(from: a, to: b)
+        case ("deleteSection", 1):
+            guard let s = index(0) else { return nil }
+            self = .deleteSection(s)
+        case ("insertSection", 1):
+            guard let s = index(0) else { return nil }
+            self = .insertSection(s)
+        case ("reloadSection", 1):
+            guard let s = index(0) else { return nil }
+            self = .reloadSection(s)
+        case ("moveSection", 2):
+            guard let a = index(0), let b = index(1) else { return nil }
+            self = .moveSection(from: a, to: b)
+        case ("deleteItem", 1):
+            guard let p = path(0) else { return nil }
+            self = .deleteItem(p)
+        case ("insertItem", 1):
+            guard let p = path(0) else { return nil }
+            self = .insertItem(p)
+        case ("reloadItem", 1):
+            guard let p = path(0) else { return nil }
+            self = .reloadItem(p)
+        case ("reconfigureItem", 1):
+            guard let p = path(0) else { return nil }
+            self = .reconfigureItem(p)
+        case ("moveItem", 2):
+            guard let a = path(0), let b = path(1) else { return nil }
+            self = .moveItem(from: a, to: b)
         default: return nil
         }
     }

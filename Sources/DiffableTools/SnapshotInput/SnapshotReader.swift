@@ -15,8 +15,8 @@ internal import CSnapshotJSON
 ///     .difference(from: old.snapshot(side: "old", canonical: canonical, names: names))
 /// ```
 ///
-/// The reader holds simdjson's buffers (about 2.5 times the largest JSON input, touched as
-/// needed) for the next document: release it once the documents are read.
+/// The reader holds simdjson's buffers (a small multiple of the largest JSON input, touched
+/// as needed) for the next document: release it once the documents are read.
 public final class SnapshotReader {
     /// Numbers every identifier read.
     public let interner: IdentifierInterner

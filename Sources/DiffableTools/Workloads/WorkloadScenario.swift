@@ -30,7 +30,7 @@ public enum WorkloadScenario: String, CaseIterable, Sendable {
             for _ in 0..<share { keep[Int.random(in: 0..<n, using: &generator)] = false }
             order = order.filter { keep[$0] }
             // Movers are distinct random survivors, marked rather than removed one by one
-            // (removing from the array each time was O(n²): minutes at 10^7).
+            // (removing from the array each time was O(n²), far too slow at 10^7).
             var moved = [Bool](repeating: false, count: order.count)
             var moving = [Int]()
             moving.reserveCapacity(min(share, order.count))

@@ -50,7 +50,7 @@ final class BaselineBudget {
     /// Bytes per item a baseline needs beyond Diffable's inputs: both lists as Swift arrays
     /// (a 16-byte `"item-%011d"` String is a heap object plus 16 bytes in each array), and the
     /// plain-Swift diff's Dictionary or the Myers diff's work. Calibrated on the flat move-one
-    /// row at 10^7 String keys, where `difference(from:)` took the process from ~0.2 to 1.85 GB.
+    /// row at 10^7 String keys, the largest baseline of the bench (docs/PERFORMANCE.md).
     static func bytesPerItem(_ engine: BaselineEngine, strings: Bool) -> Int {
         let lists = strings ? 128 : 24
         return lists + (engine == .plainSwift ? (strings ? 48 : 32) : 32)

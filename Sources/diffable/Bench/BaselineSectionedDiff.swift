@@ -64,7 +64,7 @@ enum BaselineSectionedDiff {
 
     /// The same result for small non-negative integer identifiers, through arrays indexed by
     /// identifier instead of Dictionaries: the untimed count of minimal moves when the timed
-    /// baseline is skipped (at 10^7 items, seconds instead of tens of seconds).
+    /// baseline is skipped (arrays instead of Dictionaries keep it affordable at 10^7 items).
     /// - Complexity: O(n + s + largest identifier) plus O(k log k) for the LIS.
     static func diffIntegers(oldSections: [Int], old: [[Int]], newSections: [Int], new: [[Int]]) -> Result {
         let largestSection = max(oldSections.max() ?? 0, newSections.max() ?? 0)

@@ -49,9 +49,9 @@ enum Measure {
         if clearPeak() { peakHiddenByEviction = peak }
     }
 
-    /// Eight times the 32 MiB last-level cache lscpu reports on the machines the README's
-    /// figures come from. Twice was not enough there: a model whose lookup table its untimed
-    /// setup had just read then looked items up twice as fast as after this much.
+    /// Eight times the last-level cache lscpu reports on the machines the figures in
+    /// docs/PERFORMANCE.md come from. Twice that was not enough there: a model whose lookup
+    /// table its untimed setup had just read still found it cached.
     static let evictionBytes = 256 << 20
 
     /// The peak resident size before the last ``evictCaches()``, which cleared the kernel's

@@ -110,7 +110,7 @@ enum OutlineBench {
         }
         // The calls' arguments are made before any timing, as an app has its children lists
         // before it builds an outline: the build rows time the appends, not the making of
-        // 135,000 small arrays (about 7 ms at 10^6, the same for both models).
+        // 135,000 small arrays (the same cost for both models: docs/PERFORMANCE.md).
         var appends: [([Item], Item?)] = []
         workload.forEachAppend { appends.append(($0.map(id), $1.map(id))) }
         func forEachAppend(_ body: ([Item], Item?) -> Void) { for (children, parent) in appends { body(children, parent) } }

@@ -3,8 +3,8 @@ import DiffableTools
 
 /// docs/PERFORMANCE.md's churn (delete 5%, move 5% to random places in any section, insert 5% new)
 /// over a base of `sectionCount` sections of `perSection` items numbered in order, built in
-/// O(n + k log k): the shared workloads remove and insert one item at a time (O(n) each, hours
-/// at 10^7), so the stress runs draw the same kind of change with marks and one merge.
+/// O(n + k log k): the shared workloads remove and insert one item at a time (O(n) each, far
+/// too slow at 10^7), so the stress runs draw the same kind of change with marks and one merge.
 ///
 /// Layouts hold `Int32` identifiers (at most 1.05 · 10^8 here): half the memory of `[[Int]]`,
 /// which stays alive through a scenario's diff and checks.

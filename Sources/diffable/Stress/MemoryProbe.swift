@@ -20,7 +20,7 @@ enum MemoryProbe {
 
     /// Hands the pages malloc keeps free back to the system (glibc's `malloc_trim(0)`; nothing
     /// elsewhere). Each scenario starts with it, so that its peak is its own: without it the
-    /// three shapes in one process left ~0.5 GB of freed but still resident heap to the outline
+    /// three shapes in one process left freed but still resident heap to the outline
     /// scenarios (heap blocks freed between others stay mapped, and a 10^7-row array is too
     /// large to reuse them). What a scenario holds is unchanged.
     /// - Complexity: O(heap size).
@@ -36,8 +36,9 @@ enum MemoryProbe {
     /// elsewhere). glibc otherwise raises it, up to 32 MiB, each time a large mapped block is
     /// freed: after the first scenarios, the outline's growing arrays came from the heap rather
     /// than from mappings of their own, and every block they outgrew stayed resident until the
-    /// next trim (outline build 501 → 640 MB, its apply 1,494 → 1,545 MB with the other shapes
-    /// run first). With the threshold pinned, each scenario allocates as in a fresh process.
+    /// next trim, raising the outline's peaks when the other shapes ran first
+    /// (docs/PERFORMANCE.md). With the threshold pinned, each scenario allocates as in a fresh
+    /// process.
     /// - Complexity: O(1).
     static func pinMallocThresholds() {
         #if os(Linux)

@@ -52,7 +52,7 @@ struct OutlineStress {
             }
             scenario.detail = "count, roots, levels, 1,000 positions"
         }
-        // Every item, made by each scenario that passes it (80 MB at 10^7: kept across the
+        // Every item, made by each scenario that passes it (8 bytes an item: kept across the
         // scenarios between, it would sit on top of the apply's peak).
         func everything() -> [Int] { Array(0..<itemCount) }
         run.scenario(shape, "expand all") { scenario in

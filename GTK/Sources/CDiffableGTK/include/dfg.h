@@ -1,0 +1,109 @@
+/* DiffableGTK's GObject parts: the row object, the list model and the list item factory's
+ * trampolines. Swift drives them; everything here runs on the GTK main context. */
+#ifndef DFG_H
+#define DFG_H
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+/* ---- DfgRow: one row of the list (an item or a section header) ---------------------------- */
+
+/* A lightweight GObject carrying an opaque payload (the Swift side's row content). The fields
+ * after `payload` are scratch space for the Swift planner, which reads and writes them directly. */
+typedef struct _DfgRow {
+    GObject parent_instance;
+    void *payload;               /* owned: released with `destroy` when the row is finalized */
+    GDestroyNotify destroy;
+    guint32 kind;                /* 0: item, 1: section header */
+    guint32 in_new;              /* planner: the batch serial when the row is in the new list */
+    guint32 anchor;              /* planner: the batch serial when the row stays in place */
+    gint32 old_gap;              /* planner: the gap (anchors before it) in the old list */
+    GtkListItem *bound;          /* the list item showing the row now, or NULL */
+    guint64 uid;                 /* unique per row object made in this process */
+    guint32 version;             /* bumped when the row's content changes in place */
+    guint32 selected;            /* planner: the batch serial when the row was selected */
+} DfgRow;
+
+typedef struct _DfgRowClass { GObjectClass parent_class; } DfgRowClass;
+
+GType dfg_row_get_type (void);
+
+/* A new row (reference count 1) owning `payload`. O(1). */
+DfgRow *dfg_row_new (void *payload, GDestroyNotify destroy, guint32 kind);
+
+/* ---- DfgListModel: a GListModel whose changes the caller emits -------------------------- */
+
+typedef struct _DfgListModel DfgListModel;
+typedef struct _DfgListModelClass { GObjectClass parent_class; } DfgListModelClass;
+
+GType dfg_list_model_get_type (void);
+
+/* An empty model. O(1). */
+DfgListModel *dfg_list_model_new (void);
+
+/* The number of rows as GTK sees it now (inside a batch: the new prefix plus the old rest). O(1). */
+guint dfg_list_model_count (DfgListModel *self);
+
+/* The row at `position` as GTK sees it now, not referenced; NULL when out of range. O(1). */
+DfgRow *dfg_list_model_peek (DfgListModel *self, guint position);
+
+/* The committed rows (outside a batch), not referenced. O(1). */
+DfgRow **dfg_list_model_rows (DfgListModel *self, guint *n_rows);
+
+/* Replaces every row with `rows` (the model takes the callers' references) and emits one
+ * items-changed (0, old count, n). Old rows are released. O(old + n). */
+void dfg_list_model_reset (DfgListModel *self, DfgRow **rows, guint n);
+
+/* A batch in three calls:
+ *   begin: `next` is the whole new list (copied); every row in it that is new passes its
+ *          reference to the model, every row kept keeps the one the model already holds;
+ *          `removed` lists the rows leaving (the model drops their references at `end`).
+ *   emit:  GTK now sees next[0 ..< new_end] followed by old[old_end ..<]; emits
+ *          items-changed (new_start, old_end - old_start, new_end - new_start). Calls must go
+ *          front to back, and old[prev_old_end ..< old_start] must equal
+ *          next[prev_new_end ..< new_start] (rows that did not change).
+ *   end:   the new list is committed (every range must have been emitted).
+ * O(old + new) for the batch, plus O(1) per emission, plus what GTK does for each. */
+void dfg_list_model_begin (DfgListModel *self, DfgRow **next, guint n_next, DfgRow **removed, guint n_removed);
+void dfg_list_model_emit (DfgListModel *self, guint old_start, guint old_end, guint new_start, guint new_end);
+void dfg_list_model_end (DfgListModel *self);
+
+/* One plain splice (outside a batch): removes `n_remove` rows at `position`, inserts `add`
+ * (references passed to the model) and emits one items-changed. O(rows after position). */
+void dfg_list_model_splice (DfgListModel *self, guint position, guint n_remove, DfgRow **add, guint n_add);
+
+/* The number of items-changed signals emitted so far. O(1). */
+guint64 dfg_list_model_emissions (DfgListModel *self);
+
+/* ---- the list item factory ------------------------------------------------------------- */
+
+typedef void (*DfgListItemCallback) (GtkListItem *item, void *user_data);
+
+/* A GtkSignalListItemFactory whose setup, bind, unbind and teardown call the given functions
+ * with `user_data` (not owned). O(1). */
+GtkListItemFactory *dfg_factory_new (DfgListItemCallback setup, DfgListItemCallback bind,
+                                     DfgListItemCallback unbind, DfgListItemCallback teardown,
+                                     void *user_data);
+
+/* ---- helpers for what Swift cannot call (macros, varargs) -------------------------------- */
+
+/* g_idle_add_full at G_PRIORITY_DEFAULT: runs `fn(data)` once on the default main context. */
+void dfg_invoke_later (void (*fn) (void *), void *data);
+
+/* Connects `fn(widget-or-object, user_data)` to a signal without extra arguments. */
+gulong dfg_connect (gpointer instance, const char *signal, void (*fn) (gpointer, gpointer), gpointer user_data);
+
+/* Records items-changed of any GListModel into `fn(position, removed, added, user_data)`. */
+gulong dfg_connect_items_changed (GListModel *model, void (*fn) (guint, guint, guint, gpointer), gpointer user_data);
+
+/* Calls `fn(user_data)` every `interval_ms` on the default main context until it returns FALSE. */
+guint dfg_timeout_add (guint interval_ms, gboolean (*fn) (gpointer), gpointer user_data);
+
+/* Connects a GtkEditable's "changed". */
+gulong dfg_connect_changed (gpointer editable, void (*fn) (gpointer, gpointer), gpointer user_data);
+
+G_END_DECLS
+
+#endif
+

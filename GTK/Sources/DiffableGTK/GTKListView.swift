@@ -1,0 +1,552 @@
+import CDiffableGTK
+import CGtk4
+import Diffable
+import Foundation
+
+/// A ``ListView`` shown by a GTK 4 `GtkListView`: the data source's rows live in a custom
+/// `GListModel` (one row object per item and per section header), and every batch reaches
+/// GTK as the fewest `items-changed` signals that keep moved rows' widgets (docs/GTK.md).
+///
+/// **Sections** are header rows in the same model, drawn by their own widget
+/// (`makeHeader`/`bindHeader`), because GTK 4.8 has no section headers (`GtkSectionModel`
+/// came in 4.12); one list keeps one scroll position, keyboard navigation across sections, one
+/// selection, and a row moved between sections keeps its widget. A section has a header row when
+/// the data source's supplementary view of kind `"header"` is non-nil for it.
+///
+/// **Selection** is a `GtkSingleSelection` or `GtkMultiSelection` over the model: a moved
+/// row is the same object inside one signal, so GTK keeps it selected; a deleted row drops
+/// out; a reloaded row (a new object) is selected again after the batch.
+///
+/// Every method runs on the GTK main context (``GTKMainContext/executor`` for the data source);
+/// each model change checks it.
+public final class GTKListView<Cell>: ListView, @unchecked Sendable {
+    public weak var dataSource: (any ListViewDataSource<Cell>)?
+
+    /// How selection works. - Complexity: n/a.
+    public enum SelectionMode: Sendable {
+        /// No selection model (`GtkNoSelection`).
+        case none
+        /// At most one row (`GtkSingleSelection`, no autoselect, can unselect).
+        case single
+        /// Any rows (`GtkMultiSelection`).
+        case multiple
+    }
+
+    /// How a batch reaches the model.
+    public enum EmissionStrategy: Sendable {
+        /// The fewest signals that keep every moved row in one signal (the default; see
+        /// ``Emission``).
+        case grouped
+        /// One signal per ``ListStep`` (`BatchUpdate.steps`), a move as a removal signal then an
+        /// insertion signal: moved rows lose their widget. For comparison and tests.
+        case perStep
+    }
+
+    /// The `GtkListView`, to put in a `GtkScrolledWindow`. The view holds a reference.
+    public let widget: GtkWidgetPointer
+    /// The model, as a `GListModel` (the view holds a reference).
+    public let model: OpaquePointer
+    /// The selection model over ``model`` that the `GtkListView` shows.
+    public let selectionModel: OpaquePointer
+    public let selectionMode: SelectionMode
+    /// How batches reach the model (default ``EmissionStrategy/grouped``).
+    public var emissionStrategy = EmissionStrategy.grouped
+
+    private let rows: OpaquePointer  // DfgListModel
+    private let binder: RowBinder
+    /// Rows per section (items only) and whether each section has a header row.
+    private var itemCounts: [Int] = []
+    private var headers: [Bool] = []
+    private var serial: UInt32 = 0
+    /// Batches performed, and the signals of the last one.
+    public private(set) var batchesPerformed = 0
+    public private(set) var lastEmissions: [Emission] = []
+    /// The signals of the last batch that was not refresh-only.
+    public private(set) var lastEmissionsOfStructuralBatch: [Emission] = []
+
+    /// - Parameters:
+    ///   - selection: the selection model (default: single).
+    ///   - makeItem: makes an empty widget for item rows (GTK re-uses it for other rows).
+    ///   - bindItem: shows a cell in a widget `makeItem` made.
+    ///   - makeHeader: makes an empty widget for section header rows (default: a label).
+    ///   - bindHeader: shows a header cell (default: the cell's description in the label).
+    /// - Complexity: O(1).
+    public init(
+        selection: SelectionMode = .single,
+        makeItem: @escaping () -> GtkWidgetPointer,
+        bindItem: @escaping (GtkWidgetPointer, Cell) -> Void,
+        makeHeader: (() -> GtkWidgetPointer)? = nil,
+        bindHeader: ((GtkWidgetPointer, Cell) -> Void)? = nil
+    ) {
+        GTKMainContext.assertCurrent("GTKListView.init")
+        binder = RowBinder(
+            makeItem: makeItem,
+            bindItem: { widget, content in bindItem(widget, content as! Cell) },
+            makeHeader: makeHeader ?? {
+                let label = gtk_label_new(nil)!
+                gtk_label_set_xalign(OpaquePointer(label), 0)
+                gtk_widget_add_css_class(label, "heading")
+                return label
+            },
+            bindHeader: { widget, content in
+                if let bindHeader { bindHeader(widget, content as! Cell) } else {
+                    gtk_label_set_text(OpaquePointer(widget), "\(content)")
+                }
+            })
+        rows = dfg_list_model_new()!
+        model = rows
+        selectionMode = selection
+        let listModel = rows
+        g_object_ref(raw(listModel))  // the selection model takes one reference
+        switch selection {
+        case .none: selectionModel = gtk_no_selection_new(listModel)
+        case .single:
+            let single = gtk_single_selection_new(listModel)!
+            gtk_single_selection_set_autoselect(single, 0)
+            gtk_single_selection_set_can_unselect(single, 1)
+            selectionModel = single
+        case .multiple: selectionModel = gtk_multi_selection_new(listModel)
+        }
+        g_object_ref(raw(selectionModel))  // the list view takes one reference
+        let list = gtk_list_view_new(selectionModel, binder.makeFactory())!
+        widget = list
+        g_object_ref_sink(raw(list))
+    }
+
+    deinit {
+        g_object_unref(raw(widget))
+        g_object_unref(raw(selectionModel))
+        g_object_unref(raw(rows))
+    }
+
+    // MARK: Reading the list
+
+    /// What the factory did so far (binds, unbinds, widgets made, in-place updates).
+    public var statistics: FactoryStatistics { binder.statistics }
+
+    /// The number of `items-changed` signals emitted so far. - Complexity: O(1).
+    public var emissionCount: Int { Int(dfg_list_model_emissions(rows)) }
+
+    /// The number of rows in the model (items and headers). - Complexity: O(1).
+    public var rowCount: Int { Int(dfg_list_model_count(rows)) }
+
+    /// The row at model position `position`: its cell and whether it is a section header.
+    /// - Complexity: O(1).
+    public func row(at position: Int) -> (cell: Cell, isHeader: Bool)? {
+        guard let row = dfg_list_model_peek(rows, UInt32(position)) else { return nil }
+        return (content(of: row) as! Cell, row.pointee.kind == 1)
+    }
+
+    /// Every row in model order. - Complexity: O(rows).
+    public var allRows: [(cell: Cell, isHeader: Bool)] { (0..<rowCount).map { row(at: $0)! } }
+
+    /// The model position of the item at `indexPath`. - Complexity: O(sections).
+    public func position(of indexPath: IndexPath) -> Int {
+        var position = 0
+        for section in 0..<indexPath.section { position += (headers[section] ? 1 : 0) + itemCounts[section] }
+        return position + (headers[indexPath.section] ? 1 : 0) + indexPath.item
+    }
+
+    /// The index path of the item row at model `position`, nil for a header or out of range.
+    /// - Complexity: O(sections).
+    public func indexPath(at position: Int) -> IndexPath? {
+        var start = 0
+        for section in 0..<itemCounts.count {
+            let first = start + (headers[section] ? 1 : 0)
+            let end = first + itemCounts[section]
+            if position < end { return position >= first ? IndexPath(item: position - first, section: section) : nil }
+            start = end
+        }
+        return nil
+    }
+
+    /// The widget showing the row at model `position` now, or nil when GTK made none (the row
+    /// is far from the visible part). - Complexity: O(1).
+    public func boundWidget(at position: Int) -> GtkWidgetPointer? {
+        guard let row = dfg_list_model_peek(rows, UInt32(position)), let item = row.pointee.bound else { return nil }
+        return gtk_list_item_get_child(item)
+    }
+
+    /// The selected item rows' index paths, ascending. - Complexity: O(selected × sections).
+    public var selectedIndexPaths: [IndexPath] {
+        var result: [IndexPath] = []
+        forEachSelected { position in
+            if let path = indexPath(at: position) { result.append(path) }
+        }
+        return result
+    }
+
+    /// Selects the item at `indexPath` (adding to a multiple selection). - Complexity: O(sections).
+    public func select(_ indexPath: IndexPath) {
+        GTKMainContext.assertCurrent("GTKListView.select")
+        gtk_selection_model_select_item(selectionModel, guint(position(of: indexPath)), selectionMode == .single ? 1 : 0)
+    }
+
+    /// Called after each bind with the model position's row widget (for tests measuring widget identity).
+    func setBindObserver(_ observer: ((Cell, Bool, GtkWidgetPointer) -> Void)?) {
+        binder.onBind = observer.map { observer in
+            { row, widget in observer(content(of: row) as! Cell, row.pointee.kind == 1, widget) }
+        }
+    }
+
+    /// Called after each bind with the row's cell, whether it is a header, and its widget.
+    /// - Complexity: O(1).
+    public func onBind(_ observer: ((Cell, _ isHeader: Bool, GtkWidgetPointer) -> Void)?) { setBindObserver(observer) }
+
+    // MARK: ListView
+
+    /// Replaces every row with the data source's (one signal). - Complexity: O(rows) plus the
+    /// cell provider for each.
+    public func reloadData() {
+        GTKMainContext.assertCurrent("GTKListView.reloadData")
+        guard let dataSource else { return }
+        var made: [RowPointer] = []
+        itemCounts = []
+        headers = []
+        for section in 0..<dataSource.numberOfSections() {
+            let block = makeSection(section, of: dataSource)
+            made.append(contentsOf: block)
+        }
+        withCArray(&made) { dfg_list_model_reset(rows, $0, $1) }
+    }
+
+    /// Applies a batch: grouped signals (or one per step, ``emissionStrategy``), then in-place
+    /// updates of reconfigured rows. `completion(true)` runs before it returns.
+    /// - Complexity: grouped: O(rows + k log k) for the plan plus the cell provider for new rows,
+    ///   and one signal per run of overlapping changes; per step: O(k · rows).
+    public func performBatchUpdates(
+        _ batch: BatchUpdate, animation: RowAnimation, updates: () -> Void, completion: @escaping (Bool) -> Void
+    ) {
+        GTKMainContext.assertCurrent("GTKListView.performBatchUpdates")
+        guard let dataSource else {
+            updates()
+            return completion(false)
+        }
+        let oldCounts = itemCounts
+        updates()
+        let newCounts = (0..<dataSource.numberOfSections()).map(dataSource.numberOfItems(inSection:))
+        switch emissionStrategy {
+        case .grouped: applyGrouped(batch, oldCounts: oldCounts, newCounts: newCounts, dataSource: dataSource)
+        case .perStep: applySteps(batch, oldCounts: oldCounts, newCounts: newCounts, dataSource: dataSource)
+        }
+        batchesPerformed += 1
+        if !batch.isRefreshOnly { lastEmissionsOfStructuralBatch = lastEmissions }
+        completion(true)
+    }
+
+    // MARK: Building rows
+
+    private func header(of section: Int, from dataSource: any ListViewDataSource<Cell>) -> RowPointer? {
+        dataSource.supplementaryView(ofKind: "header", at: IndexPath(item: 0, section: section)).map { makeRow($0, header: true) }
+    }
+
+    /// Section `section` of the new state as new rows; appends its count and header flag.
+    private func makeSection(_ section: Int, of dataSource: any ListViewDataSource<Cell>) -> [RowPointer] {
+        var block: [RowPointer] = []
+        let count = dataSource.numberOfItems(inSection: section)
+        block.reserveCapacity(count + 1)
+        if let header = header(of: section, from: dataSource) { block.append(header) }
+        headers.append(!block.isEmpty)
+        itemCounts.append(count)
+        for item in 0..<count { block.append(makeRow(dataSource.cell(at: IndexPath(item: item, section: section)), header: false)) }
+        return block
+    }
+
+    // MARK: Grouped signals
+
+    private func applyGrouped(
+        _ batch: BatchUpdate, oldCounts: [Int], newCounts: [Int], dataSource: any ListViewDataSource<Cell>
+    ) {
+        serial = serial &+ 1
+        if serial == 0 { serial = 1 }
+        let serial = self.serial
+        var count: guint = 0
+        let oldBase = dfg_list_model_rows(rows, &count)
+        let old = UnsafeBufferPointer(start: oldBase, count: Int(count)).map { $0! }
+        let oldHeaders = headers
+        var oldStarts: [Int] = []
+        oldStarts.reserveCapacity(oldCounts.count)
+        var start = 0
+        for section in oldCounts.indices {
+            oldStarts.append(start)
+            start += (oldHeaders[section] ? 1 : 0) + oldCounts[section]
+        }
+        precondition(start == old.count, "DiffableGTK: the model's rows and the section counts differ")
+        func oldRow(_ section: Int, _ item: Int) -> RowPointer { old[oldStarts[section] + (oldHeaders[section] ? 1 : 0) + item] }
+
+        // The selected rows, marked so the new list can say where they went.
+        var selectedCount = 0
+        if selectionMode != .none {
+            forEachSelected { position in
+                if position < old.count {
+                    old[position].pointee.selected = serial
+                    selectedCount += 1
+                }
+            }
+        }
+
+        // Sections: where each new section comes from, and whether it moved.
+        let refreshOnly = batch.isRefreshOnly
+        let deletedSections = Set(batch.deleteSections)
+        let insertedSections = Set(batch.insertSections)
+        let reloadedSections = Set(batch.reloadSections)
+        var movedInto: [Int: Int] = [:]
+        var movedOut = Set<Int>()
+        for move in batch.moveSections {
+            movedInto[move.to] = move.from
+            movedOut.insert(move.from)
+        }
+        var carried = (0..<oldCounts.count).filter { !deletedSections.contains($0) && !movedOut.contains($0) }.makeIterator()
+
+        // Items, grouped by section.
+        var skipped: [Int: [Int]] = [:]  // old section -> deleted or moved-out items
+        for path in batch.deleteItems { skipped[path.section, default: []].append(path.item) }
+        var arriving: [Int: [Int: IndexPath?]] = [:]  // new section -> item -> moved from (nil: inserted)
+        for path in batch.insertItems { arriving[path.section, default: [:]][path.item] = .some(nil) }
+        for move in batch.moveItems {
+            skipped[move.from.section, default: []].append(move.from.item)
+            arriving[move.to.section, default: [:]][move.to.item] = .some(move.from)
+        }
+        var reloaded: [Int: Set<Int>] = [:]
+        for path in batch.reloadItems { reloaded[path.section, default: []].insert(path.item) }
+        precondition(
+            batch.reloadItems.isEmpty && batch.reloadSections.isEmpty || refreshOnly,
+            "DiffableGTK: a structural batch with reloads (resolve it with BatchValidator first)")
+
+        var new: [RowPointer] = []
+        new.reserveCapacity(old.count + batch.insertItems.count + 16)
+        var newHeaders: [Bool] = []
+        var selectAgain: [Int] = []  // new positions of reloaded rows that were selected
+        for section in newCounts.indices {
+            let source: Int?
+            var moved = false
+            if insertedSections.contains(section) {
+                source = nil
+            } else if let from = movedInto[section] {
+                source = from
+                moved = true
+            } else {
+                source = carried.next()
+            }
+            if source == nil || reloadedSections.contains(section) {
+                if let from = source {  // a reloaded section: every row new
+                    let first = oldStarts[from]
+                    for position in first..<(first + (oldHeaders[from] ? 1 : 0) + oldCounts[from])
+                    where gtk_selection_model_is_selected(selectionModel, guint(position)) != 0 {
+                        selectAgain.append(new.count + position - first)
+                    }
+                }
+                if let header = header(of: section, from: dataSource) {
+                    header.pointee.in_new = serial
+                    new.append(header)
+                    newHeaders.append(true)
+                } else {
+                    newHeaders.append(false)
+                }
+                for item in 0..<newCounts[section] {
+                    let row = makeRow(dataSource.cell(at: IndexPath(item: item, section: section)), header: false)
+                    row.pointee.in_new = serial
+                    new.append(row)
+                }
+                continue
+            }
+            let from = source!
+            if oldHeaders[from] {
+                let header = old[oldStarts[from]]
+                header.pointee.in_new = serial
+                if !moved { header.pointee.anchor = serial }
+                new.append(header)
+            }
+            newHeaders.append(oldHeaders[from])
+            let skip = Set(skipped[from] ?? [])
+            let arrivals = arriving[section] ?? [:]
+            let reloads = reloaded[section] ?? []
+            var next = 0  // the next old item of `from` to consider
+            for item in 0..<newCounts[section] {
+                let row: RowPointer
+                var anchor = !moved
+                if let arrival = arrivals[item] {
+                    anchor = false
+                    if let origin = arrival {
+                        row = oldRow(origin.section, origin.item)
+                    } else {
+                        row = makeRow(dataSource.cell(at: IndexPath(item: item, section: section)), header: false)
+                    }
+                } else {
+                    while skip.contains(next) { next += 1 }
+                    precondition(next < oldCounts[from], "DiffableGTK: the batch does not fit the section counts")
+                    let kept = oldRow(from, next)
+                    if reloads.contains(item) {
+                        if gtk_selection_model_is_selected(selectionModel, guint(oldStarts[from] + (oldHeaders[from] ? 1 : 0) + next)) != 0 {
+                            selectAgain.append(new.count)
+                        }
+                        row = makeRow(dataSource.cell(at: IndexPath(item: item, section: section)), header: false)
+                        anchor = false
+                    } else {
+                        row = kept
+                    }
+                    next += 1
+                }
+                row.pointee.in_new = serial
+                if anchor { row.pointee.anchor = serial }
+                new.append(row)
+            }
+        }
+
+        var selectedNow = selectAgain
+        if selectedCount > 0 {
+            for (position, row) in new.enumerated() where row.pointee.selected == serial { selectedNow.append(position) }
+        }
+
+        let plan = old.withUnsafeBufferPointer { oldBuffer in
+            new.withUnsafeBufferPointer { newBuffer in EmissionPlanner.plan(old: oldBuffer, new: newBuffer, serial: serial) }
+        }
+        headers = newHeaders
+        itemCounts = newCounts
+        var removed = plan.removed
+        withCArray(&new) { next, nextCount in
+            withCArray(&removed) { gone, goneCount in dfg_list_model_begin(rows, next, nextCount, gone, goneCount) }
+        }
+        for emission in plan.emissions {
+            dfg_list_model_emit(
+                rows, guint(emission.oldRange.lowerBound), guint(emission.oldRange.upperBound),
+                guint(emission.newRange.lowerBound), guint(emission.newRange.upperBound))
+        }
+        dfg_list_model_end(rows)
+        lastEmissions = plan.emissions
+        if selectedCount > 0 || !selectAgain.isEmpty { restoreSelection(selectedNow) }
+        for path in batch.reconfigureItems { reconfigure(path, dataSource: dataSource) }
+    }
+
+    /// Calls `body` with each selected model position, ascending. - Complexity: O(selected).
+    private func forEachSelected(_ body: (Int) -> Void) {
+        let bitset = gtk_selection_model_get_selection(selectionModel)!
+        defer { gtk_bitset_unref(bitset) }
+        var iter = GtkBitsetIter()
+        var value: guint = 0
+        var more = gtk_bitset_iter_init_first(&iter, bitset, &value)
+        while more != 0 {
+            body(Int(value))
+            more = gtk_bitset_iter_next(&iter, &value)
+        }
+    }
+
+    /// Makes `positions` the selection when GTK's differs (GtkSingleSelection drops a row
+    /// removed and added back in one signal; a reloaded row is a new object).
+    /// - Complexity: O(selected) plus GTK's bitset work.
+    private func restoreSelection(_ positions: [Int]) {
+        var current: [Int] = []
+        forEachSelected { current.append($0) }
+        let wanted = positions.sorted()
+        guard current != wanted else { return }
+        if selectionMode == .single {
+            if let first = wanted.first {
+                gtk_selection_model_select_item(selectionModel, guint(first), 1)
+            } else {
+                gtk_selection_model_unselect_all(selectionModel)
+            }
+            return
+        }
+        let selected = gtk_bitset_new_empty()!
+        for position in wanted { gtk_bitset_add(selected, guint(position)) }
+        let mask = gtk_bitset_new_range(0, guint(rowCount))!
+        gtk_selection_model_set_selection(selectionModel, selected, mask)
+        gtk_bitset_unref(selected)
+        gtk_bitset_unref(mask)
+    }
+
+    private func reconfigure(_ path: IndexPath, dataSource: any ListViewDataSource<Cell>) {
+        guard let row = dfg_list_model_peek(rows, guint(position(of: path))) else { return }
+        setContent(dataSource.cell(at: path), of: row)
+        binder.rebind(row)
+    }
+
+    // MARK: One signal per step
+
+    private func applySteps(
+        _ batch: BatchUpdate, oldCounts: [Int], newCounts: [Int], dataSource: any ListViewDataSource<Cell>
+    ) {
+        let steps: [ListStep]
+        do {
+            steps = try batch.steps(oldCounts: batch.isRefreshOnly ? newCounts : oldCounts, newCounts: newCounts)
+        } catch {
+            preconditionFailure("DiffableGTK: the data source handed GTKListView an invalid batch: \(error)")
+        }
+        let before = emissionCount
+        var emissions: [Emission] = []
+        func splice(_ position: Int, _ removing: Int, _ adding: [RowPointer]) {
+            var adding = adding
+            withCArray(&adding) { dfg_list_model_splice(rows, guint(position), guint(removing), $0, $1) }
+            emissions.append(Emission(oldRange: position..<(position + removing), newRange: position..<(position + adding.count)))
+        }
+        func sectionStart(_ section: Int) -> Int {
+            (0..<section).reduce(0) { $0 + (headers[$1] ? 1 : 0) + itemCounts[$1] }
+        }
+        func blockSize(_ section: Int) -> Int { (headers[section] ? 1 : 0) + itemCounts[section] }
+        func takeBlock(_ section: Int) -> [RowPointer] {
+            let start = sectionStart(section)
+            return (start..<(start + blockSize(section))).map { g_object_ref(raw(dfg_list_model_peek(rows, guint($0))!)); return dfg_list_model_peek(rows, guint($0))! }
+        }
+        func newBlock(_ section: Int) -> (rows: [RowPointer], header: Bool) {
+            var block: [RowPointer] = []
+            if let header = header(of: section, from: dataSource) { block.append(header) }
+            let hasHeader = !block.isEmpty
+            for item in 0..<newCounts[section] {
+                block.append(makeRow(dataSource.cell(at: IndexPath(item: item, section: section)), header: false))
+            }
+            return (block, hasHeader)
+        }
+        for step in steps {
+            switch step {
+            case .deleteItem(let path):
+                splice(position(of: path), 1, [])
+                itemCounts[path.section] -= 1
+            case .insertItem(let path):
+                let row = makeRow(dataSource.cell(at: path), header: false)
+                itemCounts[path.section] += 1
+                splice(position(of: path), 0, [row])
+            case .moveItem(let from, let to):
+                let source = position(of: from)
+                let row = dfg_list_model_peek(rows, guint(source))!
+                g_object_ref(raw(row))
+                splice(source, 1, [])
+                itemCounts[from.section] -= 1
+                itemCounts[to.section] += 1
+                splice(position(of: to), 0, [row])
+            case .reloadItem(let path):
+                let selected = gtk_selection_model_is_selected(selectionModel, guint(position(of: path))) != 0
+                splice(position(of: path), 1, [makeRow(dataSource.cell(at: path), header: false)])
+                if selected { gtk_selection_model_select_item(selectionModel, guint(position(of: path)), 0) }
+            case .reconfigureItem(let path):
+                reconfigure(path, dataSource: dataSource)
+            case .deleteSection(let section):
+                splice(sectionStart(section), blockSize(section), [])
+                headers.remove(at: section)
+                itemCounts.remove(at: section)
+            case .insertSection(let section):
+                let block = newBlock(section)
+                headers.insert(block.header, at: section)
+                itemCounts.insert(newCounts[section], at: section)
+                splice(sectionStart(section), 0, block.rows)
+            case .moveSection(let from, let to):
+                let block = takeBlock(from)
+                splice(sectionStart(from), block.count, [])
+                let header = headers.remove(at: from)
+                let count = itemCounts.remove(at: from)
+                headers.insert(header, at: to)
+                itemCounts.insert(count, at: to)
+                splice(sectionStart(to), 0, block)
+            case .reloadSection(let section):
+                let start = sectionStart(section)
+                let size = blockSize(section)
+                let block = newBlock(section)
+                headers[section] = block.header
+                itemCounts[section] = newCounts[section]
+                splice(start, size, block.rows)
+            }
+        }
+        precondition(itemCounts == newCounts, "DiffableGTK: the steps did not reach the new counts")
+        precondition(emissionCount - before == emissions.count)
+        lastEmissions = emissions
+    }
+}

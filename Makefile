@@ -496,13 +496,11 @@ steps-mutations: c-deps python-deps
 # ---- the GTK list (GTK/: its own package, DiffableGTK on GTK 4 through a C shim) ------------
 
 # GTK 4's headers, gtk4-broadwayd (headless display) and Xvfb, from Debian when missing; waits
-# (at most 5 minutes) for another apt/dpkg run to finish first.
+# (up to APT_LOCK_WAIT) for another apt/dpkg run to finish first.
 gtk-deps:
 	@if ! pkg-config --exists gtk4 2>/dev/null || ! command -v gtk4-broadwayd >/dev/null; then \
 	    echo "installing libgtk-4-dev libgtk-4-bin xvfb"; \
-	    for i in $$(seq 1 300); do fuser /var/lib/dpkg/lock-frontend /var/lib/dpkg/lock >/dev/null 2>&1 || break; sleep 1; done; \
-	    $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-	        libgtk-4-dev libgtk-4-bin xvfb xauth >/dev/null; \
+	    $(call apt_install,--no-install-recommends libgtk-4-dev libgtk-4-bin xvfb xauth); \
 	fi
 	@pkg-config --exists gtk4 || { echo "libgtk-4-dev is required (apt-get install libgtk-4-dev)"; exit 1; }
 

@@ -18,7 +18,14 @@ export SWIFT_BACKTRACE := enable=no
 # Debug builds of the library check their invariants after every mutation (see Package.swift).
 export DIFFABLE_INTERNAL_CHECKS := 1
 
-PYTHON ?= python3
+# Python tools (pytest, the diffable package, gcovr, playwright, …) go into a virtual environment
+# under the build folder, never into the system's Python (PEP 668); `make clean` removes it.
+# PYTHON=/path/to/python uses another interpreter (pip then installs into that one).
+VENV := $(CURDIR)/$(BUILD)/venv
+PYTHON ?= $(VENV)/bin/python
+# The prerequisite of every target that runs $(PYTHON): the virtual environment (nothing when
+# PYTHON names another interpreter).
+PYTHON_READY := $(if $(filter $(VENV)/bin/python,$(PYTHON)),$(VENV)/bin/python)
 PREFIX ?= /usr/local
 FIXTURE_LIBS := libcjson libutf8proc
 
@@ -31,19 +38,35 @@ all: lib
 
 # ---- set-up ------------------------------------------------------------------
 
+# apt-get waits while another apt-get or dpkg holds its locks, up to APT_LOCK_WAIT seconds
+# (default 600): DPkg::Lock::Timeout for dpkg's lock, and `update` retried every 10 s for the
+# package lists' lock (that option does not cover it); then it fails, naming the lock.
+APT_LOCK_WAIT ?= 600
+apt_get = $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -qq -o DPkg::Lock::Timeout=$(APT_LOCK_WAIT)
+# $(call apt_install,PACKAGES): apt-get update (waiting for the lists' lock), then install PACKAGES.
+apt_install = apt_start=$$SECONDS; \
+    until err=$$($(apt_get) update 2>&1 >/dev/null); do \
+        case "$$err" in *"Could not get lock"*|*"is held by process"*) ;; *) echo "$$err" >&2; exit 1;; esac; \
+        if [ $$((SECONDS - apt_start)) -ge $(APT_LOCK_WAIT) ]; then \
+            echo "apt-get: the package lists' lock is still held after $(APT_LOCK_WAIT) s (APT_LOCK_WAIT): $$err" >&2; exit 1; fi; \
+        echo "apt-get: another apt-get holds the package lists' lock; waiting ($$((SECONDS - apt_start)) s of $(APT_LOCK_WAIT))"; \
+        sleep 10; \
+    done; \
+    $(apt_get) install -y $(1) >/dev/null
+
 # libxxhash-dev gives xxhash.h; the core compiles XXH3 inline (all the C library needs).
 # libsimdjson-dev is the CLI's JSON parser (docs/CLI_IO.md).
 lib-deps:
 	@if ! pkg-config --exists libxxhash 2>/dev/null; then \
 	    echo "installing libxxhash-dev"; \
-	    $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libxxhash-dev pkg-config >/dev/null; \
+	    $(call apt_install,libxxhash-dev pkg-config); \
 	fi
 	@pkg-config --exists libxxhash || { echo "libxxhash-dev is required (apt-get install libxxhash-dev)"; exit 1; }
 
 deps: lib-deps
 	@if ! pkg-config --exists simdjson 2>/dev/null; then \
 	    echo "installing libsimdjson-dev"; \
-	    $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libsimdjson-dev >/dev/null; \
+	    $(call apt_install,libsimdjson-dev); \
 	fi
 	@pkg-config --exists simdjson || { echo "libsimdjson-dev is required (apt-get install libsimdjson-dev)"; exit 1; }
 
@@ -51,19 +74,24 @@ deps: lib-deps
 c-deps: deps
 	@if ! pkg-config --exists $(FIXTURE_LIBS) 2>/dev/null; then \
 	    echo "installing libcjson-dev libutf8proc-dev"; \
-	    $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libcjson-dev libutf8proc-dev >/dev/null; \
+	    $(call apt_install,libcjson-dev libutf8proc-dev); \
 	fi
 	@pkg-config --exists $(FIXTURE_LIBS) || { echo "libcjson-dev and libutf8proc-dev are required"; exit 1; }
 
 # pytest, the xxhash package (keys), jsonschema (the fixture schema), and hypothesis, numpy and
 # pyarrow (the Python package's tests), from PyPI when missing.
 PYTHON_TEST_PACKAGES := pytest xxhash jsonschema hypothesis numpy pyarrow
-python-deps:
+python-deps: | $(PYTHON_READY)
 	@if ! $(PYTHON) -c "import pytest, xxhash, jsonschema, hypothesis, numpy, pyarrow" 2>/dev/null; then \
-	    echo "installing $(PYTHON_TEST_PACKAGES)"; \
-	    $(PYTHON) -m pip install --quiet $(PYTHON_TEST_PACKAGES) 2>/dev/null \
-	      || $(PYTHON) -m pip install --quiet --break-system-packages $(PYTHON_TEST_PACKAGES); \
+	    echo "installing $(PYTHON_TEST_PACKAGES) into $(PYTHON)"; \
+	    $(PYTHON) -m pip install --quiet $(PYTHON_TEST_PACKAGES); \
 	fi
+
+# The virtual environment (python3 -m venv; Debian's python3-venv when venv cannot make one).
+$(VENV)/bin/python:
+	@echo "creating the virtual environment $(VENV) (the Python tools go there)"
+	@python3 -m venv $(VENV) 2>/dev/null || { rm -rf $(VENV); echo "installing python3-venv"; \
+	    $(call apt_install,python3-venv); python3 -m venv $(VENV); }
 
 # ---- the C core on its own -------------------------------------------------------
 
@@ -156,7 +184,7 @@ VALGRIND := valgrind --quiet --error-exitcode=1 --leak-check=full
 
 valgrind-deps:
 	@command -v valgrind >/dev/null || { echo "installing valgrind"; \
-	    $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null; }
+	    $(call apt_install,valgrind); }
 
 $(BUILD)/plain/cdiffcore-tests: $(C_TEST_SOURCES) $(C_TEST_HEADERS) $(CORE_SOURCES) $(CORE_HEADERS) | deps
 	@mkdir -p $(dir $@)
@@ -173,9 +201,8 @@ valgrind: valgrind-deps $(BUILD)/plain/cdiffcore-tests $(BUILD)/plain/fixtures-t
 	$(VALGRIND) $(BUILD)/plain/fixtures-tests Tests/Fixtures
 
 # gcovr (PyPI) reports gcc's --coverage data.
-coverage-deps:
-	@$(PYTHON) -m gcovr --version >/dev/null 2>&1 || { echo "installing gcovr"; \
-	    $(PYTHON) -m pip install --quiet gcovr 2>/dev/null || $(PYTHON) -m pip install --quiet --break-system-packages gcovr; }
+coverage-deps: | $(PYTHON_READY)
+	@$(PYTHON) -m gcovr --version >/dev/null 2>&1 || { echo "installing gcovr"; $(PYTHON) -m pip install --quiet gcovr; }
 
 C_COVERAGE := $(BUILD)/coverage
 C_COVERAGE_FLOOR := --fail-under-line 90 --fail-under-branch 80
@@ -345,18 +372,27 @@ tsan: deps
 # (Tests/lint/check_owned_writes.py); last, that both checks fail on planted violations
 # (Tests/lint/test_checks.py).
 LINT_PATHS := Sources Tests/DiffableTests Tests/TopLevelClient Tests/fuzz Benchmarks/Benchmarks Package.swift
-lint:
+lint: | $(PYTHON_READY)
 	swift format lint --strict -r $(LINT_PATHS)
 	@echo "lint: $$(find $(LINT_PATHS) -name '*.swift' | wc -l) files, no warning"
 	$(PYTHON) Tests/lint/check_layers.py Sources/Diffable
 	$(PYTHON) Tests/lint/check_owned_writes.py Sources/Diffable
 	$(PYTHON) Tests/lint/test_checks.py Sources/Diffable
+	$(PYTHON) Tests/ReadmeTour/generate.py --check
+	$(PYTHON) Tests/lint/check_testing_doc.py
 
 # A user's top-level main.swift (Tests/TopLevelClient): every `await apply` returns after the
-# view updated. Built on the checked build that swift-test leaves (a few seconds more).
+# view updated, taps hop onto the view's executor, and a tap reported off it traps; built on
+# the checked build that swift-test leaves, then in release (in .build, as make demo builds:
+# about 2 minutes when that is cold), where the trap must happen too. Then the README's API
+# tour as written (Tests/ReadmeTour, generated from README.md).
 toplevel-test: deps
 	swift build --product TopLevelClient --scratch-path $(CHECKED)
 	$(CHECKED)/debug/TopLevelClient
+	swift build -c release --product TopLevelClient
+	.build/release/TopLevelClient
+	swift build --product ReadmeTour --scratch-path $(CHECKED)
+	$(CHECKED)/debug/ReadmeTour && echo "README API tour: ran as written"
 
 # The CLI end to end (the checked debug build that swift-test leaves in its own folder).
 cli-test: deps
@@ -370,9 +406,9 @@ cli-test: deps
 PY_PACKAGE_STAMP := $(BUILD)/python-package.stamp
 PY_PACKAGE_SOURCES := $(wildcard python/pyproject.toml python/meson.build python/README.md python/tools/*.py python/src/diffable/*.py \
     python/src/diffable/*.pyi python/src/diffable/_core/*.[ch])
-$(PY_PACKAGE_STAMP): $(PY_PACKAGE_SOURCES) $(CORE_SOURCES) $(CORE_HEADERS) | deps
+$(PY_PACKAGE_STAMP): $(PY_PACKAGE_SOURCES) $(CORE_SOURCES) $(CORE_HEADERS) $(PYTHON_READY) | deps
 	@mkdir -p $(BUILD)
-	$(PYTHON) -m pip install --quiet ./python 2>/dev/null || $(PYTHON) -m pip install --quiet --break-system-packages ./python
+	$(PYTHON) -m pip install --quiet ./python
 	@touch $@
 
 python-package: python-deps $(PY_PACKAGE_STAMP)
@@ -387,7 +423,7 @@ python-test: python-package $(BUILD)/libdfc.so
 # and its benchmark script (Benchmarks/python/bench.py): its baseline's output, alternated cells.
 # The extension's own floors (Tests/CDiffCoreTests/check_floors.sh): ids.c reads sequences,
 # arrow.c Arrow arrays on ids.c's helpers, differ.c both, module.c registers the types.
-python-floors:
+python-floors: | $(PYTHON_READY)
 	@mkdir -p $(BUILD)/python-floors && rm -f $(BUILD)/python-floors/*.o $(BUILD)/python-floors/ext.a
 	@for f in ids arrow differ module; do \
 	    $(CC) -std=c11 -c -D_POSIX_C_SOURCE=200809L -DPy_LIMITED_API=0x030b0000 -I$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])') \
@@ -422,7 +458,6 @@ python-asan: python-deps
 BENCH_PY_ARGS ?=
 python-bench: python-package
 	@$(PYTHON) -c "import deepdiff, rapidfuzz, polars, matplotlib" 2>/dev/null || $(PYTHON) -m pip install --quiet \
-	    deepdiff rapidfuzz polars matplotlib 2>/dev/null || $(PYTHON) -m pip install --quiet --break-system-packages \
 	    deepdiff rapidfuzz polars matplotlib
 	$(PYTHON) Benchmarks/python/bench.py $(BENCH_PY_ARGS)
 
@@ -438,9 +473,8 @@ fixtures-check: python-deps
 # Playwright (PyPI) drives Debian's chromium headless: no browser download.
 web-deps: python-deps
 	@command -v chromium >/dev/null || { echo "installing chromium"; \
-	    $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
-	@$(PYTHON) -c "import playwright.sync_api" 2>/dev/null || { echo "installing playwright"; \
-	    $(PYTHON) -m pip install --quiet playwright 2>/dev/null || $(PYTHON) -m pip install --quiet --break-system-packages playwright; }
+	    $(call apt_install,chromium); }
+	@$(PYTHON) -c "import playwright.sync_api" 2>/dev/null || { echo "installing playwright"; $(PYTHON) -m pip install --quiet playwright; }
 
 # The library, the demo, the example (Web/Examples/Minimal), and the test and bench servers
 # (shipped in no product). The first debug build, Hummingbird included, takes about 5-9 minutes
@@ -506,18 +540,16 @@ web-bench: web-deps deps
 # Two mutations of the C core's step order, each of which must fail the fixtures in C, Swift and
 # Python (Tests/mutation/steps_mutations.sh; about 10 minutes; not part of make test).
 steps-mutations: c-deps python-deps
-	Tests/mutation/steps_mutations.sh
+	PYTHON=$(PYTHON) Tests/mutation/steps_mutations.sh
 
 # ---- the GTK list (GTK/: its own package, DiffableGTK on GTK 4 through a C shim) ------------
 
 # GTK 4's headers, gtk4-broadwayd (headless display) and Xvfb, from Debian when missing; waits
-# (at most 5 minutes) for another apt/dpkg run to finish first.
+# (up to APT_LOCK_WAIT) for another apt/dpkg run to finish first.
 gtk-deps:
 	@if ! pkg-config --exists gtk4 2>/dev/null || ! command -v gtk4-broadwayd >/dev/null; then \
 	    echo "installing libgtk-4-dev libgtk-4-bin xvfb"; \
-	    for i in $$(seq 1 300); do fuser /var/lib/dpkg/lock-frontend /var/lib/dpkg/lock >/dev/null 2>&1 || break; sleep 1; done; \
-	    $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-	        libgtk-4-dev libgtk-4-bin xvfb xauth >/dev/null; \
+	    $(call apt_install,--no-install-recommends libgtk-4-dev libgtk-4-bin xvfb xauth); \
 	fi
 	@pkg-config --exists gtk4 || { echo "libgtk-4-dev is required (apt-get install libgtk-4-dev)"; exit 1; }
 
@@ -606,7 +638,7 @@ bench-check-test:
 
 # Re-records Benchmarks/Thresholds/ from a fresh run (p90 of each checked metric); wall time
 # and throughput are dropped from the files, as they are never checked.
-bench-thresholds: deps
+bench-thresholds: deps | $(PYTHON_READY)
 	$(BENCH) thresholds update $(BENCH_UNCHECKED) $(BENCH_ARGS) --no-progress
 	$(PYTHON) -c 'import json, pathlib, sys; \
 	[p.write_text(json.dumps({k: v for k, v in json.loads(p.read_text()).items() if k not in ("wallClock", "throughput")}, \

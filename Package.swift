@@ -82,6 +82,9 @@ let package = Package(
         ),
         // `make toplevel-test`: a user's main.swift (top-level code) awaiting applies.
         .executableTarget(name: "TopLevelClient", dependencies: ["Diffable", "DiffableTesting"], path: "Tests/TopLevelClient"),
+        // The README's API tour as written (generated from README.md: Tests/ReadmeTour/generate.py).
+        .executableTarget(
+            name: "ReadmeTour", dependencies: ["Diffable", "DiffableTesting"], path: "Tests/ReadmeTour", exclude: ["generate.py"]),
         // Test support: another module defining UIKit's IndexPath accessors.
         .target(name: "IndexPathTwin", path: "Tests/IndexPathTwin"),
         .testTarget(

@@ -11,18 +11,31 @@ struct FixturesCommand: ParsableCommand {
 
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Run every fixture under DIR through difference(from:) and the list-view simulator.",
-            discussion: "Prints one line per fixture and a closing 'N passed, N failed'; exits 1 when any fails.")
+            abstract: "Run fixtures through difference(from:) and the list-view simulator.",
+            discussion: """
+                Each PATH is a fixture file or a directory searched recursively for *.json (default: \
+                Tests/Fixtures). Prints one line per fixture and a closing 'N passed, N failed'; exits 1 \
+                when any fails (a file that is not a fixture fails, saying what it lacks).
+                """)
 
-        @Argument(help: "The fixture directory (searched recursively).")
-        var directory: String = "Tests/Fixtures"
+        @Argument(help: "Fixture files or directories (searched recursively).")
+        var paths: [String] = ["Tests/Fixtures"]
 
         @Flag(help: "Print only failures and the summary.")
         var quiet = false
 
         func run() throws {
-            let files = try Fixture.files(in: URL(fileURLWithPath: directory))
-            guard !files.isEmpty else { throw CLIError("no fixtures (*.json) under '\(directory)'") }
+            var files: [URL] = []
+            for path in paths {
+                let found: [URL]
+                do {
+                    found = try Fixture.files(at: URL(fileURLWithPath: path))
+                } catch {
+                    throw CLIError("'\(path)': \(error)")
+                }
+                guard !found.isEmpty else { throw CLIError("no fixtures (*.json) under '\(path)'") }
+                files += found
+            }
             var passed = 0, failed = 0
             for file in files {
                 let problems: [String]

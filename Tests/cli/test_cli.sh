@@ -27,6 +27,21 @@ check "diff prints the fixture expect object" \
 diffable_cli diff "$scratch/old.json" "$scratch/new.json" --format text > "$scratch/out.txt"
 check "text format names the refresh batch" 'grep -q "batch 2 (refresh)" "$scratch/out.txt"'
 
+printf '{"sections":[{"id":"S","items":["a"]},{"id":"S","items":["b","a"]}]}' > "$scratch/dup-both.json"
+diffable_cli diff "$scratch/dup-both.json" "$scratch/new.json" > "$scratch/dup-both.out" 2> "$scratch/err"; status=$?
+check "a duplicate section and a duplicate item are both named (exit 1); the error object keeps the first kind" \
+    '[ $status -eq 1 ] && grep -q "duplicateSection: \"S\" at \[0\], \[1\]; also duplicateItem: \"a\" at \[0, 0\], \[1, 1\]" "$scratch/err" \
+        && grep -q "\"kind\":\"duplicateSection\"" "$scratch/dup-both.out" && ! grep -q "duplicateItem" "$scratch/dup-both.out"'
+printf '\xef\xbb\xbf{"sections":[]}' > "$scratch/bom.json"
+diffable_cli diff "$scratch/bom.json" "$scratch/new.json" 2> "$scratch/err"; status=$?
+check "a UTF-8 byte-order mark is named as one (exit 2)" \
+    '[ $status -eq 2 ] && grep -q "bom.json. line 1, column 1 (byte offset 0): the input starts with a UTF-8 byte-order mark (bytes EF BB BF)" "$scratch/err"'
+diffable_cli diff - "$scratch/new.json" < "$scratch/bom.json" 2> "$scratch/err"; status=$?
+check "a byte-order mark on stdin is named too" '[ $status -eq 2 ] && grep -q "UTF-8 byte-order mark" "$scratch/err"'
+printf '\xff\xfe{\x00}\x00' > "$scratch/utf16.json"
+diffable_cli diff "$scratch/utf16.json" "$scratch/new.json" 2> "$scratch/err"; status=$?
+check "UTF-16 input is named as UTF-16" '[ $status -eq 2 ] && grep -q "UTF-16 byte-order mark (bytes FF FE); snapshot files are UTF-8" "$scratch/err"'
+
 echo '{"sections":[{"id":"S","items":["a","b","a"]}]}' > "$scratch/dup.json"
 diffable_cli diff "$scratch/dup.json" "$scratch/new.json" > "$scratch/dup.out" 2> /dev/null; status=$?
 check "bad snapshot answers with an error object and exit 1" '[ $status -eq 1 ] && grep -q "\"kind\":\"duplicateItem\"" "$scratch/dup.out"'
@@ -93,7 +108,7 @@ check "a TSV line with two TABs is located (exit 2)" '[ $status -eq 2 ] && grep 
 printf 'S\ta\nT\tb\nS\ta\n' > "$scratch/dup.tsv"
 diffable_cli diff "$scratch/dup.tsv" "$scratch/old.tsv" --format text > "$scratch/out" 2> "$scratch/err"; status=$?
 check "a duplicate names the file, the identifier and its positions on stderr (exit 1)" \
-    '[ $status -eq 1 ] && grep -q "^diffable: .$scratch/dup.tsv. (old snapshot): duplicateSection: \"S\" at \[0\], \[2\]$" "$scratch/err" && [ ! -s "$scratch/out" ]'
+    '[ $status -eq 1 ] && grep -q "^diffable: .$scratch/dup.tsv. (old snapshot): duplicateSection: \"S\" at \[0\], \[2\]; also duplicateItem: \"a\" at \[0, 0\], \[2, 0\]$" "$scratch/err" && [ ! -s "$scratch/out" ]'
 diffable_cli diff "$scratch/dup.json" "$scratch/new.json" > /dev/null 2> "$scratch/err"; status=$?
 check "a duplicate item is named on stderr too, with its file" \
     '[ $status -eq 1 ] && grep -q "dup.json. (old snapshot): duplicateItem: \"a\" at \[0, 0\], \[0, 2\]" "$scratch/err"'
@@ -143,10 +158,24 @@ check "a failing fixture shows where Diffable differs from expect, and both valu
         && grep -q "expect: *{\"batches\":\[{\"deleteItems\":\[\[0,1\]\],.*\"moveItems\":\[\]," "$scratch/bad.out" \
         && grep -q "difference(from:): *{\"batches\"" "$scratch/bad.out"'
 
+diffable_cli fixtures verify "$fixture" > "$scratch/one.out"; status=$?
+check "fixtures verify takes a single fixture file" '[ $status -eq 0 ] && grep -q "^1 passed, 0 failed$" "$scratch/one.out"'
+diffable_cli fixtures verify "$scratch/plain.json" > "$scratch/notfixture.out"; status=$?
+check "a file that is not a fixture fails, naming the key it lacks in words (no Swift DecodingError)" \
+    '[ $status -eq 1 ] && grep -q "plain.json is not a fixture (docs/FIXTURES.md): the key \"[a-z]*\" is missing at the top level" "$scratch/notfixture.out" \
+        && ! grep -q "DecodingError\|CodingKeys" "$scratch/notfixture.out"'
+diffable_cli fixtures verify "$scratch/nowhere.json" 2> "$scratch/err"; status=$?
+check "fixtures verify on a missing path exits 2 naming it" '[ $status -eq 2 ] && grep -q "nowhere.json" "$scratch/err"'
+
 diffable_cli bench --sizes 1000 --scenarios churn --keys int --runs 1 > "$scratch/bench.out" 2>/dev/null; status=$?
 check "bench prints a table row" '[ $status -eq 0 ] && grep -q "| churn | int | 1000 |" "$scratch/bench.out"'
 diffable_cli bench --sizes 10 --scenarios nope 2> "$scratch/err"; status=$?
 check "bench rejects an unknown scenario" '[ $status -ne 0 ] && grep -q "unknown scenario" "$scratch/err"'
+diffable_cli bench --suite nope 2> "$scratch/err"; status=$?
+check "bench --suite nope lists the suites" \
+    '[ $status -eq 2 ] && grep -q "unknown suite .nope.; the suites are: flat, sectioned, snapshot, outline, apply, app, all" "$scratch/err"'
+diffable_cli bench --suite sectoned 2> "$scratch/err"; status=$?
+check "bench --suite with a typo suggests the nearest suite" '[ $status -eq 2 ] && grep -q "did you mean .sectioned.?" "$scratch/err"'
 
 # The bench: every suite honours --sizes (small sizes only here), machine-readable output, user data, the chart.
 diffable_cli bench --suite flat --sizes 1e3 --scenarios churn,append --keys int,string --runs 1 --csv > "$scratch/bench.csv" 2> /dev/null; status=$?

@@ -28,7 +28,7 @@ run_languages() { # prints one verdict per language: "caught" when its fixture c
     { swift build --build-tests >/tmp/mutation-swift.log 2>&1 &&
       swift test --skip-build --filter FixtureTests >>/tmp/mutation-swift.log 2>&1; } && swift="missed" || swift="caught"
     { make --no-print-directory python-package >/tmp/mutation-python.log 2>&1 &&
-      (cd Tests/python && python3 -m pytest -q -p no:cacheprovider test_fixtures.py -k package >>/tmp/mutation-python.log 2>&1); } \
+      (cd Tests/python && "${PYTHON:-python3}" -m pytest -q -p no:cacheprovider test_fixtures.py -k package >>/tmp/mutation-python.log 2>&1); } \
         && python="missed" || python="caught"
     echo "C $c ($(grep -c '^FAIL' /tmp/mutation-c.log) fixtures failed) · Swift $swift ($(grep -c 'steps differ' /tmp/mutation-swift.log) step mismatches) · Python $python ($(grep -Eo '[0-9]+ failed' /tmp/mutation-python.log | tail -1))"
     [ "$c$swift$python" = caughtcaughtcaught ]

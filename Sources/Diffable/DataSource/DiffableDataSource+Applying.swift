@@ -60,6 +60,27 @@ extension DiffableDataSource {
         }
     }
 
+    /// Returns once every apply, outline apply and update made before this call — and the
+    /// apply of every disclosure tap reported before it — has been performed on the view and
+    /// its completion handlers have run. A view that finishes animations later than it is
+    /// handed them may still be animating the last batch.
+    ///
+    /// ```swift
+    /// dataSource.executor.runAndWait { view.userTappedDisclosure(at: path) }
+    /// await dataSource.waitForApplies()   // snapshot(for:) and the view show the toggled row
+    /// ```
+    ///
+    /// Called on the view executor from inside a view update, it traps as an apply would.
+    /// - Complexity: O(1) here; it waits behind the applies queued before it (it shows nothing itself).
+    public func waitForApplies() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            // An update that changes nothing: ordered with the applies, it shows what they left
+            // (no pending refresh requests reach it), so the view gets no batch.
+            let barrier = SnapshotUpdate<SectionIdentifierType, ItemIdentifierType> { _ in true }
+            submit(.update(barrier), kind: .diff(animating: false), completion: { continuation.resume() }, operation: "waitForApplies()")
+        }
+    }
+
     // MARK: The queue
 
     /// Queues a request to show `snapshot`; see ``submit(_:kind:completion:operation:)``.

@@ -32,9 +32,11 @@ extension DiffableDataSource {
 
     /// Whether `canReorderItem` allows dragging the item at `indexPath` (false when out of
     /// range, and for an item of an outline section whose children are shown under it: only
-    /// its row would move).
+    /// its row would move). Traps (after a diagnostic), in every build, when called off the view
+    /// executor (``executor``).
     /// - Complexity: O(1) expected plus the handler.
     public func canMoveItem(at indexPath: IndexPath) -> Bool {
+        requireViewExecutor("canMoveItem(at:)", "the start of a drag")
         guard let item = shown.snapshot.itemIdentifier(at: indexPath) else { return false }
         if let section = shown.snapshot.sectionIdentifier(at: indexPath.section), shown.outlines[section]?.showsChildren(of: item) == true {
             return false
@@ -47,12 +49,12 @@ extension DiffableDataSource {
     /// against the new state. In outline sections the item keeps its collapsed children and
     /// lands at the level of the row that now follows it (or after the row before it, when it
     /// is last). Traps (after a diagnostic) for an index path out of range, an item
-    /// `canReorderItem` does not allow or whose children are shown, or a call from inside a
-    /// view update.
+    /// `canReorderItem` does not allow or whose children are shown, a call from inside a
+    /// view update, or, in every build, a call made off the view executor (``executor``).
     /// - Complexity: O(size of the sections involved + s).
     public func moveItem(at source: IndexPath, to destination: IndexPath) {
         let operation = "moveItem(at:to:)"
-        assert(executor.isCurrent(), "Diffable: the view reported a move off the view executor")
+        requireViewExecutor(operation, "a move")
         if insideViewUpdate {
             DiffableDiagnostics.fail(.viewContractViolation, in: operation, "the view reported a move while inside an update")
         }
@@ -89,6 +91,18 @@ extension DiffableDataSource {
         handlers.willReorder?(transaction)
         commit(state, movingItemFrom: source, to: destination, matcher: matcher)
         handlers.didReorder?(transaction)
+    }
+
+    /// Traps (after a diagnostic) unless called on the view executor: the view reports what
+    /// the user did there, where its rows and the data source's committed state agree. Checked
+    /// in release builds too (one `isCurrent()` call), so a view behaves the same in both.
+    func requireViewExecutor(_ operation: String, _ what: String) {
+        guard !executor.isCurrent() else { return }
+        DiffableDiagnostics.fail(
+            .viewContractViolation, in: operation,
+            "the view reported \(what) off the view executor; a view reports taps and drags on the executor "
+                + "that drives it, where its rows match the data source's (from another thread or task, hop first: "
+                + "dataSource.executor.run { … } or runAndWait { … })")
     }
 
     /// Commits a user's move, with the matcher's state moved alike.

@@ -47,11 +47,15 @@ extension DiffableDataSource: ListViewInteractionDelegate {
     /// ``apply(_:to:animatingDifferences:completion:)`` does. A row of a flat section is a root
     /// item of the outline ``snapshot(for:)`` returns. Traps (after a diagnostic) for an index
     /// path out of range, a call from inside a view update, or children that repeat an item
-    /// of the outline.
+    /// of the outline, and, in every build, for a call made off the view executor (``executor``).
+    ///
+    /// The apply is ordered with the others: when nothing else is queued and the view finishes
+    /// its batches at once, the view shows the change when this returns; ``waitForApplies()``
+    /// waits for it in every case.
     /// - Complexity: O(size of the section) plus the handlers, plus the apply's.
     public func toggleDisclosure(at indexPath: IndexPath) {
         let operation = "toggleDisclosure(at:)"
-        assert(executor.isCurrent(), "Diffable: the view reported a disclosure tap off the view executor")
+        requireViewExecutor(operation, "a disclosure tap")
         if insideViewUpdate {
             DiffableDiagnostics.fail(.viewContractViolation, in: operation, "the view reported a disclosure tap while inside an update")
         }

@@ -61,7 +61,16 @@ public final class DiffableDataSource<
 
     // Fixed at creation.
     let view: any ListView<Cell>
-    let executor: ViewExecutor
+    /// The serial context the view is driven on (given at creation): every call into the view,
+    /// every cell request and completion handler runs there, and the view must report the
+    /// user's taps and drags (``ListViewInteractionDelegate``) there too. Code elsewhere (a
+    /// test, a worker) that plays the user hops onto it first:
+    ///
+    /// ```swift
+    /// dataSource.executor.runAndWait { view.userTappedDisclosure(at: IndexPath(item: 0, section: 0)) }
+    /// await dataSource.waitForApplies()   // the apply the tap started has reached the view
+    /// ```
+    public let executor: ViewExecutor
     let cellProvider: CellProvider
     /// Plans the batches; holds the apply queue and its own state beside `published` and
     /// `shown` (guarded as they are).

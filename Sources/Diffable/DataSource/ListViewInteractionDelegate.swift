@@ -7,6 +7,13 @@ import Foundation
 /// ``ListView`` reports to its `dataSource`); ``DiffableDataSource`` implements all three
 /// through its `reorderingHandlers` and `sectionSnapshotHandlers`. The defaults describe a list
 /// the user cannot change: no row can be moved, and a disclosure tap does nothing.
+///
+/// A view makes these calls on the executor that drives it (``DiffableDataSource/executor``),
+/// where its rows and the data source's state agree; ``DiffableDataSource`` traps, after a
+/// ``DiffableDiagnostics`` event, in debug and release builds alike, when one comes from
+/// elsewhere. Code that plays the user from another thread hops first, with
+/// ``ViewExecutor/run(_:)`` or ``ViewExecutor/runAndWait(_:)``, and
+/// ``DiffableDataSource/waitForApplies()`` waits for the apply a tap starts.
 /// `DiffableTesting`'s `SimulatedListView` plays the user with `simulateReorder(from:to:)` and
 /// `simulateTapDisclosure(at:)`.
 public protocol ListViewInteractionDelegate: AnyObject {

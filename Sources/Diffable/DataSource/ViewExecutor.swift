@@ -51,8 +51,61 @@ public struct ViewExecutor: Sendable {
             enqueue: { queue.async(execute: $0) }, isCurrent: { DispatchQueue.getSpecific(key: key) != nil })
     }
 
-    /// Runs `job` now when already on the executor, else enqueues it.
-    func run(_ job: @escaping @Sendable () -> Void) {
+    /// Runs `job` now when already on the executor, else enqueues it and returns at once: how
+    /// code on another thread reports what the user did to a view (taps, drags), which a view
+    /// must do on its executor.
+    /// - Complexity: O(1) plus `job` when on the executor.
+    public func run(_ job: @escaping @Sendable () -> Void) {
         if isCurrent() { job() } else { enqueue(job) }
+    }
+
+    /// Runs `body` on the executor and returns its result: at once when already on it, else
+    /// enqueued, the calling thread waiting until it ran (so `body` may touch a view that is
+    /// not `Sendable`). Never call it off the executor from code the executor waits for (the
+    /// main thread, for ``main``, when the main queue is serviced there): it would wait forever.
+    ///
+    /// ```swift
+    /// let moved = dataSource.executor.runAndWait { view.userDragged(from: source, to: destination) }
+    /// ```
+    /// - Complexity: O(1) plus `body`, plus the wait for the jobs queued before it.
+    public func runAndWait<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        if isCurrent() { return try body() }
+        return try withoutActuallyEscaping(body) { (body) throws(Failure) -> Result in
+            let handoff = Handoff<Result, Failure>(body)
+            enqueue { handoff.run() }
+            return try handoff.wait()
+        }
+    }
+}
+
+/// One ``ViewExecutor/runAndWait(_:)`` call: the body, run once on the executor, and its
+/// outcome handed back to the waiting thread (under a lock, which ThreadSanitizer sees; the
+/// semaphore only wakes the waiter). The body is dropped once it ran, before the waiter wakes:
+/// it is a non-escaping closure, which nothing may hold when `runAndWait` returns.
+private final class Handoff<Result, Failure: Error>: @unchecked Sendable {
+    private var body: (() throws(Failure) -> Result)?
+    private let lock = Lock()
+    private var outcome: Swift.Result<Result, Failure>?
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ body: @escaping () throws(Failure) -> Result) { self.body = body }
+
+    func run() {
+        let result: Swift.Result<Result, Failure>
+        do throws(Failure) {
+            result = .success(try body!())
+        } catch {
+            result = .failure(error)
+        }
+        lock.withLock {
+            body = nil
+            outcome = result
+        }
+        done.signal()
+    }
+
+    func wait() throws(Failure) -> Result {
+        done.wait()
+        return try lock.withLock { outcome! }.get()
     }
 }

@@ -34,8 +34,10 @@ public struct Fixture: Codable, Equatable, Sendable {
         do {
             self = try JSONDecoder().decode(Fixture.self, from: data)
             expectedSteps = try FixtureSteps.read(from: data)
+        } catch let error as DecodingError {
+            throw FixtureError("\(url.lastPathComponent) is not a fixture (docs/FIXTURES.md): \(Self.describe(error))")
         } catch {
-            throw FixtureError("\(url.lastPathComponent) is not a fixture: \(error)")
+            throw FixtureError("\(url.lastPathComponent) is not a fixture (docs/FIXTURES.md): \(error)")
         }
     }
 
@@ -115,6 +117,44 @@ public struct Fixture: Codable, Equatable, Sendable {
 
     /// The fixture files (`*.json`, the schema excepted) below `directory`, sorted by path.
     /// - Complexity: O(files below the directory · log files).
+    /// A decoding error in words: what is missing or wrong, and where (`expect.batches[0]`).
+    /// - Complexity: O(length of the coding path).
+    static func describe(_ error: DecodingError) -> String {
+        func place(_ path: [any CodingKey]) -> String {
+            guard !path.isEmpty else { return "at the top level" }
+            let text = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return "at " + (text.hasPrefix(".") ? String(text.dropFirst()) : text)
+        }
+        func underlying(_ context: DecodingError.Context) -> String {
+            context.underlyingError.map { ": \(($0 as NSError).userInfo[NSDebugDescriptionErrorKey] ?? $0)" } ?? ""
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "the key \"\(key.stringValue)\" is missing \(place(context.codingPath))"
+        case .valueNotFound(let type, let context):
+            return "expected \(type) \(place(context.codingPath)), found null"
+        case .typeMismatch(let type, let context):
+            return "expected \(type) \(place(context.codingPath)) (\(context.debugDescription))"
+        case .dataCorrupted(let context):
+            return "\(context.debugDescription) \(place(context.codingPath))\(underlying(context))"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
+    /// The fixtures a path names: the file itself, or every `*.json` under a directory (except
+    /// `*.schema.json`), sorted by path.
+    /// - Complexity: O(files under the path).
+    public static func files(at path: URL) throws -> [URL] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isDirectory) else {
+            throw FixtureError("no such file or directory: \(path.path)")
+        }
+        return isDirectory.boolValue ? try files(in: path) : [path]
+    }
+
+    /// Every `*.json` under `directory` (searched recursively) except `*.schema.json`, sorted by path.
+    /// - Complexity: O(files under the directory).
     public static func files(in directory: URL) throws -> [URL] {
         guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else {
             throw FixtureError("cannot list \(directory.path)")

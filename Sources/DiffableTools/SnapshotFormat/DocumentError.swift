@@ -13,17 +13,34 @@ public struct DocumentError: Error, Codable, Equatable, Sendable, CustomStringCo
     public var identifiers: [String]
     public var positions: [[[Int]]]
     public var list: String?
+    /// Problems of other kinds found in the same snapshot (duplicate items beside duplicate
+    /// sections), for people: the fixture format's error object holds the first kind only, so
+    /// they are neither encoded nor compared; ``description`` names them.
+    public var further: [DocumentError] = []
+
+    enum CodingKeys: String, CodingKey { case kind, snapshot, identifiers, positions, list }
 
     /// - Complexity: O(1).
-    public init(kind: Kind, snapshot: String, identifiers: [String], positions: [[[Int]]], list: String? = nil) {
+    public init(
+        kind: Kind, snapshot: String, identifiers: [String], positions: [[[Int]]], list: String? = nil, further: [DocumentError] = []
+    ) {
         self.kind = kind
         self.snapshot = snapshot
         self.identifiers = identifiers
         self.positions = positions
         self.list = list
+        self.further = further
     }
 
-    /// `old snapshot: duplicateItem: "a" at [0, 0], [0, 2]`. - Complexity: O(identifiers + positions).
+    /// Equal error objects (``further`` is not part of the object).
+    /// - Complexity: O(identifiers + positions).
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.kind == rhs.kind && lhs.snapshot == rhs.snapshot && lhs.identifiers == rhs.identifiers && lhs.positions == rhs.positions
+            && lhs.list == rhs.list
+    }
+
+    /// `old snapshot: duplicateItem: "a" at [0, 0], [0, 2]`; problems of other kinds follow,
+    /// `; also duplicateItem: …`. - Complexity: O(identifiers + positions).
     public var description: String { "\(snapshot) snapshot: \(problem)" }
 
     /// The message with the file the rejected snapshot was read from:
@@ -40,6 +57,7 @@ public struct DocumentError: Error, Codable, Equatable, Sendable, CustomStringCo
             "\(identifier.debugDescription) at "
                 + positions.map { "[" + $0.map(String.init).joined(separator: ", ") + "]" }.joined(separator: ", ")
         }
-        return "\(kind.rawValue)\(list.map { " in \($0)" } ?? ""): " + places.joined(separator: "; ")
+        let this = "\(kind.rawValue)\(list.map { " in \($0)" } ?? ""): " + places.joined(separator: "; ")
+        return ([this] + further.map(\.problem)).joined(separator: "; also ")
     }
 }

@@ -3,6 +3,8 @@ import Diffable
 /// A snapshot document's parts built into a snapshot, with the ALGORITHM.md error for the
 /// first kind of problem: duplicate sections, then duplicate items, then unknown identifiers
 /// in the refresh requests (each with every identifier of that kind and all its positions).
+/// Duplicate items found beside duplicate sections ride along in the error's
+/// ``DocumentError/further`` (named in its description, not in the error object).
 ///
 /// Shared by ``SnapshotDocument`` (String identifiers) and ``NumberedSnapshotDocument``
 /// (interned numbers): errors name identifiers as written, through `names`.
@@ -34,19 +36,24 @@ enum DocumentSnapshotBuilder {
         do {
             snapshot = try DiffableDataSourceSnapshot(validating: sections)
         } catch {
+            func duplicateItems(_ duplicates: [SnapshotError.Duplicate]) -> DocumentError {
+                DocumentError(
+                    kind: .duplicateItem, snapshot: side,
+                    identifiers: duplicates.map { names.item($0.positions[0][0], $0.positions[0][1]) },
+                    positions: duplicates.map(\.positions))
+            }
             switch error {
             case .duplicateSections(let duplicates), .duplicateSectionsAndItems(let duplicates, _):
-                // The fixture format reports the first kind of problem (ALGORITHM.md "Errors").
+                // The fixture format reports the first kind of problem (ALGORITHM.md "Errors");
+                // the duplicate items go along for the message.
+                var further: [DocumentError] = []
+                if case .duplicateSectionsAndItems(_, let items) = error { further = [duplicateItems(items)] }
                 throw .rejected(
                     DocumentError(
                         kind: .duplicateSection, snapshot: side, identifiers: duplicates.map { names.section($0.positions[0][0]) },
-                        positions: duplicates.map(\.positions)))
+                        positions: duplicates.map(\.positions), further: further))
             case .duplicateItems(let duplicates):
-                throw .rejected(
-                    DocumentError(
-                        kind: .duplicateItem, snapshot: side,
-                        identifiers: duplicates.map { names.item($0.positions[0][0], $0.positions[0][1]) },
-                        positions: duplicates.map(\.positions)))
+                throw .rejected(duplicateItems(duplicates))
             default:
                 throw .outOfMemory
             }

@@ -67,13 +67,34 @@ public final class SnapshotReader {
     public func document(from input: SnapshotInputBytes, format: SnapshotInputFormat, lenient: Bool = false) throws(SnapshotInputError)
         -> NumberedSnapshotDocument
     {
+        if let problem = input.withBytes({ Self.byteOrderMark(in: $0, source: input.source) }) { throw problem }
         switch format {
-        case .json: try json(input, lenient: lenient)
+        case .json: return try json(input, lenient: lenient)
         case .tsv:
-            try input.withBytes { bytes throws(SnapshotInputError) in
+            return try input.withBytes { bytes throws(SnapshotInputError) in
                 try SnapshotInputTSV.document(from: bytes, source: input.source, interner: interner)
             }
         }
+    }
+
+    /// The error for input that starts with a byte-order mark, in words: a UTF-8 one is not
+    /// allowed (JSON, RFC 8259 section 8.1; and TSV identifiers would start with it), a UTF-16
+    /// or UTF-32 one means the wrong encoding. Nil without one.
+    /// - Complexity: O(1).
+    static func byteOrderMark(in bytes: UnsafeBufferPointer<UInt8>, source: String) -> SnapshotInputError? {
+        let marks: [(bytes: [UInt8], what: String)] = [
+            (
+                [0xEF, 0xBB, 0xBF],
+                "a UTF-8 byte-order mark (bytes EF BB BF), which snapshot files must not have; remove it "
+                    + "(e.g. sed -i '1s/^\\xEF\\xBB\\xBF//' FILE)"
+            ),
+            ([0x00, 0x00, 0xFE, 0xFF], "a UTF-32 byte-order mark (bytes 00 00 FE FF); snapshot files are UTF-8"),
+            ([0xFF, 0xFE, 0x00, 0x00], "a UTF-32 byte-order mark (bytes FF FE 00 00); snapshot files are UTF-8"),
+            ([0xFE, 0xFF], "a UTF-16 byte-order mark (bytes FE FF); snapshot files are UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)"),
+            ([0xFF, 0xFE], "a UTF-16 byte-order mark (bytes FF FE); snapshot files are UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)"),
+        ]
+        guard let mark = marks.first(where: { bytes.starts(with: $0.bytes) }) else { return nil }
+        return SnapshotInputError(source: source, location: .init(of: 0, in: bytes), message: "the input starts with " + mark.what)
     }
 
     private func json(_ input: SnapshotInputBytes, lenient: Bool) throws(SnapshotInputError) -> NumberedSnapshotDocument {

@@ -211,7 +211,7 @@ extension BenchCommand {
                 steps = [.files(command.files[0], command.files[1])]
                 return
             }
-            let suites = try Self.list(command.suite, "suite") { word in
+            let suites = try Self.list(command.suite, "suite", known: Self.suiteNames + ["all"]) { word in
                 word == "all" ? Self.suiteNames : Self.suiteNames.contains(word) ? [word] : nil
             }.flatMap { $0 }
             let sizes = try BenchSizes.parse(command.sizes ?? "1e3..1e7")
@@ -228,9 +228,10 @@ extension BenchCommand {
                         + "(\(BenchCommand.bytesPerItem) B per item for inputs, baselines and workspace); this machine has \(physical >> 20) MB"
                 )
             }
-            let keyList = try Self.list(command.keys, "key type") { BenchKeys(rawValue: $0) }
+            let keyList = try Self.list(command.keys, "key type", known: BenchKeys.allCases.map(\.rawValue)) { BenchKeys(rawValue: $0) }
             let scenarioList = try Self.list(
-                command.scenarios ?? SectionedScenario.allCases.map(\.rawValue).joined(separator: ","), "scenario"
+                command.scenarios ?? SectionedScenario.allCases.map(\.rawValue).joined(separator: ","), "scenario",
+                known: SectionedScenario.allCases.map(\.rawValue)
             ) {
                 SectionedScenario(rawValue: $0)
             }
@@ -259,13 +260,19 @@ extension BenchCommand {
 
         static let suiteNames = ["flat", "sectioned", "snapshot", "outline", "apply", "app"]
 
-        private static func list<T>(_ text: String, _ name: String, _ parse: (String) -> T?) throws -> [T] {
+        /// The comma-separated words of `text`, each parsed; an unknown word is an error that
+        /// names the nearest `known` word and lists them all.
+        /// - Complexity: O(words · known · word length).
+        private static func list<T>(_ text: String, _ name: String, known: [String], _ parse: (String) -> T?) throws -> [T] {
             let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             guard !parts.isEmpty else {
                 throw BenchError("--\(name == "key type" ? "keys" : name + "s") is empty: give at least one \(name)")
             }
             return try parts.map { word in
-                guard let value = parse(word) else { throw BenchError("unknown \(name) '\(word)'") }
+                guard let value = parse(word) else {
+                    let nearest = NearestName.suggestion(for: word, among: known).map { " (did you mean '\($0)'?)" } ?? ""
+                    throw BenchError("unknown \(name) '\(word)'\(nearest); the \(name)s are: \(known.joined(separator: ", "))")
+                }
                 return value
             }
         }

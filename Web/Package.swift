@@ -29,6 +29,7 @@ let package = Package(
             name: "DiffableWeb",
             dependencies: [
                 .product(name: "Diffable", package: "Diffable"),
+                .product(name: "DiffableJSONText", package: "Diffable"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,4 +1,5 @@
 import Diffable
+import DiffableJSONText
 import Foundation
 
 /// The fixture `expect` object as JSON bytes, byte for byte what `JSONEncoder` with
@@ -8,7 +9,7 @@ public enum OutcomeJSON {
     /// - Complexity: O(operations) for batches.
     public static func encode(_ outcome: DiffOutcome) throws -> [UInt8] {
         guard case .batches(let batches) = outcome else { return Array(try foundation(outcome)) }
-        var out = JSONBytes(capacity: 64 + batches.reduce(0) { $0 + $1.operationCount * 16 })
+        var out = JSONText(capacity: 64 + batches.reduce(0) { $0 + $1.operationCount * 16 })
         out.append("{\"")
         out.append(DiffOutcome.CodingKeys.batches.stringValue)
         out.append("\":[")
@@ -59,7 +60,7 @@ public enum OutcomeJSON {
         return try encoder.encode(outcome)
     }
 
-    private static func integers(_ values: [Int], _ out: inout JSONBytes) {
+    private static func integers(_ values: [Int], _ out: inout JSONText) {
         out.append(byte: UInt8(ascii: "["))
         for (position, value) in values.enumerated() {
             if position > 0 { out.append(byte: UInt8(ascii: ",")) }
@@ -68,7 +69,7 @@ public enum OutcomeJSON {
         out.append(byte: UInt8(ascii: "]"))
     }
 
-    private static func paths(_ values: [IndexPath], _ out: inout JSONBytes) {
+    private static func paths(_ values: [IndexPath], _ out: inout JSONText) {
         out.append(byte: UInt8(ascii: "["))
         for (position, value) in values.enumerated() {
             if position > 0 { out.append(byte: UInt8(ascii: ",")) }
@@ -77,7 +78,7 @@ public enum OutcomeJSON {
         out.append(byte: UInt8(ascii: "]"))
     }
 
-    private static func path(_ value: IndexPath, _ out: inout JSONBytes) {
+    private static func path(_ value: IndexPath, _ out: inout JSONText) {
         out.append(byte: UInt8(ascii: "["))
         out.append(value.section)
         out.append(byte: UInt8(ascii: ","))

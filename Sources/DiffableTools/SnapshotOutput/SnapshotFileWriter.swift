@@ -1,3 +1,5 @@
+import DiffableJSONText
+
 /// Writes a snapshot document in a file form (the inputs `diffable generate` makes).
 public enum SnapshotFileWriter {
     /// The JSON form, one section per line; empty refresh lists are left out.
@@ -5,7 +7,7 @@ public enum SnapshotFileWriter {
     public static func json(_ document: SnapshotDocument) -> [UInt8] {
         typealias Key = SnapshotFormatKeys.Document
         typealias SectionKey = SnapshotFormatKeys.Section
-        var out = JSONBytes()
+        var out = JSONText()
         func key(_ name: String) {
             out.appendString(name)
             out.append(": ")

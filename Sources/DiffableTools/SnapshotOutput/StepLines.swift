@@ -1,4 +1,5 @@
 import Diffable
+import DiffableJSONText
 
 /// Sequential steps as text for pipelines (`diffable diff --format steps`): one step a line,
 /// its name then its indices separated by spaces, in the order they must be applied.
@@ -13,7 +14,7 @@ import Diffable
 public enum StepLines {
     /// - Complexity: O(steps).
     public static func encode(_ steps: [ListStep]) -> [UInt8] {
-        var out = JSONBytes(capacity: steps.count * 20)
+        var out = JSONText(capacity: steps.count * 20)
         for step in steps {
             switch step {
             case .deleteSection(let index): line(&out, "deleteSection", [index])
@@ -30,7 +31,7 @@ public enum StepLines {
         return out.bytes
     }
 
-    private static func line(_ out: inout JSONBytes, _ name: StaticString, _ numbers: [Int]) {
+    private static func line(_ out: inout JSONText, _ name: StaticString, _ numbers: [Int]) {
         out.append(name)
         for number in numbers {
             out.append(byte: UInt8(ascii: " "))

@@ -1,3 +1,4 @@
+import DiffableJSONText
 import Foundation
 
 /// A message from the browser, validated: anything else is answered with a ``ProtocolError``.
@@ -112,12 +113,12 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
 
     /// The JSON text sent to the client.
     var json: String {
-        var writer = JSONWriter()
-        writer.raw(#"{"t":"error","code":"#)
-        writer.string(code.rawValue)
-        writer.raw(#","message":"#)
-        writer.string(message)
-        writer.raw("}")
+        var writer = JSONText()
+        writer.append(#"{"t":"error","code":"#)
+        writer.appendString(code.rawValue)
+        writer.append(#","message":"#)
+        writer.appendString(message)
+        writer.append("}")
         return writer.text
     }
 }

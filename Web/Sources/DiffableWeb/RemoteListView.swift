@@ -1,3 +1,4 @@
+import DiffableJSONText
 import Diffable
 import Foundation
 import NIOCore
@@ -37,7 +38,7 @@ public final class RemoteListView: ListView, @unchecked Sendable {
     /// message, so the browser never paints rows moved but not yet updated.
     private let schedule: ((@escaping @Sendable () -> Void) -> Void)?
     /// Steps of batches performed in this executor turn and not yet sent.
-    private var outbox: JSONWriter?
+    private var outbox: JSONText?
     private var outboxStepCount = 0
     private var outboxCompletions: [(Bool) -> Void] = []
 
@@ -77,14 +78,14 @@ public final class RemoteListView: ListView, @unchecked Sendable {
 
     /// The whole list as a reload message's body (what follows its sequence number).
     /// - Complexity: O(rows), plus the cell provider for each row.
-    private func reloadBody(of dataSource: any ListViewDataSource<RemoteRow>) -> JSONWriter {
-        var json = JSONWriter(capacity: 1 << 12)
-        json.raw(#","sections":["#)
+    private func reloadBody(of dataSource: any ListViewDataSource<RemoteRow>) -> JSONText {
+        var json = JSONText(capacity: 1 << 12)
+        json.append(#","sections":["#)
         for section in 0..<dataSource.numberOfSections() {
-            if section > 0 { json.raw(",") }
+            if section > 0 { json.append(",") }
             writeSection(section, of: dataSource, to: &json)
         }
-        json.raw("]}")
+        json.append("]}")
         return json
     }
 
@@ -120,7 +121,7 @@ public final class RemoteListView: ListView, @unchecked Sendable {
             preconditionFailure("DiffableWeb: the data source handed RemoteListView an invalid batch: \(error)")
         }
         if outbox == nil {
-            outbox = JSONWriter(capacity: 64 + steps.count * 32)
+            outbox = JSONText(capacity: 64 + steps.count * 32)
             if let schedule {
                 schedule { [weak self] in self?.flush() }
             }
@@ -150,10 +151,10 @@ public final class RemoteListView: ListView, @unchecked Sendable {
         sequence += 1
         let completions = outboxCompletions
         outboxCompletions = []
-        var json = JSONWriter(capacity: body.bytes.count + 16)
-        json.raw(#","steps":["#)
+        var json = JSONText(capacity: body.bytes.count + 16)
+        json.append(#","steps":["#)
         json.append(body)
-        json.raw("]}")
+        json.append("]}")
         if broadcast != nil {
             emit(.batch, json)
             for completion in completions { completion(true) }
@@ -178,7 +179,7 @@ public final class RemoteListView: ListView, @unchecked Sendable {
         guard let dataSource else { completion?(false); return }
         guard !paths.isEmpty else { completion?(true); return }
         flush()
-        var body = JSONWriter()
+        var body = JSONText()
         var count = 0
         writeSteps(paths.map(ListStep.reconfigureItem), of: dataSource, into: &body, count: &count)
         outbox = body
@@ -220,14 +221,14 @@ public final class RemoteListView: ListView, @unchecked Sendable {
 
     /// Sends a message: its header (type and sequence number) and `body`; in shared mode, the
     /// body alone.
-    private func emit(_ kind: SharedMessage.Kind, _ body: JSONWriter) {
+    private func emit(_ kind: SharedMessage.Kind, _ body: JSONText) {
         messagesSent += 1
         if let broadcast {
             bytesSent += body.bytes.count
             broadcast(SharedMessage(kind: kind, version: sequence, body: ByteBuffer(bytes: body.bytes)))
             return
         }
-        var json = JSONWriter(capacity: body.bytes.count + 32)
+        var json = JSONText(capacity: body.bytes.count + 32)
         kind.writeHeader(sequence: sequence, to: &json)
         json.append(body)
         bytesSent += json.bytes.count
@@ -241,55 +242,55 @@ public final class RemoteListView: ListView, @unchecked Sendable {
     /// Appends the steps, comma-separated after the `count` already written; each step an array
     /// whose first element names it (see Web/README.md, "Wire format").
     private func writeSteps(
-        _ steps: [ListStep], of dataSource: any ListViewDataSource<RemoteRow>, into json: inout JSONWriter, count: inout Int
+        _ steps: [ListStep], of dataSource: any ListViewDataSource<RemoteRow>, into json: inout JSONText, count: inout Int
     ) {
         for step in steps {
-            if count > 0 { json.raw(",") }
+            if count > 0 { json.append(",") }
             count += 1
             switch step {
             case .deleteItem(let path):
-                json.raw(#"["d","#)
+                json.append(#"["d","#)
                 writePath(path, to: &json)
             case .insertItem(let path):
-                json.raw(#"["i","#)
+                json.append(#"["i","#)
                 writePath(path, to: &json)
-                json.raw(",")
+                json.append(",")
                 writeRow(dataSource.cell(at: path), to: &json)
             case .moveItem(let from, let to):
-                json.raw(#"["m","#)
+                json.append(#"["m","#)
                 writePath(from, to: &json)
-                json.raw(",")
+                json.append(",")
                 writePath(to, to: &json)
             case .reloadItem(let path):
-                json.raw(#"["r","#)
+                json.append(#"["r","#)
                 writePath(path, to: &json)
-                json.raw(",")
+                json.append(",")
                 writeRow(dataSource.cell(at: path), to: &json)
             case .reconfigureItem(let path):
-                json.raw(#"["c","#)
+                json.append(#"["c","#)
                 writePath(path, to: &json)
-                json.raw(",")
+                json.append(",")
                 writeRow(dataSource.cell(at: path), to: &json)
             case .deleteSection(let index):
-                json.raw(#"["D","#)
-                json.int(index)
+                json.append(#"["D","#)
+                json.append(index)
             case .insertSection(let index):
-                json.raw(#"["I","#)
-                json.int(index)
-                json.raw(",")
+                json.append(#"["I","#)
+                json.append(index)
+                json.append(",")
                 writeSection(index, of: dataSource, to: &json)
             case .moveSection(let from, let to):
-                json.raw(#"["M","#)
-                json.int(from)
-                json.raw(",")
-                json.int(to)
+                json.append(#"["M","#)
+                json.append(from)
+                json.append(",")
+                json.append(to)
             case .reloadSection(let index):
-                json.raw(#"["R","#)
-                json.int(index)
-                json.raw(",")
+                json.append(#"["R","#)
+                json.append(index)
+                json.append(",")
                 writeSection(index, of: dataSource, to: &json)
             }
-            json.raw("]")
+            json.append("]")
         }
     }
 
@@ -314,7 +315,7 @@ public final class RemoteListView: ListView, @unchecked Sendable {
     /// - Complexity: O(old + new rows of the section) plus the inserted rows rendered.
     private func writeOrder(
         of section: Int, batch: BatchUpdate, oldCount: Int, newCount: Int,
-        of dataSource: any ListViewDataSource<RemoteRow>, into json: inout JSONWriter, count: inout Int
+        of dataSource: any ListViewDataSource<RemoteRow>, into json: inout JSONText, count: inout Int
     ) {
         var leaving = [Bool](repeating: false, count: oldCount)
         // Per new position: -1 a row that stays, -2 an insert, otherwise the moved row's old index.
@@ -325,63 +326,63 @@ public final class RemoteListView: ListView, @unchecked Sendable {
             leaving[move.from.item] = true
             source[move.to.item] = move.from.item
         }
-        if count > 0 { json.raw(",") }
+        if count > 0 { json.append(",") }
         count += 1
-        json.raw(#"["o","#)
-        json.int(section)
-        json.raw(",[")
+        json.append(#"["o","#)
+        json.append(section)
+        json.append(",[")
         var staying = 0
         for position in 0..<newCount {
-            if position > 0 { json.raw(",") }
+            if position > 0 { json.append(",") }
             switch source[position] {
             case -2:
                 writeRow(dataSource.cell(at: IndexPath(item: position, section: section)), to: &json)
             case -1:
                 while leaving[staying] { staying += 1 }
-                json.int(staying)
+                json.append(staying)
                 staying += 1
             case let old:
-                json.int(old)
+                json.append(old)
             }
         }
-        json.raw("]]")
+        json.append("]]")
     }
 
-    private func writePath(_ path: IndexPath, to json: inout JSONWriter) {
-        json.int(path.section)
-        json.raw(",")
-        json.int(path.item)
+    private func writePath(_ path: IndexPath, to json: inout JSONText) {
+        json.append(path.section)
+        json.append(",")
+        json.append(path.item)
     }
 
     /// `[header or null, [rows]]`.
-    private func writeSection(_ section: Int, of dataSource: any ListViewDataSource<RemoteRow>, to json: inout JSONWriter) {
-        json.raw("[")
+    private func writeSection(_ section: Int, of dataSource: any ListViewDataSource<RemoteRow>, to json: inout JSONText) {
+        json.append("[")
         if let header = dataSource.supplementaryView(ofKind: "header", at: IndexPath(item: 0, section: section)) {
-            json.string(header.html)
+            json.appendString(header.html)
         } else {
-            json.raw("null")
+            json.append("null")
         }
-        json.raw(",[")
+        json.append(",[")
         for item in 0..<dataSource.numberOfItems(inSection: section) {
-            if item > 0 { json.raw(",") }
+            if item > 0 { json.append(",") }
             writeRow(dataSource.cell(at: IndexPath(item: item, section: section)), to: &json)
         }
-        json.raw("]]")
+        json.append("]]")
     }
 
     /// A flat row is its markup; an outline row is `[markup, level, flags]` (1: expandable, 2: expanded).
-    private func writeRow(_ row: RemoteRow, to json: inout JSONWriter) {
+    private func writeRow(_ row: RemoteRow, to json: inout JSONText) {
         guard let level = row.level else {
-            json.string(row.html)
+            json.appendString(row.html)
             return
         }
-        json.raw("[")
-        json.string(row.html)
-        json.raw(",")
-        json.int(level)
-        json.raw(",")
-        json.int((row.expandable == true ? 1 : 0) | (row.isExpanded ? 2 : 0))
-        json.raw("]")
+        json.append("[")
+        json.appendString(row.html)
+        json.append(",")
+        json.append(level)
+        json.append(",")
+        json.append((row.expandable == true ? 1 : 0) | (row.isExpanded ? 2 : 0))
+        json.append("]")
     }
 }
 
@@ -406,9 +407,9 @@ struct SharedMessage: Sendable {
         case reload, batch
 
         /// `{"t":"reload","seq":N` or `{"t":"batch","seq":N`.
-        func writeHeader(sequence: Int, to json: inout JSONWriter) {
-            json.raw(self == .reload ? #"{"t":"reload","seq":"# : #"{"t":"batch","seq":"#)
-            json.int(sequence)
+        func writeHeader(sequence: Int, to json: inout JSONText) {
+            json.append(self == .reload ? #"{"t":"reload","seq":"# : #"{"t":"batch","seq":"#)
+            json.append(sequence)
         }
 
         /// The start of the message for a browser whose `sequence` it is (the shared body follows).

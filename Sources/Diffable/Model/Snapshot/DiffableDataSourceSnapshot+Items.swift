@@ -1,3 +1,5 @@
+import Foundation
+
 extension DiffableDataSourceSnapshot {
     // MARK: Appending and inserting
 
@@ -13,6 +15,8 @@ extension DiffableDataSourceSnapshot {
     @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == Int)
     @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == String)
     @_specialize(exported:true,where SectionIdentifierType == String, ItemIdentifierType == String)
+    @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == UUID)
+    @_specialize(exported:true,where SectionIdentifierType == String, ItemIdentifierType == UUID)
     public mutating func appendItems(_ identifiers: [ItemIdentifierType], toSection sectionIdentifier: SectionIdentifierType? = nil) {
         trapping { try $0.tryAppendItems(identifiers, toSection: sectionIdentifier) }
     }
@@ -173,6 +177,8 @@ extension DiffableDataSourceSnapshot {
     @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == Int)
     @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == String)
     @_specialize(exported:true,where SectionIdentifierType == String, ItemIdentifierType == String)
+    @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == UUID)
+    @_specialize(exported:true,where SectionIdentifierType == String, ItemIdentifierType == UUID)
     public mutating func deleteItems(_ identifiers: [ItemIdentifierType]) {
         var slots = storage.itemSlots(of: identifiers)
         guard !slots.isEmpty else { return }

@@ -233,7 +233,8 @@ extension BenchCommand {
                 )
             }
             let keyList = try Self.list(command.keys, "key type") { BenchKeys(rawValue: $0) }
-            let appKinds = try command.appIds.map { try Self.list($0, "app identifier type") { AppBench.IDKind(rawValue: $0) } }
+            let appKinds =
+                try command.appIds.map { try Self.list($0, "app identifier type") { AppBench.IDKind(rawValue: $0) } }
                 ?? AppBench.IDKind.allCases
             let scenarioList = try Self.list(
                 command.scenarios ?? SectionedScenario.allCases.map(\.rawValue).joined(separator: ","), "scenario"

@@ -11,34 +11,13 @@ extension DiffableDataSourceSnapshot {
     /// The result is exactly the one ALGORITHM.md specifies, identical in every
     /// language that passes the cross-language fixtures (docs/FIXTURES.md).
     /// - Complexity: O(n + s) expected plus O(k log k) for the LIS over the k matched items.
-    @inlinable
+    @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == Int)
+    @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == String)
+    @_specialize(exported:true,where SectionIdentifierType == String, ItemIdentifierType == String)
+    @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == UUID)
+    @_specialize(exported:true,where SectionIdentifierType == String, ItemIdentifierType == UUID)
     public func difference(from other: Self) -> SnapshotDifference<SectionIdentifierType, ItemIdentifierType> {
-        // The items' `==` is compiled here, in the caller's module, where their type is known.
-        // A closure literal, not `Self.itemsEqual`: the partial application captures the types'
-        // metatypes, which Swift 6 warns of.
-        difference(from: other, itemsEqual: RawEquality { Self.itemsEqual($0, $1) })
-    }
-
-    /// Whether the item identifiers at `a` and `b` are equal (`==`).
-    @inlinable
-    static func itemsEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer) -> Bool {
-        a.assumingMemoryBound(to: ItemIdentifierType.self).pointee == b.assumingMemoryBound(to: ItemIdentifierType.self).pointee
-    }
-
-    /// ``difference(from:)`` confirming item matches with `itemsEqual` (see ``itemsEqual(_:_:)``).
-    // `@specialized`, not an exported `@_specialize`: the call comes from code inlined into the
-    // caller's module, which never picks an exported specialization; this generic entry point
-    // checks the types itself and runs the specialized body.
-    @usableFromInline
-    @specialized(where SectionIdentifierType == Int, ItemIdentifierType == Int)
-    @specialized(where SectionIdentifierType == Int, ItemIdentifierType == String)
-    @specialized(where SectionIdentifierType == String, ItemIdentifierType == String)
-    @specialized(where SectionIdentifierType == Int, ItemIdentifierType == UUID)
-    @specialized(where SectionIdentifierType == String, ItemIdentifierType == UUID)
-    func difference(
-        from other: Self, itemsEqual: RawEquality
-    ) -> SnapshotDifference<SectionIdentifierType, ItemIdentifierType> {
-        DiffContextPool.shared.withContext { $0.diffSnapshots(old: other, new: self, itemsEqual: itemsEqual) }
+        DiffContextPool.shared.withContext { $0.diffSnapshots(old: other, new: self) }
     }
 }
 
@@ -57,23 +36,19 @@ extension DiffContext {
     /// The two-level diff of two snapshots (unique by construction, so the core
     /// skips duplicate validation).
     /// - Complexity: O(n + s) expected plus O(k log k) for the LIS of matched items.
-    /// `itemsEqual`, when given, compares two item identifiers in place (faster than the generic
-    /// `==` when it was compiled for the item type).
-    package func diffSnapshots<S, I>(
-        old: DiffableDataSourceSnapshot<S, I>, new: DiffableDataSourceSnapshot<S, I>,
-        itemsEqual: RawEquality? = nil
-    ) -> SnapshotDifference<S, I> {
-        let (result, oldFlat, newFlat) = diffSnapshots(old: old, new: new, maps: true, itemsEqual: itemsEqual)
+    package func diffSnapshots<S, I>(old: DiffableDataSourceSnapshot<S, I>, new: DiffableDataSourceSnapshot<S, I>)
+        -> SnapshotDifference<S, I>
+    {
+        let (result, oldFlat, newFlat) = diffSnapshots(old: old, new: new, maps: true)
         return SnapshotDifference(old: .snapshot(old), new: .snapshot(new), result: result, oldFlat: oldFlat, newFlat: newFlat)
     }
 
     /// The engine's result for two snapshots and the flat forms it was computed on; the
     /// position maps only when `maps` is set.
     /// - Complexity: O(n + s) expected plus O(k log k) for the LIS of matched items.
-    fileprivate func diffSnapshots<S, I>(
-        old: DiffableDataSourceSnapshot<S, I>, new: DiffableDataSourceSnapshot<S, I>, maps: Bool,
-        itemsEqual: RawEquality? = nil
-    ) -> (result: SectionsDiffResult, oldFlat: FlatSnapshot, newFlat: FlatSnapshot) {
+    fileprivate func diffSnapshots<S, I>(old: DiffableDataSourceSnapshot<S, I>, new: DiffableDataSourceSnapshot<S, I>, maps: Bool)
+        -> (result: SectionsDiffResult, oldFlat: FlatSnapshot, newFlat: FlatSnapshot)
+    {
         let oldStorage = old.storage, newStorage = new.storage
         let hashedKeys = !oldStorage.sectionStrategy.isInjective || !oldStorage.items.strategy.isInjective
         let oldFlat = FlatSnapshot(oldStorage, slots: hashedKeys)
@@ -85,8 +60,7 @@ extension DiffContext {
                         diffSections(
                             old: oldFlat, new: newFlat, refresh: FlatRefresh(newStorage, flat: newFlat),
                             sections: (oldSectionIDs, newSectionIDs, oldStorage.sectionStrategy.isInjective),
-                            items: (oldItemIDs, newItemIDs, oldStorage.items.strategy.isInjective), maps: maps,
-                            itemsEqual: itemsEqual)
+                            items: (oldItemIDs, newItemIDs, oldStorage.items.strategy.isInjective), maps: maps)
                     }
                 }
             }

@@ -23,8 +23,7 @@ extension DiffContext {
     func diffSections<S: Equatable, I: Equatable>(
         old oldFlat: FlatSnapshot, new newFlat: FlatSnapshot, refresh: FlatRefresh,
         sections: (old: UnsafeBufferPointer<S>, new: UnsafeBufferPointer<S>, injective: Bool),
-        items: (old: UnsafeBufferPointer<I>, new: UnsafeBufferPointer<I>, injective: Bool), maps: Bool = true,
-        itemsEqual: RawEquality? = nil
+        items: (old: UnsafeBufferPointer<I>, new: UnsafeBufferPointer<I>, injective: Bool), maps: Bool = true
     ) -> SectionsDiffResult {
         oldFlat.itemSlots.withUnsafeBufferPointer { oldItemSlots in
             newFlat.itemSlots.withUnsafeBufferPointer { newItemSlots in
@@ -34,8 +33,7 @@ extension DiffContext {
                             injective: sections.injective, old: sections.old, at: oldSectionSlots, new: sections.new, at: newSectionSlots
                         ) { sectionMatch in
                             EqualityOracle.withMatch(
-                                injective: items.injective, old: items.old, at: oldItemSlots, new: items.new, at: newItemSlots,
-                                equal: itemsEqual
+                                injective: items.injective, old: items.old, at: oldItemSlots, new: items.new, at: newItemSlots
                             ) { itemMatch in
                                 diffSections(
                                     old: oldFlat, new: newFlat, refresh: refresh, sectionMatch: &sectionMatch, itemMatch: &itemMatch,

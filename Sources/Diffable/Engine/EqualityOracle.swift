@@ -1,17 +1,5 @@
 internal import CDiffCore
 
-/// `==` on two identifiers of one type at their addresses, compiled where the type is known
-/// (``DiffableDataSourceSnapshot/difference(from:)`` makes it in the caller's module). A struct
-/// around the function, not an optional function: an optional function is stored at its most
-/// general abstraction, and calling it then went through a thunk that allocated on every call.
-@usableFromInline
-struct RawEquality {
-    @usableFromInline let compare: (UnsafeRawPointer, UnsafeRawPointer) -> Bool
-
-    @inlinable
-    init(_ compare: @escaping (UnsafeRawPointer, UnsafeRawPointer) -> Bool) { self.compare = compare }
-}
-
 /// Equality confirmations for identifiers whose keys are hashes: the C core asks,
 /// Swift answers with `==` on the identifiers behind the two positions.
 ///
@@ -26,9 +14,6 @@ enum EqualityOracle {
         let oldIDs: UnsafeRawPointer?, oldSlots: UnsafePointer<Int32>?
         let newIDs: UnsafeRawPointer?, newSlots: UnsafePointer<Int32>?
         let comparison: any Comparison.Type
-        /// For ``Given``: the caller's comparison of two identifiers in place, and their stride.
-        let equal: RawEquality?
-        let stride: Int
     }
 
     /// One `==` between the identifiers at two flat positions.
@@ -40,20 +25,6 @@ enum EqualityOracle {
     private enum Generic<T: Equatable>: Comparison {
         static func equal(_ context: UnsafePointer<Context>, _ aSide: Int32, _ a: UInt32, _ bSide: Int32, _ b: UInt32) -> Bool {
             compare(T.self, context, aSide, a, bSide, b)
-        }
-    }
-
-    /// A comparison the caller compiled for the identifier type (an app's module, specialized
-    /// code), given as a function of two addresses: no witness table and no copy.
-    private enum Given: Comparison {
-        static func equal(_ context: UnsafePointer<Context>, _ aSide: Int32, _ a: UInt32, _ bSide: Int32, _ b: UInt32) -> Bool {
-            @inline(__always)
-            func address(_ side: Int32, _ position: UInt32) -> UnsafeRawPointer {
-                let old = side == Int32(DFC_SIDE_OLD)
-                let slot = Int((old ? context.pointee.oldSlots : context.pointee.newSlots)![Int(position)])
-                return (old ? context.pointee.oldIDs : context.pointee.newIDs)! + slot &* context.pointee.stride
-            }
-            return context.pointee.equal.unsafelyUnwrapped.compare(address(aSide, a), address(bSide, b))
         }
     }
 
@@ -81,32 +52,21 @@ enum EqualityOracle {
     /// need no confirmation; hashed keys are confirmed by comparing, in place through the
     /// buffers, the identifiers at flat positions (position `i` of a side holds
     /// `identifiers[slots[i]]`) — no copy and no retain of either identifier per call.
-    /// `equal`, when given, compares two identifiers at their addresses (``Given``).
     /// - Complexity: O(1) plus `body`; each confirmation is one `==`.
     static func withMatch<T: Equatable, R>(
         injective: Bool,
         old oldIDs: UnsafeBufferPointer<T>, at oldSlots: UnsafeBufferPointer<Int32>,
         new newIDs: UnsafeBufferPointer<T>, at newSlots: UnsafeBufferPointer<Int32>,
-        equal: RawEquality? = nil,
         _ body: (inout dfc_match) -> R
     ) -> R {
         if injective {
             var match = dfc_match(kind: Int32(DFC_MATCH_INJECTIVE), equal: nil, user_data: nil)
             return body(&match)
         }
-        let comparison: any Comparison.Type
-        // Strings first: their specialized `==` here costs about half of a call through `equal`.
-        if T.self == String.self {
-            comparison = Strings.self
-        } else if equal != nil {
-            comparison = Given.self
-        } else {
-            comparison = Generic<T>.self
-        }
         var context = Context(
             oldIDs: UnsafeRawPointer(oldIDs.baseAddress), oldSlots: oldSlots.baseAddress,
             newIDs: UnsafeRawPointer(newIDs.baseAddress), newSlots: newSlots.baseAddress,
-            comparison: comparison, equal: equal, stride: MemoryLayout<T>.stride)
+            comparison: T.self == String.self ? Strings.self : Generic<T>.self)
         return withUnsafeMutablePointer(to: &context) { context in
             var match = dfc_match(kind: Int32(DFC_MATCH_CALLBACK), equal: callback, user_data: UnsafeMutableRawPointer(context))
             return body(&match)

@@ -1,3 +1,5 @@
+import Foundation
+
 extension DiffableDataSourceSnapshot {
     /// The difference that turns `other` into this snapshot: one structural batch
     /// that a `UITableView`/`UICollectionView` accepts (minimal moves per section,
@@ -12,6 +14,8 @@ extension DiffableDataSourceSnapshot {
     @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == Int)
     @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == String)
     @_specialize(exported:true,where SectionIdentifierType == String, ItemIdentifierType == String)
+    @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == UUID)
+    @_specialize(exported:true,where SectionIdentifierType == String, ItemIdentifierType == UUID)
     public func difference(from other: Self) -> SnapshotDifference<SectionIdentifierType, ItemIdentifierType> {
         DiffContextPool.shared.withContext { $0.diffSnapshots(old: other, new: self) }
     }

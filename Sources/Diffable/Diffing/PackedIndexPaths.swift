@@ -11,9 +11,21 @@ final class PackedIndexPaths: @unchecked Sendable {
     /// The paths: a Swift array, or the block the diff context wrote them into.
     let paths: ResultArray<PackedIndexPath>
     /// Lists already made, by the start of their range (moves by the start of their sources).
+    /// A diff has at most a dozen lists: a short array searched in order costs less than a
+    /// dictionary's hashing and growth, which weighed on reading a small diff's lists.
     private struct Materialized {
-        var paths: [Int: [IndexPath]] = [:]
-        var moves: [Int: [BatchUpdate.ItemMove]] = [:]
+        var paths: [(start: Int, list: [IndexPath])] = []
+        var moves: [(start: Int, list: [BatchUpdate.ItemMove])] = []
+
+        func paths(at start: Int) -> [IndexPath]? {
+            for entry in paths where entry.start == start { return entry.list }
+            return nil
+        }
+
+        func moves(at start: Int) -> [BatchUpdate.ItemMove]? {
+            for entry in moves where entry.start == start { return entry.list }
+            return nil
+        }
     }
     private let materialized = Locked(Materialized())
 
@@ -30,11 +42,11 @@ final class PackedIndexPaths: @unchecked Sendable {
     /// The paths in `range` as `IndexPath`s, made on the first request and kept.
     /// - Complexity: O(range.count) the first time, O(1) after.
     func indexPaths(_ range: Range<Int>) -> [IndexPath] {
-        if let cached = materialized.withLock({ $0.paths[range.lowerBound] }) { return cached }
-        let made = paths[range].map(\.indexPath)
+        if let cached = materialized.withLock({ $0.paths(at: range.lowerBound) }) { return cached }
+        let made = paths[range].map { $0.indexPath }
         return materialized.withLock { cache in
-            if let cached = cache.paths[range.lowerBound] { return cached }
-            cache.paths[range.lowerBound] = made
+            if let cached = cache.paths(at: range.lowerBound) { return cached }
+            cache.paths.append((range.lowerBound, made))
             return made
         }
     }
@@ -42,11 +54,11 @@ final class PackedIndexPaths: @unchecked Sendable {
     /// Moves from the paths at `from` to those at `to` (equal lengths), made once.
     /// - Complexity: O(count) the first time, O(1) after.
     func moves(from: Range<Int>, to: Range<Int>) -> [BatchUpdate.ItemMove] {
-        if let cached = materialized.withLock({ $0.moves[from.lowerBound] }) { return cached }
+        if let cached = materialized.withLock({ $0.moves(at: from.lowerBound) }) { return cached }
         let made = zip(paths[from], paths[to]).map { BatchUpdate.ItemMove(from: $0.indexPath, to: $1.indexPath) }
         return materialized.withLock { cache in
-            if let cached = cache.moves[from.lowerBound] { return cached }
-            cache.moves[from.lowerBound] = made
+            if let cached = cache.moves(at: from.lowerBound) { return cached }
+            cache.moves.append((from.lowerBound, made))
             return made
         }
     }

@@ -145,6 +145,7 @@ extension DiffContext {
             )
         }
         var ranges: [Range<Int>] = []
+        ranges.reserveCapacity(all.count)  // one allocation, not one per growth
         let packed = [PackedIndexPath](filling: all.reduce(0) { $0 + $1.1 }) { buffer, initialized in
             var next = 0
             for (pointer, count) in all {

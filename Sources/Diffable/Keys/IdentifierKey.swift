@@ -9,10 +9,16 @@ import Foundation
 /// - UUIDs and byte arrays: XXH3-64 of their bytes.
 /// - Every other `Hashable`: its `hashValue` (per process).
 /// Hashed keys may collide, so matches on them are confirmed with `==`.
+///
+/// Inlinable, with the key functions: an app's module then makes the keys of its own
+/// identifier types in code specialized for them (its `hash(into:)` called directly, not
+/// through a witness table), as it does for any standard collection.
+@usableFromInline
 enum KeyStrategy: Equatable {
     case int64, int32, int16, int8, uint64, uint32, uint16, uint8
     case string, uuid, bytes, hashValue
 
+    @inlinable
     static func of<T>(_ type: T.Type) -> KeyStrategy {
         switch ObjectIdentifier(type) {
         case ObjectIdentifier(Int.self), ObjectIdentifier(Int64.self): .int64
@@ -32,6 +38,7 @@ enum KeyStrategy: Equatable {
 
     /// Whether identifiers of `type`, keyed by this strategy, are their own keys: 8-byte
     /// integers whose bit pattern is the key, so that a key array beside them would repeat them.
+    @inlinable
     func isOwnKey<T>(for type: T.Type) -> Bool {
         switch self {
         case .int64, .uint64: MemoryLayout<T>.stride == 8
@@ -40,6 +47,7 @@ enum KeyStrategy: Equatable {
     }
 
     /// Whether equal keys imply equal identifiers.
+    @inlinable
     var isInjective: Bool {
         switch self {
         case .int64, .int32, .int16, .int8, .uint64, .uint32, .uint16, .uint8: true
@@ -49,7 +57,7 @@ enum KeyStrategy: Equatable {
 
     /// The key of `value`, whose type must be the one this strategy was made for.
     /// - Complexity: O(1) for integers and hash values; O(length) for strings and bytes.
-    @inline(__always)
+    @inlinable @inline(__always)
     func key<T: Hashable>(_ value: T) -> UInt64 {
         switch self {
         case .int64: UInt64(bitPattern: Self.reinterpret(value, as: Int64.self))
@@ -71,6 +79,7 @@ enum KeyStrategy: Equatable {
     /// The keys of many identifiers. 64-bit integers are their own keys: the array itself,
     /// reinterpreted (the same buffer, no copy).
     /// - Complexity: O(1) for 64-bit integers, else O(k) (plus string/byte lengths).
+    @inlinable
     func keys<T: Hashable>(_ values: [T]) -> [UInt64] {
         if isOwnKey(for: T.self) { return unsafeBitCast(values, to: [UInt64].self) }
         // Strings straight to their key function: the generic per-element path copies each
@@ -81,8 +90,8 @@ enum KeyStrategy: Equatable {
     }
 
     /// Reads `value` as `U`; valid only when `T` is `U` (checked by the strategy choice).
-    @inline(__always)
-    private static func reinterpret<T, U>(_ value: T, as _: U.Type) -> U {
+    @inlinable @inline(__always)
+    static func reinterpret<T, U>(_ value: T, as _: U.Type) -> U {
         withUnsafePointer(to: value) { $0.withMemoryRebound(to: U.self, capacity: 1) { $0.pointee } }
     }
 }
@@ -105,6 +114,7 @@ public enum IdentifierKey {
 
     /// The keys of many strings, as ``string(_:)`` gives them, in order.
     /// - Complexity: O(total UTF-8 length).
+    @usableFromInline
     static func strings(_ strings: [String]) -> [UInt64] {
         // Filled in place from borrowed elements: no per-string retain, no closure per element.
         [UInt64](filling: strings.count) { keys, count in
@@ -117,6 +127,7 @@ public enum IdentifierKey {
 
     /// The keys of many UUIDs: XXH3-64 (seed 0) of each one's 16 bytes, read in place.
     /// - Complexity: O(count).
+    @usableFromInline
     static func uuids(_ uuids: [UUID]) -> [UInt64] {
         [UInt64](filling: uuids.count) { keys, count in
             uuids.withUnsafeBytes { raw in

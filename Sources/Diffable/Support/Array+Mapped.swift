@@ -6,7 +6,7 @@ extension UnsafeBufferPointer {
     /// identifiers cost about two mallocs per item. Callers pass a closure, not a key path:
     /// applying a key path there (`\.id`) cost about 900 instructions per element.
     /// - Complexity: O(count) calls of `transform`.
-    @inline(__always)
+    @inlinable @inline(__always)
     func mapped<T>(_ transform: (Element) throws -> T) rethrows -> [T] {
         try [T](filling: count) { results, initialized in
             for index in indices {
@@ -21,7 +21,7 @@ extension Array {
     /// `map` without a heap allocation per element in unspecialized code
     /// (see `UnsafeBufferPointer.mapped(_:)`).
     /// - Complexity: O(count) calls of `transform`.
-    @inline(__always)
+    @inlinable @inline(__always)
     func mapped<T>(_ transform: (Element) throws -> T) rethrows -> [T] {
         try withUnsafeBufferPointer { try $0.mapped(transform) }
     }
@@ -31,7 +31,7 @@ extension ContiguousArray {
     /// `map` without a heap allocation per element in unspecialized code
     /// (see `UnsafeBufferPointer.mapped(_:)`).
     /// - Complexity: O(count) calls of `transform`.
-    @inline(__always)
+    @inlinable @inline(__always)
     func mapped<T>(_ transform: (Element) throws -> T) rethrows -> [T] {
         try withUnsafeBufferPointer { try $0.mapped(transform) }
     }

@@ -3,8 +3,9 @@ import DiffableTools
 import Foundation
 
 /// `diffable bench --suite app`: what an app pays per change at 10^2–10^4 items, through the
-/// public API, with the identifier types apps use: `Int`, `String`, `UUID`, and a model
-/// struct matched by its `UUID` id.
+/// public API, with the identifier types apps use: `Int`, `String`, `UUID`, a model
+/// struct matched by its `UUID` id, a small `Hashable` struct and an enum (types the library
+/// was not compiled for, as an app's own are).
 ///
 /// The app's model is its sections' identifiers (sections of 100, ``SectionedScenario/churn``:
 /// 10% of the items deleted, inserted or moved, across sections too). One change is:
@@ -30,6 +31,21 @@ enum AppBench {
         case string = "String"
         case uuid = "UUID"
         case item = "Item"
+        case `struct` = "Struct"
+        case `enum` = "Enum"
+    }
+
+    /// A small identifier struct of an app's own (three fields, synthesized `Hashable`).
+    struct RowID: Hashable, Sendable {
+        var feed: Int32
+        var kind: Int32
+        var serial: Int
+    }
+
+    /// An identifier enum of an app's own (payloads, synthesized `Hashable`).
+    enum RowRef: Hashable, Sendable {
+        case post(Int)
+        case ad(Int)
     }
 
     /// An app's model value, matched by `id`.
@@ -52,6 +68,10 @@ enum AppBench {
         case .int: return context.rows(values: Array(0..<largest))
         case .string: return context.rows(values: (0..<largest).map(BenchKeys.name))
         case .uuid: return context.rows(values: (0..<largest).map(uuid))
+        case .struct:
+            let rows = (0..<largest).map { RowID(feed: Int32($0 % 3), kind: Int32($0 % 5), serial: BenchKeys.scrambled($0)) }
+            return context.rows(values: rows)
+        case .enum: return context.rows(values: (0..<largest).map { $0 % 10 == 0 ? RowRef.ad($0) : RowRef.post($0) })
         case .item:
             let items = (0..<largest).map { Item(id: uuid($0), title: "Item \($0)", isFavorite: $0 % 7 == 0) }
             // 1% of the values change under a kept id: the data source reconfigures their cells.
@@ -89,7 +109,7 @@ enum AppBench {
         /// Both measurements on the model `values` (the new model's values from `edited`, when given).
         func rows<Value: AppModelValue>(values: [Value], edited: [Value]? = nil) -> [BenchRow] {
             let old = layouts.old.map { $0.map { values[$0] } }, new = layouts.new.map { $0.map { (edited ?? values)[$0] } }
-            return [buildAndDiff(old: old, new: new), buildAndApply(old: old, new: new)]
+            return [buildAndDiff(old: old, new: new), buildDiffAndRead(old: old, new: new), buildAndApply(old: old, new: new)]
         }
 
         private func row(_ scenario: String, _ seconds: Double) -> BenchRow {
@@ -133,6 +153,27 @@ enum AppBench {
             row.swiftDifferenceMilliseconds = swift / Double(repeats) * 1000
             row.swiftDifferenceRuns = runs
             row.identifiersHashed = "inside: the new ones on every side (difference(from:) both lists)"
+            if checksum == -1 { log.note("") }  // keeps the results alive
+            return row
+        }
+
+        /// Build + diff as ``buildAndDiff(old:new:)``, then read every list of the difference as
+        /// `IndexPath`s (`[Int]` for sections), as an app hands them to its view.
+        private func buildDiffAndRead<Value: AppModelValue>(old: [[Value]], new: [[Value]]) -> BenchRow {
+            var checksum = 0
+            log.step(label, phase: "build + diff + read")
+            let before = AppBench.snapshot(layouts.oldSections, old, Value.identifiers)
+            let seconds = Measure.median(runs: runs) {
+                for _ in 0..<repeats {
+                    for batch in AppBench.snapshot(layouts.newSections, new, Value.identifiers).difference(from: before).batches {
+                        checksum &+= batch.deleteSections.count &+ batch.insertSections.count &+ batch.moveSections.count
+                        checksum &+= batch.reloadSections.count &+ batch.deleteItems.count &+ batch.insertItems.count
+                        checksum &+= batch.moveItems.count &+ batch.reloadItems.count &+ batch.reconfigureItems.count
+                    }
+                }
+            }
+            var row = row("build + diff, every list read as IndexPath", seconds)
+            row.identifiersHashed = "inside (Diffable only)"
             if checksum == -1 { log.note("") }  // keeps the results alive
             return row
         }
@@ -207,6 +248,8 @@ extension AppModelValue where AppID == Self {
 extension Int: AppModelValue { typealias AppID = Int }
 extension String: AppModelValue { typealias AppID = String }
 extension UUID: AppModelValue { typealias AppID = UUID }
+extension AppBench.RowID: AppModelValue { typealias AppID = Self }
+extension AppBench.RowRef: AppModelValue { typealias AppID = Self }
 extension AppBench.Item: AppModelValue {
     static func identifiers(_ values: [Self]) -> [UUID] { values.map(\.id) }
 }

@@ -14,8 +14,9 @@ struct BenchCommand: ParsableCommand {
             sections of 100, or one section for re-sort), snapshot (build, indexOfItem, moveItem, \
             deleteItems), outline (a 5-level section snapshot of about n items), apply \
             (DiffableDataSource.apply end to end), app (what an app pays per change at 10^2–10^4 \
-            items: build + diff and build + apply, with Int, String, UUID and a struct matched by \
-            its UUID id; --keys does not apply, and its sizes default to 1e2..1e4). Every row \
+            items: build + diff and build + apply, with Int, String, UUID, a struct matched by \
+            its UUID id, a small struct and an enum; --keys does not apply, --app-ids picks some, and \
+            its sizes default to 1e2..1e4). Every row \
             times a public API call, identifiers hashed inside the timing. Every suite runs every \
             size and key type given. \
             Each row's time is the median of --runs runs after a warm-up; ratios against the \
@@ -51,6 +52,9 @@ struct BenchCommand: ParsableCommand {
 
     @Option(help: "Comma-separated key types: int, string, random64.")
     var keys: String = "int,string"
+
+    @Option(help: "App suite only: comma-separated identifier types: Int, String, UUID, Item, Struct, Enum (default all).")
+    var appIds: String?
 
     @Option(help: "Timed runs per measurement (median reported), after one warm-up.")
     var runs: Int = 5
@@ -229,6 +233,13 @@ extension BenchCommand {
                 )
             }
             let keyList = try Self.list(command.keys, "key type", known: BenchKeys.allCases.map(\.rawValue)) { BenchKeys(rawValue: $0) }
+            let appKinds =
+                try command.appIds.map {
+                    try Self.list($0, "app identifier type", known: AppBench.IDKind.allCases.map(\.rawValue)) {
+                        AppBench.IDKind(rawValue: $0)
+                    }
+                }
+                ?? AppBench.IDKind.allCases
             let scenarioList = try Self.list(
                 command.scenarios ?? SectionedScenario.allCases.map(\.rawValue).joined(separator: ","), "scenario",
                 known: SectionedScenario.allCases.map(\.rawValue)
@@ -242,7 +253,7 @@ extension BenchCommand {
             for suite in suites {
                 for size in (suite == "app" ? appSizes : sizes).sorted() {
                     if suite == "app" {
-                        steps += AppBench.IDKind.allCases.map { .app($0, size) }
+                        steps += appKinds.map { .app($0, size) }
                         continue
                     }
                     for keys in keyList {

@@ -1,3 +1,5 @@
+import Foundation
+
 extension DiffableDataSourceSnapshot {
     // MARK: Appending and inserting
 
@@ -10,17 +12,36 @@ extension DiffableDataSourceSnapshot {
     /// - Complexity: O(k + log s) amortized when appending new identifiers to any section;
     ///   O(k + size of each section touched + t log s) when t sections lose existing items
     ///   that move here.
-    @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == Int)
-    @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == String)
-    @_specialize(exported:true,where SectionIdentifierType == String, ItemIdentifierType == String)
+    @inlinable
     public mutating func appendItems(_ identifiers: [ItemIdentifierType], toSection sectionIdentifier: SectionIdentifierType? = nil) {
-        trapping { try $0.tryAppendItems(identifiers, toSection: sectionIdentifier) }
+        // The keys are made here, in the caller's module, where the identifier type is known.
+        appendItems(identifiers, keys: KeyStrategy.of(ItemIdentifierType.self).keys(identifiers), toSection: sectionIdentifier)
+    }
+
+    /// ``appendItems(_:toSection:)`` with the identifiers' keys made.
+    // `@specialized`, not an exported `@_specialize`: the call comes from code inlined into the
+    // caller's module, which never picks an exported specialization; this generic entry point
+    // checks the types itself and runs the specialized body.
+    @usableFromInline
+    @specialized(where SectionIdentifierType == Int, ItemIdentifierType == Int)
+    @specialized(where SectionIdentifierType == Int, ItemIdentifierType == String)
+    @specialized(where SectionIdentifierType == String, ItemIdentifierType == String)
+    @specialized(where SectionIdentifierType == Int, ItemIdentifierType == UUID)
+    @specialized(where SectionIdentifierType == String, ItemIdentifierType == UUID)
+    mutating func appendItems(_ identifiers: [ItemIdentifierType], keys: [UInt64], toSection sectionIdentifier: SectionIdentifierType?) {
+        trapping { try $0.tryAppendItems(identifiers, keys: keys, toSection: sectionIdentifier) }
     }
 
     /// ``appendItems(_:toSection:)`` that throws instead of trapping; on error nothing changes.
     /// - Complexity: as ``appendItems(_:toSection:)``.
     public mutating func tryAppendItems(
         _ identifiers: [ItemIdentifierType], toSection sectionIdentifier: SectionIdentifierType? = nil
+    ) throws(SnapshotError) {
+        try tryAppendItems(identifiers, keys: storage.itemKeys(of: identifiers), toSection: sectionIdentifier)
+    }
+
+    private mutating func tryAppendItems(
+        _ identifiers: [ItemIdentifierType], keys: [UInt64], toSection sectionIdentifier: SectionIdentifierType?
     ) throws(SnapshotError) {
         let section: Int32
         if let sectionIdentifier {
@@ -33,7 +54,7 @@ extension DiffableDataSourceSnapshot {
             section = last
         }
         makeUnique()
-        try place(identifiers, operation: "appendItems(_:toSection:)") { storage in
+        try place(identifiers, keys: keys, operation: "appendItems(_:toSection:)") { storage in
             (section, storage.sectionItems[Int(section)].count)
         }
     }
@@ -74,22 +95,21 @@ extension DiffableDataSourceSnapshot {
         guard let anchorSlot = storage.itemSlot(anchor) else { throw missingItemsError([anchor]) }
         if identifiers.contains(anchor) { throw .anchorIsMoved(String(reflecting: anchor)) }
         makeUnique()
-        try place(identifiers, operation: operation) { storage in
+        try place(identifiers, keys: storage.itemKeys(of: identifiers), operation: operation) { storage in
             // Evaluated after existing items were detached, so the anchor's index is current.
             let index = Int(storage.itemPlace[Int(anchorSlot)].index) + (after ? 1 : 0)
             return (storage.itemPlace[Int(anchorSlot)].section, index)
         }
     }
 
-    /// Puts `identifiers` (new or existing) at one place, in call order.
+    /// Puts `identifiers` (new or existing, with their `keys`) at one place, in call order.
     /// `destination` runs after existing items have been detached.
     private mutating func place(
-        _ identifiers: [ItemIdentifierType], operation: String,
+        _ identifiers: [ItemIdentifierType], keys: [UInt64], operation: String,
         destination: (SnapshotStorage<SectionIdentifierType, ItemIdentifierType>) -> (section: Int32, index: Int)
     ) throws(SnapshotError) {
         let storage = self.storage
         let firstNew = Int32(storage.itemCount)
-        let keys = storage.itemKeys(of: identifiers)
         // New identifiers go into the table in one prefetched C pass; the rest (already
         // present, repeated in this call, or a hash collision) are resolved one by one.
         var conflicts = [UInt8](repeating: 0, count: keys.count)
@@ -173,6 +193,8 @@ extension DiffableDataSourceSnapshot {
     @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == Int)
     @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == String)
     @_specialize(exported:true,where SectionIdentifierType == String, ItemIdentifierType == String)
+    @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == UUID)
+    @_specialize(exported:true,where SectionIdentifierType == String, ItemIdentifierType == UUID)
     public mutating func deleteItems(_ identifiers: [ItemIdentifierType]) {
         var slots = storage.itemSlots(of: identifiers)
         guard !slots.isEmpty else { return }

@@ -1,3 +1,5 @@
+import Foundation
+
 extension DiffableDataSourceSnapshot {
     /// The number of items in all sections.
     /// - Complexity: O(1).
@@ -55,6 +57,8 @@ extension DiffableDataSourceSnapshot {
     @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == Int)
     @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == String)
     @_specialize(exported:true,where SectionIdentifierType == String, ItemIdentifierType == String)
+    @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == UUID)
+    @_specialize(exported:true,where SectionIdentifierType == String, ItemIdentifierType == UUID)
     public func indexOfItem(_ identifier: ItemIdentifierType) -> Int? {
         guard let slot = storage.itemSlot(identifier) else { return nil }
         return storage.flatIndex(ofItemSlot: slot)

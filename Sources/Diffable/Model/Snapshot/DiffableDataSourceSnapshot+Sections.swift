@@ -1,3 +1,5 @@
+import Foundation
+
 extension DiffableDataSourceSnapshot {
     /// Appends sections at the end. Traps when one already exists or `identifiers` repeats one;
     /// ``tryAppendSections(_:)`` throws instead.
@@ -5,6 +7,8 @@ extension DiffableDataSourceSnapshot {
     @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == Int)
     @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == String)
     @_specialize(exported:true,where SectionIdentifierType == String, ItemIdentifierType == String)
+    @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == UUID)
+    @_specialize(exported:true,where SectionIdentifierType == String, ItemIdentifierType == UUID)
     public mutating func appendSections(_ identifiers: [SectionIdentifierType]) {
         trapping { try $0.tryAppendSections(identifiers) }
     }
@@ -52,10 +56,13 @@ extension DiffableDataSourceSnapshot {
     ) throws(SnapshotError) {
         let keys = storage.sectionStrategy.keys(identifiers)
         if !Self.isUnique(identifiers, keys: keys) { throw .duplicateSections(Self.duplicates(in: identifiers)) }
-        // By index, not through `zip`: iterating arrays generically allocates per element in
-        // unspecialized code (see `mapped(_:)`).
-        let existing = identifiers.indices.filter { storage.sectionSlot(identifiers[$0], key: keys[$0]) != nil }
-            .map { identifiers[$0] }
+        // By index, not through `zip` or `filter`: iterating arrays generically allocates per
+        // element in unspecialized code (see `mapped(_:)`), and a filter's range and closure
+        // cost metadata lookups on every call, while sections already present are rare.
+        var existing: [SectionIdentifierType] = []
+        for index in 0..<identifiers.count where storage.sectionSlot(identifiers[index], key: keys[index]) != nil {
+            existing.append(identifiers[index])
+        }
         if !existing.isEmpty { throw .sectionsAlreadyExist(existing.map { String(reflecting: $0) }) }
         makeUnique()
         try storage.reserveSections(identifiers.count)

@@ -168,10 +168,16 @@ extension DiffContext.FlatRefresh {
     /// - Complexity: O(r + s) for r requests.
     init<S, I>(_ newStorage: SnapshotStorage<S, I>, flat newFlat: FlatSnapshot) {
         self.init()
-        reloadItems = newFlat.positions(of: newStorage.reloadedItems, in: newStorage)
-        reconfigureItems = newFlat.positions(of: newStorage.reconfiguredItems, in: newStorage)
-        reloadSections = newStorage.reloadedSections.compactMap { newStorage.sectionSlot($0) }.map {
-            UInt32(newStorage.sectionPosition[Int($0)])
+        // Most snapshots request no refresh: the generic reads below look up the metadata
+        // of their arrays and closures even when they are empty.
+        if !newStorage.reloadedItems.isEmpty { reloadItems = newFlat.positions(of: newStorage.reloadedItems, in: newStorage) }
+        if !newStorage.reconfiguredItems.isEmpty {
+            reconfigureItems = newFlat.positions(of: newStorage.reconfiguredItems, in: newStorage)
+        }
+        if !newStorage.reloadedSections.isEmpty {
+            reloadSections = newStorage.reloadedSections.compactMap { newStorage.sectionSlot($0) }.map {
+                UInt32(newStorage.sectionPosition[Int($0)])
+            }
         }
     }
 }

@@ -244,7 +244,10 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     func insertSections(_ ids: [S], keys: [UInt64], at position: Int) {
         var slots = ContiguousArray<Int32>()
         slots.reserveCapacity(ids.count)
-        for (id, key) in zip(ids, keys) {
+        // By index, not through `zip`: in code not specialized for `S` the zipped iterator
+        // looks up the metadata of its iterator and tuple types on every step.
+        for index in 0..<ids.count {
+            let id = ids[index], key = keys[index]
             let slot: Int32
             if let free = freeSectionSlots.popLast() {
                 slot = free

@@ -116,6 +116,21 @@ static void plan_random_pair(plan_side *old_side, plan_side *new_side) {
     plan_lay_out(new_side, &after);
 }
 
+/* Refresh requests for a new side of m items in `sections` sections: a few reloads and
+ * reconfigures (repeats allowed), sometimes a section reload. The lists live in `lists`. */
+typedef struct plan_refresh {
+    uint32_t reloads[4], reconfigures[4], section_reloads[2];
+} plan_refresh;
+
+static dfc_refresh plan_random_refresh(plan_refresh *lists, size_t m, size_t sections) {
+    dfc_refresh refresh = {lists->reloads, m ? rng_below(4) : 0, lists->reconfigures, m ? rng_below(4) : 0,
+                           lists->section_reloads, sections ? rng_below(2) : 0};
+    for (size_t k = 0; k < refresh.reload_item_count; k++) lists->reloads[k] = (uint32_t)rng_below(m);
+    for (size_t k = 0; k < refresh.reconfigure_item_count; k++) lists->reconfigures[k] = (uint32_t)rng_below(m);
+    for (size_t k = 0; k < refresh.reload_section_count; k++) lists->section_reloads[k] = (uint32_t)rng_below(sections);
+    return refresh;
+}
+
 void test_plan_random_replay(void) {
     dfc_context *ctx = dfc_context_create(NULL);
     rng_state = 2929;
@@ -124,12 +139,8 @@ void test_plan_random_replay(void) {
     for (int round = 0; round < 4000; round++) {
         plan_random_pair(&a, &b);
         const size_t m = b.starts[b.section_count];
-        uint32_t reloads[4], reconfigures[4], section_reloads[2];
-        dfc_refresh refresh = {reloads, m ? rng_below(4) : 0, reconfigures, m ? rng_below(4) : 0, section_reloads,
-                               b.section_count ? rng_below(2) : 0};
-        for (size_t k = 0; k < refresh.reload_item_count; k++) reloads[k] = (uint32_t)rng_below(m);
-        for (size_t k = 0; k < refresh.reconfigure_item_count; k++) reconfigures[k] = (uint32_t)rng_below(m);
-        for (size_t k = 0; k < refresh.reload_section_count; k++) section_reloads[k] = (uint32_t)rng_below(b.section_count);
+        plan_refresh refresh_lists;
+        const dfc_refresh refresh = plan_random_refresh(&refresh_lists, m, b.section_count);
         const oracle_snapshot before = {a.sections, a.section_count, a.items, a.starts};
         const oracle_snapshot after = {b.sections, b.section_count, b.items, b.starts};
         for (unsigned flags = 0; flags <= DFC_DIFF_ASSUME_UNIQUE; flags += DFC_DIFF_ASSUME_UNIQUE) {
@@ -286,12 +297,8 @@ void test_steps_random_replay(void) {
     for (int round = 0; round < 4000; round++) {
         plan_random_pair(&a, &b);
         const size_t m = b.starts[b.section_count];
-        uint32_t reloads[4], reconfigures[4], section_reloads[2];
-        dfc_refresh refresh = {reloads, m ? rng_below(4) : 0, reconfigures, m ? rng_below(4) : 0, section_reloads,
-                               b.section_count ? rng_below(2) : 0};
-        for (size_t k = 0; k < refresh.reload_item_count; k++) reloads[k] = (uint32_t)rng_below(m);
-        for (size_t k = 0; k < refresh.reconfigure_item_count; k++) reconfigures[k] = (uint32_t)rng_below(m);
-        for (size_t k = 0; k < refresh.reload_section_count; k++) section_reloads[k] = (uint32_t)rng_below(b.section_count);
+        plan_refresh refresh_lists;
+        const dfc_refresh refresh = plan_random_refresh(&refresh_lists, m, b.section_count);
         dfc_sections_result r;
         CHECK_EQ_INT(diff_sections(ctx, a.sections, a.section_count, a.items, a.starts, b.sections, b.section_count,
                                    b.items, b.starts, &refresh, &r),

@@ -65,50 +65,14 @@ let package = Package(
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ]
         ),
-        .executableTarget(
-            name: "diffable-web",
-            dependencies: [
-                "DiffableWeb", "WebServing",
-                .product(name: "Diffable", package: "Diffable"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-            ]
-        ),
+        server("diffable-web", path: nil),
         // The smallest complete app (Examples/Minimal: main.swift and its page), built and run
         // by the browser suite; `swift run diffable-web-example`.
-        .executableTarget(
-            name: "diffable-web-example",
-            dependencies: [
-                "DiffableWeb",
-                .product(name: "Diffable", package: "Diffable"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-            ],
-            path: "Examples/Minimal",
-            resources: [.embedInCode("page.html")]
-        ),
+        server("diffable-web-example", path: "Examples/Minimal", serving: false, resources: [.embedInCode("page.html")]),
         // The pages the browser suite drives (Web/Tests/test_browser.py).
-        .executableTarget(
-            name: "diffable-web-test-server",
-            dependencies: [
-                "DiffableWeb", "WebServing",
-                .product(name: "Diffable", package: "Diffable"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-            ],
-            path: "Tests/TestServer"
-        ),
+        server("diffable-web-test-server", path: "Tests/TestServer"),
         // The page the browser benchmark drives (Web/Benchmarks/bench_browser.py).
-        .executableTarget(
-            name: "diffable-web-bench-server",
-            dependencies: [
-                "DiffableWeb", "WebServing",
-                .product(name: "Diffable", package: "Diffable"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-            ],
-            path: "Benchmarks/BenchServer"
-        ),
+        server("diffable-web-bench-server", path: "Benchmarks/BenchServer"),
         // RemoteListView's messages decoded and replayed by a model of the test's own.
         .testTarget(
             name: "DiffableWebTests",
@@ -117,3 +81,19 @@ let package = Package(
         ),
     ]
 )
+
+/// A Hummingbird program on DiffableWeb: the demo, the example app, the test and bench servers.
+/// `serving`: it uses WebServing (loopback serving, options), as all but the example do.
+func server(_ name: String, path: String?, serving: Bool = true, resources: [Resource]? = nil) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: [
+            "DiffableWeb",
+            .product(name: "Diffable", package: "Diffable"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+        ] + (serving ? ["WebServing"] : []),
+        path: path,
+        resources: resources
+    )
+}

@@ -42,6 +42,7 @@ static const struct { uint32_t first, last; } nfc_stable_ranges[] = {
     {0x0620, 0x064A},                   /* Arabic letters */
     {0x2010, 0x2027},                   /* dashes, quotes, bullets, ellipsis */
     {0x20A0, 0x20BF},                   /* currency signs */
+    {0x3000, 0x3029}, {0x3030, 0x303F}, /* CJK symbols and punctuation, without U+302A-U+302F (combining) */
     {0x3041, 0x3096}, {0x309B, 0x30FF}, /* kana, without the combining sound marks */
     {0x4E00, 0x9FFF},                   /* CJK unified ideographs */
     {0xAC00, 0xD7A3},                   /* Hangul syllables */

@@ -293,10 +293,11 @@ fuzz_objects = $(foreach target,$(2),$(foreach source,$(FUZZ_SOURCES_$(target)),
 FUZZ_SOURCES_CDiffCore := $(CORE_SOURCES)
 FUZZ_SOURCES_Diffable := $(wildcard Sources/Diffable/*/*.swift Sources/Diffable/*/*/*.swift)
 FUZZ_SOURCES_DiffableTesting := $(wildcard Sources/DiffableTesting/*.swift)
+FUZZ_SOURCES_DiffableJSONText := $(wildcard Sources/DiffableJSONText/*.swift)
 FUZZ_SOURCES_CSnapshotJSON := $(wildcard CSources/CSnapshotJSON/*.cpp)
 FUZZ_SOURCES_DiffableTools := $(wildcard Sources/DiffableTools/*/*.swift)
 SNAPSHOT_FUZZ_TARGETS := CDiffCore Diffable DiffableTesting
-INPUT_FUZZ_TARGETS := CDiffCore Diffable DiffableTesting CSnapshotJSON DiffableTools
+INPUT_FUZZ_TARGETS := CDiffCore Diffable DiffableTesting CSnapshotJSON DiffableJSONText DiffableTools
 # $(call fuzz_link,SCRATCH,FLAGS,MODULE,SOURCES,TARGETS,OUTPUT,EXTRA)
 fuzz_link = echo "  LINK $(6)"; swiftc -parse-as-library -g -use-ld=lld $(2) -module-name $(3) $(call fuzz_modules,$(1)) $(4) \
     $(call fuzz_objects,$(1),$(5)) $(7) -o $(6) 2>&1 | { grep -v "warning: Cannot export" || true; }; test $${PIPESTATUS[0]} -eq 0

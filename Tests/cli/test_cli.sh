@@ -256,13 +256,15 @@ texts = [t.text or \"\" for t in ET.parse(sys.argv[1]).getroot().iter(\"{http://
 assert texts.count(\"snapshot: build + diff (churn)\") == 1 and not any(\"per run\" in t for t in texts), texts
 " "$scratch/snap.svg"'
 diffable_cli bench --suite app --sizes 100 --runs 1 --csv > "$scratch/app.csv" 2> /dev/null; status=$?
-check "bench --suite app: build + diff and build + apply for Int, String, UUID and Item, both baselines on the diffs" \
+check "bench --suite app: build + diff, the lists read, and build + apply for six identifier kinds, both baselines on the diffs" \
     '[ $status -eq 0 ] && python3 -c "
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-assert len(rows) == 8 and sorted({r[\"keys\"] for r in rows}) == [\"Int\", \"Item\", \"String\", \"UUID\"], rows
+kinds = [\"Enum\", \"Int\", \"Item\", \"String\", \"Struct\", \"UUID\"]
+assert len(rows) == 18 and sorted({r[\"keys\"] for r in rows}) == kinds, rows
 diffs = [r for r in rows if r[\"scenario\"] == \"build + diff\"]
-assert len(diffs) == 4 and all(r[\"count\"] == \"100\" and float(r[\"plain_swift_ms\"]) > 0 and float(r[\"difference_from_ms\"]) > 0 for r in diffs), diffs
+assert len(diffs) == 6 and all(r[\"count\"] == \"100\" and float(r[\"plain_swift_ms\"]) > 0 and float(r[\"difference_from_ms\"]) > 0 for r in diffs), diffs
+assert sum(r[\"scenario\"].startswith(\"build + apply\") for r in rows) == 6, rows
 " "$scratch/app.csv"'
 # With stdout a pipe, the first row must arrive while later rows are still being measured.
 mkfifo "$scratch/rows"

@@ -191,6 +191,28 @@ typedef struct dfc_identity {
 DFC_HIDDEN int dfc__check_list(const dfc_list *list, const dfc_match *match);
 DFC_HIDDEN int dfc__check_match(const dfc_match *match);
 
+/* Whether n bytes at a and b are equal. Identifiers are mostly short, and a call to
+ * memcmp costs more than comparing them: up to 16 bytes are compared as two words
+ * that may overlap, every load within the n bytes. */
+static inline bool dfc__bytes_equal(const unsigned char *a, const unsigned char *b, size_t n) {
+    if (n >= 8 && n <= 16) {
+        uint64_t a0, b0, a1, b1;
+        memcpy(&a0, a, 8), memcpy(&b0, b, 8), memcpy(&a1, a + n - 8, 8), memcpy(&b1, b + n - 8, 8);
+        return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+    }
+    if (n >= 4 && n < 8) {
+        uint32_t a0, b0, a1, b1;
+        memcpy(&a0, a, 4), memcpy(&b0, b, 4), memcpy(&a1, a + n - 4, 4), memcpy(&b1, b + n - 4, 4);
+        return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+    }
+    if (n < 4) {
+        for (size_t i = 0; i < n; i++)
+            if (a[i] != b[i]) return false;
+        return true;
+    }
+    return memcmp(a, b, n) == 0;
+}
+
 /* True when element a of side sa and element b of side sb are the same identifier,
  * given that their keys are equal. */
 static inline bool dfc__confirm(const dfc_identity *identity, int sa, uint32_t a, int sb,
@@ -204,9 +226,8 @@ static inline bool dfc__confirm(const dfc_identity *identity, int sa, uint32_t a
         uint64_t length_a = la->offsets[a + 1] - la->offsets[a];
         uint64_t length_b = lb->offsets[b + 1] - lb->offsets[b];
         if (length_a != length_b) return false;
-        if (length_a == 0) return true;
-        return memcmp((const unsigned char *)la->bytes + la->offsets[a],
-                      (const unsigned char *)lb->bytes + lb->offsets[b], (size_t)length_a) == 0;
+        return dfc__bytes_equal((const unsigned char *)la->bytes + la->offsets[a],
+                                (const unsigned char *)lb->bytes + lb->offsets[b], (size_t)length_a);
     }
     default:
         return identity->match.equal(identity->match.user_data, sa, a, sb, b) != 0;

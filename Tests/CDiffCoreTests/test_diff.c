@@ -223,6 +223,33 @@ void test_forced_collisions(void) {
     dfc_context_free(ctx);
 }
 
+/* Byte identifiers with equal keys are told apart by their bytes alone, at every length the
+ * word-wise comparison handles differently (under 4, 4-7, 8-16, longer) and with a difference at
+ * every position, read from places that are not word-aligned. */
+void test_bytes_confirm_every_length(void) {
+    dfc_context *ctx = dfc_context_create(NULL);
+    enum { LONGEST = 40, SKEW = 3 };
+    unsigned char old_bytes[SKEW + LONGEST], new_bytes[SKEW + LONGEST + 5];
+    uint64_t key = 0;
+    dfc_match bytes = {DFC_MATCH_BYTES, NULL, NULL};
+    for (size_t length = 0; length <= LONGEST; length++) {
+        for (size_t i = 0; i < length; i++) old_bytes[SKEW + i] = new_bytes[SKEW + 5 + i] = (unsigned char)(0x41 + i);
+        uint64_t old_offsets[] = {SKEW, SKEW + length}, new_offsets[] = {SKEW + 5, SKEW + 5 + length};
+        dfc_list old_list = {&key, 1, old_bytes, old_offsets}, new_list = {&key, 1, new_bytes, new_offsets};
+        dfc_flat_result r;
+        CHECK_EQ_INT(dfc_diff_flat(ctx, &old_list, &new_list, &bytes, 0, &r), DFC_OK);
+        CHECK_EQ_INT(r.delete_count + r.insert_count, 0); /* equal bytes: the same identifier */
+        for (size_t position = 0; position < length; position++) {
+            new_bytes[SKEW + 5 + position] ^= 0x20;
+            CHECK_EQ_INT(dfc_diff_flat(ctx, &old_list, &new_list, &bytes, 0, &r), DFC_OK);
+            CHECK_EQ_INT(r.delete_count, 1);
+            CHECK_EQ_INT(r.insert_count, 1);
+            new_bytes[SKEW + 5 + position] ^= 0x20;
+        }
+    }
+    dfc_context_free(ctx);
+}
+
 /* Equality through a callback: identifiers equal when their values are equal mod 1000. */
 static int equal_mod_1000(void *user, int a_side, uint32_t a, int b_side, uint32_t b) {
     const uint64_t *const *lists = user;

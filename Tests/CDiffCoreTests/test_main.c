@@ -30,6 +30,7 @@ void test_flat_large_modes_agree(void);
 void test_flat_exhaustive_small(void);
 void test_forced_collisions(void);
 void test_callback_identity(void);
+void test_bytes_confirm_every_length(void);
 void test_duplicates_reported(void);
 void test_validated_duplicates_in_every_matching_shape(void);
 void test_duplicates_found_in_large_lists(void);
@@ -69,6 +70,7 @@ int main(int argc, char **argv) {
         {"flat_exhaustive_small", test_flat_exhaustive_small},
         {"forced_collisions", test_forced_collisions},
         {"callback_identity", test_callback_identity},
+        {"bytes_confirm_every_length", test_bytes_confirm_every_length},
         {"duplicates_reported", test_duplicates_reported},
         {"validated_duplicates_in_every_matching_shape", test_validated_duplicates_in_every_matching_shape},
         {"duplicates_found_in_large_lists", test_duplicates_found_in_large_lists},

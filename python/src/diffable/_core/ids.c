@@ -310,7 +310,11 @@ static int read_bytes(PyObject *sequence, int is_list, const char *side, size_t 
         } else {
             Py_ssize_t utf8_size;
             const char *utf8 = PyUnicode_AsUTF8AndSize(item, &utf8_size);
-            if (utf8 != NULL && dfc_hash_if_nfc(utf8, (size_t)utf8_size, 0, &scratch->keys[i])) {
+            /* As many code points as UTF-8 bytes: ASCII, so NFC without a look at the bytes. */
+            if (utf8 != NULL && utf8_size == PyUnicode_GetLength(item)) {
+                scratch->keys[i] = dfc_hash_one(utf8, (size_t)utf8_size, 0);
+                status = ids_arena_put(scratch, i, utf8, (size_t)utf8_size);
+            } else if (utf8 != NULL && dfc_hash_if_nfc(utf8, (size_t)utf8_size, 0, &scratch->keys[i])) {
                 /* The common case: proven NFC and hashed in one pass; no Python code ran. */
                 status = ids_arena_put(scratch, i, utf8, (size_t)utf8_size);
             } else {

@@ -201,9 +201,7 @@ dfg_list_model_begin (DfgListModel *self, DfgRow **next, guint n_next, DfgRow **
 {
   g_return_if_fail (!self->in_batch);
   self->in_batch = TRUE;
-  self->next = g_new (DfgRow *, n_next > 0 ? n_next : 1);
-  if (n_next > 0)
-    memcpy (self->next, next, sizeof (DfgRow *) * n_next);
+  self->next = next;
   self->n_next = n_next;
   self->removed = g_new (DfgRow *, n_removed > 0 ? n_removed : 1);
   if (n_removed > 0)

@@ -9,20 +9,16 @@ G_BEGIN_DECLS
 
 /* ---- DfgRow: one row of the list (an item or a section header) ---------------------------- */
 
-/* A lightweight GObject carrying an opaque payload (the Swift side's row content). The fields
- * after `payload` are scratch space for the Swift planner, which reads and writes them directly. */
+/* A lightweight GObject carrying an opaque payload (the Swift side's row content). Swift reads
+ * and writes the fields directly. */
 typedef struct _DfgRow {
     GObject parent_instance;
     void *payload;               /* owned: released with `destroy` when the row is finalized */
     GDestroyNotify destroy;
     guint32 kind;                /* 0: item, 1: section header */
-    guint32 in_new;              /* planner: the batch serial when the row is in the new list */
-    guint32 anchor;              /* planner: the batch serial when the row stays in place */
-    gint32 old_gap;              /* planner: the gap (anchors before it) in the old list */
+    guint32 version;             /* bumped when the row's content changes in place */
     GtkListItem *bound;          /* the list item showing the row now, or NULL */
     guint64 uid;                 /* unique per row object made in this process */
-    guint32 version;             /* bumped when the row's content changes in place */
-    guint32 selected;            /* planner: the batch serial when the row was selected */
 } DfgRow;
 
 typedef struct _DfgRowClass { GObjectClass parent_class; } DfgRowClass;
@@ -56,7 +52,7 @@ DfgRow **dfg_list_model_rows (DfgListModel *self, guint *n_rows);
 void dfg_list_model_reset (DfgListModel *self, DfgRow **rows, guint n);
 
 /* A batch in three calls:
- *   begin: `next` is the whole new list (copied); every row in it that is new passes its
+ *   begin: `next` is the whole new list, a g_malloc'd array the model takes; every row in it that is new passes its
  *          reference to the model, every row kept keeps the one the model already holds;
  *          `removed` lists the rows leaving (the model drops their references at `end`).
  *   emit:  GTK now sees next[0 ..< new_end] followed by old[old_end ..<]; emits
@@ -64,7 +60,7 @@ void dfg_list_model_reset (DfgListModel *self, DfgRow **rows, guint n);
  *          front to back, and old[prev_old_end ..< old_start] must equal
  *          next[prev_new_end ..< new_start] (rows that did not change).
  *   end:   the new list is committed (every range must have been emitted).
- * O(old + new) for the batch, plus O(1) per emission, plus what GTK does for each. */
+ * O(removed) for the batch, plus O(1) per emission, plus what GTK does for each. */
 void dfg_list_model_begin (DfgListModel *self, DfgRow **next, guint n_next, DfgRow **removed, guint n_removed);
 void dfg_list_model_emit (DfgListModel *self, guint old_start, guint old_end, guint new_start, guint new_end);
 void dfg_list_model_end (DfgListModel *self);

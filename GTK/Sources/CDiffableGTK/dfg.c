@@ -368,3 +368,110 @@ dfg_connect_changed (gpointer editable, void (*fn) (gpointer, gpointer), gpointe
   return g_signal_connect (editable, "changed", G_CALLBACK (fn), user_data);
 }
 
+
+/* ---- accessibility -------------------------------------------------------------------------- */
+
+void
+dfg_accessible_set_label (GtkWidget *widget, const char *label)
+{
+  if (label == NULL)
+    gtk_accessible_reset_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL);
+  else
+    gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+}
+
+void
+dfg_accessible_set_expanded (GtkWidget *widget, int expanded)
+{
+  if (expanded < 0)
+    gtk_accessible_reset_state (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_STATE_EXPANDED);
+  else
+    gtk_accessible_update_state (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_STATE_EXPANDED, expanded != 0, -1);
+}
+
+void
+dfg_accessible_set_level (GtkWidget *widget, int level)
+{
+  if (level <= 0)
+    gtk_accessible_reset_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LEVEL);
+  else
+    gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LEVEL, level, -1);
+}
+
+char *
+dfg_accessible_check_label (GtkWidget *widget, const char *label)
+{
+  if (!gtk_test_accessible_has_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL))
+    return g_strdup ("no accessible label");
+  return gtk_test_accessible_check_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label);
+}
+
+char *
+dfg_accessible_check_expanded (GtkWidget *widget, int expanded)
+{
+  gboolean has = gtk_test_accessible_has_state (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_STATE_EXPANDED);
+  if (expanded < 0)
+    return has ? g_strdup ("expanded state set on a row that cannot expand") : NULL;
+  if (!has)
+    return g_strdup ("no expanded state");
+  return gtk_test_accessible_check_state (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_STATE_EXPANDED, expanded != 0);
+}
+
+/* ---- keyboard ---------------------------------------------------------------------------------- */
+
+typedef struct
+{
+  gboolean (*fn) (GtkWidget *, gpointer);
+  gpointer user_data;
+} ShortcutCallback;
+
+static gboolean
+run_shortcut (GtkWidget *widget, GVariant *args, gpointer data)
+{
+  (void) args;
+  ShortcutCallback *callback = data;
+  return callback->fn (widget, callback->user_data);
+}
+
+void
+dfg_add_shortcut (GtkWidget *widget, const char *accelerator, gboolean (*fn) (GtkWidget *, gpointer), gpointer user_data)
+{
+  ShortcutCallback *callback = g_new (ShortcutCallback, 1);
+  callback->fn = fn;
+  callback->user_data = user_data;
+  GtkEventController *controller = gtk_shortcut_controller_new ();
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_BUBBLE);
+  GtkShortcutAction *action = gtk_callback_action_new (run_shortcut, callback, g_free);
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller),
+                                        gtk_shortcut_new (gtk_shortcut_trigger_parse_string (accelerator), action));
+  gtk_widget_add_controller (widget, controller);
+}
+
+gboolean
+dfg_activate_key_binding (GtkWidget *widget, guint keyval, GdkModifierType modifiers)
+{
+  GListModel *controllers = gtk_widget_observe_controllers (widget);
+  gboolean ran = FALSE;
+  for (guint i = 0; !ran && i < g_list_model_get_n_items (controllers); i++)
+    {
+      GObject *controller = g_list_model_get_item (controllers, i);
+      if (GTK_IS_SHORTCUT_CONTROLLER (controller))
+        {
+          GListModel *shortcuts = G_LIST_MODEL (controller);
+          for (guint j = 0; !ran && j < g_list_model_get_n_items (shortcuts); j++)
+            {
+              GtkShortcut *shortcut = g_list_model_get_item (shortcuts, j);
+              GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+              if (GTK_IS_KEYVAL_TRIGGER (trigger)
+                  && gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval
+                  && gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == modifiers)
+                ran = gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), GTK_SHORTCUT_ACTION_EXCLUSIVE,
+                                                    widget, gtk_shortcut_get_arguments (shortcut));
+              g_object_unref (shortcut);
+            }
+        }
+      g_object_unref (controller);
+    }
+  g_object_unref (controllers);
+  return ran;
+}

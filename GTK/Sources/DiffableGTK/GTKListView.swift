@@ -59,6 +59,27 @@ public final class GTKListView<Cell>: ListView, @unchecked Sendable {
     /// same objects and keep their widgets. Set 0 when other list models are stacked on
     /// ``model`` (a `GtkFilterListModel` re-examines every spanned row). Default 512.
     public var signalMergeSpan = 512
+    /// The accessible label of each row (what a screen reader announces when it has focus),
+    /// from its cell and whether it is a section header; nil: none. Default: the cell's
+    /// description. Set before the rows are shown.
+    public var accessibleLabel: ((Cell, _ isHeader: Bool) -> String?)? = { cell, _ in String(describing: cell) } {
+        didSet {
+            let label = accessibleLabel
+            binder.accessibleLabel = { content, header in label?(content as! Cell, header) }
+        }
+    }
+    /// Outline sections: for section `section`, a reader giving each item's ``OutlineRowState``,
+    /// or nil for a flat section. When set, item rows get a disclosure button and indentation
+    /// (``showOutlines(of:where:)`` sets it from a data source). Asked once per section after
+    /// each batch, for the rows GTK shows. Default nil (no disclosure buttons).
+    public var outline: ((_ section: Int) -> ((_ item: Int) -> OutlineRowState)?)? {
+        didSet {
+            binder.outlined = outline != nil
+            refreshOutline()
+        }
+    }
+    /// The readers ``outline`` gave since the last batch, by section.
+    var outlineReaders: [Int: ((Int) -> OutlineRowState)?] = [:]
     /// What makes two rows the same row for the view, from a cell and whether it is a section
     /// header (nil: unknown). When set, a row the batch deletes and a row it inserts with the
     /// same identity become one row object that moved, so it keeps its widget: a section the
@@ -69,7 +90,7 @@ public final class GTKListView<Cell>: ListView, @unchecked Sendable {
     public var rowIdentity: ((Cell, _ isHeader: Bool) -> AnyHashable?)?
 
     private let rows: OpaquePointer  // DfgListModel
-    private let binder: RowBinder
+    let binder: RowBinder
     /// Rows per section (items only) and whether each section has a header row.
     private var itemCounts: [Int] = []
     private var headers: [Bool] = []
@@ -126,6 +147,7 @@ public final class GTKListView<Cell>: ListView, @unchecked Sendable {
         let list = gtk_list_view_new(selectionModel, binder.makeFactory())!
         widget = list
         g_object_ref_sink(raw(list))
+        connectOutline()
     }
 
     deinit {
@@ -178,8 +200,27 @@ public final class GTKListView<Cell>: ListView, @unchecked Sendable {
     /// The widget showing the row at model `position` now, or nil when GTK made none (the row
     /// is far from the visible part). - Complexity: O(1).
     public func boundWidget(at position: Int) -> GtkWidgetPointer? {
+        guard let row = dfg_list_model_peek(rows, UInt32(position)), let item = row.pointee.bound,
+            let child = gtk_list_item_get_child(item)
+        else { return nil }
+        return RowBinder.rowWidget(child)
+    }
+
+    /// The row widget GTK made around the row at model `position` (the one that takes keyboard
+    /// focus and carries the accessible label), or nil. - Complexity: O(1).
+    public func rowContainer(at position: Int) -> GtkWidgetPointer? {
         guard let row = dfg_list_model_peek(rows, UInt32(position)), let item = row.pointee.bound else { return nil }
-        return gtk_list_item_get_child(item)
+        return gtk_list_item_get_child(item).flatMap { gtk_widget_get_parent($0) }
+    }
+
+    /// The model position of the row that has keyboard focus in the list, or nil.
+    /// - Complexity: O(1).
+    public var focusedPosition: Int? {
+        guard let focused = gtk_widget_get_focus_child(widget), let child = gtk_widget_get_first_child(focused),
+            let item = g_object_get_data(gobject(child), RowBinder.listItemKey)
+        else { return nil }
+        let position = gtk_list_item_get_position(OpaquePointer(item))
+        return position == GTK_INVALID_LIST_POSITION ? nil : Int(position)
     }
 
     /// The selected item rows' index paths, ascending. - Complexity: O(selected × sections).
@@ -223,6 +264,7 @@ public final class GTKListView<Cell>: ListView, @unchecked Sendable {
             made.append(contentsOf: block)
         }
         withCArray(&made) { dfg_list_model_reset(rows, $0, $1) }
+        refreshOutline()
     }
 
     /// Applies a batch: grouped signals (or one per step, ``emissionStrategy``), then in-place
@@ -245,6 +287,7 @@ public final class GTKListView<Cell>: ListView, @unchecked Sendable {
         case .perStep: applySteps(batch, oldCounts: oldCounts, newCounts: newCounts, dataSource: dataSource)
         }
         batchesPerformed += 1
+        refreshOutline()
         if !batch.isRefreshOnly { lastEmissionsOfStructuralBatch = lastEmissions }
         completion(true)
     }

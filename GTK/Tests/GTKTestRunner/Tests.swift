@@ -16,6 +16,9 @@ let allTests: [(String, (Results) -> Void)] = [
     ("moved and changed section keeps widgets", movedChangedSection),
     ("selection follows identifiers", selectionFollows),
     ("applies from background threads", backgroundApplies),
+    ("random outline sequences", randomOutlineSequences),
+    ("disclosure round trip", disclosureRoundTrip),
+    ("accessibility and keyboard focus", accessibilityAndFocus),
 ]
 
 /// A list under test: the view in a window, its data source, and a replica of its signals.

@@ -99,6 +99,35 @@ guint dfg_timeout_add (guint interval_ms, gboolean (*fn) (gpointer), gpointer us
 /* Connects a GtkEditable's "changed". */
 gulong dfg_connect_changed (gpointer editable, void (*fn) (gpointer, gpointer), gpointer user_data);
 
+/* ---- accessibility (GtkAccessible's setters are varargs) --------------------------------------- */
+
+/* Sets the accessible label of `widget` (NULL: resets it). O(1). */
+void dfg_accessible_set_label (GtkWidget *widget, const char *label);
+
+/* Sets GTK_ACCESSIBLE_STATE_EXPANDED: 1 expanded, 0 collapsed, -1 undefined (not expandable). O(1). */
+void dfg_accessible_set_expanded (GtkWidget *widget, int expanded);
+
+/* Sets GTK_ACCESSIBLE_PROPERTY_LEVEL (1 for a root row of an outline; 0 resets it). O(1). */
+void dfg_accessible_set_level (GtkWidget *widget, int level);
+
+/* For tests: NULL when `widget`'s accessible label is `label`, else a message (free with g_free). */
+char *dfg_accessible_check_label (GtkWidget *widget, const char *label);
+
+/* For tests: NULL when `widget`'s expanded state is `expanded` (as dfg_accessible_set_expanded
+ * takes it), else a message (free with g_free). */
+char *dfg_accessible_check_expanded (GtkWidget *widget, int expanded);
+
+/* ---- keyboard ------------------------------------------------------------------------------ */
+
+/* Adds to `widget` a shortcut: `accelerator` (gtk_accelerator_parse syntax) calls
+ * `fn(widget, user_data)`, which returns whether it handled the key. O(1). */
+void dfg_add_shortcut (GtkWidget *widget, const char *accelerator, gboolean (*fn) (GtkWidget *, gpointer), gpointer user_data);
+
+/* Runs the key binding `widget` (or its class) has for `keyval` with `modifiers`, as a key press
+ * reaching it would, without synthesizing an event (GTK 4 has no public way to inject one).
+ * Returns whether a binding was found and ran. O(bindings). */
+gboolean dfg_activate_key_binding (GtkWidget *widget, guint keyval, GdkModifierType modifiers);
+
 G_END_DECLS
 
 #endif

@@ -475,3 +475,99 @@ dfg_activate_key_binding (GtkWidget *widget, guint keyval, GdkModifierType modif
   g_object_unref (controllers);
   return ran;
 }
+
+/* ---- drag and drop of rows ---------------------------------------------------------------------- */
+
+typedef struct
+{
+  int (*prepare) (GtkWidget *, gpointer);
+  gboolean (*drop) (GtkWidget *, guint, double, gpointer);
+  gpointer user_data;
+} RowDrag;
+
+static GdkContentProvider *
+on_drag_prepare (GtkDragSource *source, double x, double y, gpointer data)
+{
+  (void) x;
+  (void) y;
+  RowDrag *drag = data;
+  GtkWidget *widget = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (source));
+  int position = drag->prepare (widget, drag->user_data);
+  return position < 0 ? NULL : gdk_content_provider_new_typed (G_TYPE_UINT, (guint) position);
+}
+
+static gboolean
+on_drop (GtkDropTarget *target, const GValue *value, double x, double y, gpointer data)
+{
+  (void) x;
+  RowDrag *drag = data;
+  GtkWidget *widget = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (target));
+  return G_VALUE_HOLDS_UINT (value) && drag->drop (widget, g_value_get_uint (value), y, drag->user_data);
+}
+
+void
+dfg_add_row_drag (GtkWidget *widget, int (*prepare) (GtkWidget *, gpointer),
+                  gboolean (*drop) (GtkWidget *, guint, double, gpointer), gpointer user_data)
+{
+  RowDrag *drag = g_new (RowDrag, 1);
+  drag->prepare = prepare;
+  drag->drop = drop;
+  drag->user_data = user_data;
+  GtkDragSource *source = gtk_drag_source_new ();
+  gtk_drag_source_set_actions (source, GDK_ACTION_MOVE);
+  g_signal_connect (source, "prepare", G_CALLBACK (on_drag_prepare), drag);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (source));
+  GtkDropTarget *target = gtk_drop_target_new (G_TYPE_UINT, GDK_ACTION_MOVE);
+  g_signal_connect_data (target, "drop", G_CALLBACK (on_drop), drag, (GClosureNotify) (void (*) (void)) g_free, 0);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (target));
+}
+
+/* The first controller of `type` on `widget`, not referenced, or NULL. */
+static GtkEventController *
+find_controller (GtkWidget *widget, GType type)
+{
+  GListModel *controllers = gtk_widget_observe_controllers (widget);
+  GtkEventController *found = NULL;
+  for (guint i = 0; found == NULL && i < g_list_model_get_n_items (controllers); i++)
+    {
+      GObject *controller = g_list_model_get_item (controllers, i);
+      if (G_TYPE_CHECK_INSTANCE_TYPE (controller, type))
+        found = GTK_EVENT_CONTROLLER (controller);
+      g_object_unref (controller);
+    }
+  g_object_unref (controllers);
+  return found;
+}
+
+int
+dfg_emit_drag_prepare (GtkWidget *widget)
+{
+  GtkEventController *source = find_controller (widget, GTK_TYPE_DRAG_SOURCE);
+  if (source == NULL)
+    return -1;
+  GdkContentProvider *content = NULL;
+  g_signal_emit_by_name (source, "prepare", 0.0, 0.0, &content);
+  if (content == NULL)
+    return -1;
+  GValue value = G_VALUE_INIT;
+  g_value_init (&value, G_TYPE_UINT);
+  int position = gdk_content_provider_get_value (content, &value, NULL) ? (int) g_value_get_uint (&value) : -1;
+  g_value_unset (&value);
+  g_object_unref (content);
+  return position;
+}
+
+gboolean
+dfg_emit_drop (GtkWidget *widget, guint from, double y)
+{
+  GtkEventController *target = find_controller (widget, GTK_TYPE_DROP_TARGET);
+  if (target == NULL)
+    return FALSE;
+  GValue value = G_VALUE_INIT;
+  g_value_init (&value, G_TYPE_UINT);
+  g_value_set_uint (&value, from);
+  gboolean taken = FALSE;
+  g_signal_emit_by_name (target, "drop", &value, 0.0, y, &taken);
+  g_value_unset (&value);
+  return taken;
+}

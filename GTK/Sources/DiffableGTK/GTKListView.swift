@@ -92,8 +92,8 @@ public final class GTKListView<Cell>: ListView, @unchecked Sendable {
     private let rows: OpaquePointer  // DfgListModel
     let binder: RowBinder
     /// Rows per section (items only) and whether each section has a header row.
-    private var itemCounts: [Int] = []
-    private var headers: [Bool] = []
+    var itemCounts: [Int] = []
+    var headers: [Bool] = []
     /// Batches performed, and the signals of the last one.
     public private(set) var batchesPerformed = 0
     public private(set) var lastEmissions: [Emission] = []
@@ -148,6 +148,7 @@ public final class GTKListView<Cell>: ListView, @unchecked Sendable {
         widget = list
         g_object_ref_sink(raw(list))
         connectOutline()
+        connectReordering()
     }
 
     deinit {
@@ -312,7 +313,7 @@ public final class GTKListView<Cell>: ListView, @unchecked Sendable {
 
     // MARK: Grouped signals
 
-    private func applyGrouped(
+    func applyGrouped(
         _ batch: BatchUpdate, oldCounts: [Int], newCounts: [Int], dataSource: any ListViewDataSource<Cell>
     ) {
         if batch.operationCount == batch.reconfigureItems.count {

@@ -41,6 +41,12 @@ final class RowBinder {
     var onToggle: (OpaquePointer) -> Void = { _ in }
     /// The user pressed an expand (true) or collapse key in the list; returns whether it acted.
     var onDisclosureKey: (Bool) -> Bool = { _ in false }
+    /// Whether row widgets are drag sources and drop targets (made after it is set).
+    var reorderable = false
+    /// A drag starts on a list item's row: the position to carry, or -1 to refuse.
+    var onDragPrepare: (OpaquePointer) -> Int = { _ in -1 }
+    /// A row from position `from` was dropped on a list item's row, in its lower half or not.
+    var onDrop: (_ target: OpaquePointer, _ from: Int, _ lowerHalf: Bool) -> Bool = { _, _, _ in false }
     /// The list items that show a row now.
     private(set) var boundItems = Set<OpaquePointer>()
 
@@ -91,6 +97,7 @@ final class RowBinder {
             let made = header ? makeHeader() : (outlined ? makeOutlineBox(for: item) : makeItem())
             g_object_set_data(gobject(made), Self.kindKey, UnsafeMutableRawPointer(bitPattern: wanted))
             g_object_set_data(gobject(made), Self.listItemKey, UnsafeMutableRawPointer(item))
+            if reorderable { addDrag(to: made) }
             gtk_list_item_set_child(item, made)
             child = made
             madeWidget = true
@@ -199,6 +206,19 @@ final class RowBinder {
                 Unmanaged<RowBinder>.fromOpaque(binder!).takeUnretainedValue().onDisclosureKey(false) ? 1 : 0
             }, me)
         }
+    }
+
+    /// Makes a row widget a drag source and a drop target, reporting to ``onDragPrepare`` and
+    /// ``onDrop`` with the list item it belongs to.
+    private func addDrag(to widget: GtkWidgetPointer) {
+        dfg_add_row_drag(widget, { widget, binder in
+            guard let item = g_object_get_data(gobject(widget!), RowBinder.listItemKey) else { return -1 }
+            return Int32(Unmanaged<RowBinder>.fromOpaque(binder!).takeUnretainedValue().onDragPrepare(OpaquePointer(item)))
+        }, { widget, from, y, binder in
+            guard let item = g_object_get_data(gobject(widget!), RowBinder.listItemKey) else { return 0 }
+            let lowerHalf = y > Double(gtk_widget_get_height(widget)) / 2
+            return Unmanaged<RowBinder>.fromOpaque(binder!).takeUnretainedValue().onDrop(OpaquePointer(item), Int(from), lowerHalf) ? 1 : 0
+        }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// A list item is destroyed: its address may come back for another one.

@@ -19,6 +19,7 @@ let allTests: [(String, (Results) -> Void)] = [
     ("random outline sequences", randomOutlineSequences),
     ("disclosure round trip", disclosureRoundTrip),
     ("accessibility and keyboard focus", accessibilityAndFocus),
+    ("drag reorder", dragReorder),
 ]
 
 /// A list under test: the view in a window, its data source, and a replica of its signals.

@@ -128,6 +128,23 @@ void dfg_add_shortcut (GtkWidget *widget, const char *accelerator, gboolean (*fn
  * Returns whether a binding was found and ran. O(bindings). */
 gboolean dfg_activate_key_binding (GtkWidget *widget, guint keyval, GdkModifierType modifiers);
 
+/* ---- drag and drop of rows ------------------------------------------------------------------- */
+
+/* Makes `widget` (a row's widget) a drag source and a drop target for rows of its list.
+ * `prepare(widget, user_data)` returns the model position to drag, or -1 to refuse the drag;
+ * `drop(widget, from, y, user_data)` gets the dragged row's position and the drop's height in
+ * `widget` (0 at its top), and returns whether it took the drop. O(1). */
+void dfg_add_row_drag (GtkWidget *widget, int (*prepare) (GtkWidget *, gpointer),
+                       gboolean (*drop) (GtkWidget *, guint, double, gpointer), gpointer user_data);
+
+/* For tests (GTK 4 cannot inject a pointer drag): emits the "prepare" signal of `widget`'s drag
+ * source as a drag start at its top left would; returns the position it would carry, or -1. */
+int dfg_emit_drag_prepare (GtkWidget *widget);
+
+/* For tests: emits the "drop" signal of `widget`'s drop target with position `from` at height
+ * `y`, as a drop would; returns what the handler returned. */
+gboolean dfg_emit_drop (GtkWidget *widget, guint from, double y);
+
 G_END_DECLS
 
 #endif

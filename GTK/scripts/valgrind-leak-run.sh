@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make gtk-valgrind: memcheck over `diffable-gtk-tests --leak-run N` (default 1000 applies) on a
 # headless display, with scripts/valgrind.supp; prints memcheck's leak summary and fails unless
-# nothing is definitely lost. Valgrind 3.19 cannot read the DWARF 5 that Swift writes, so it runs
+# nothing is definitely lost and memcheck saw no other error. Valgrind 3.19 cannot read the DWARF 5 that Swift writes, so it runs
 # a copy without debug information (stacks keep the symbol names).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,4 +25,8 @@ if ! grep -q "definitely lost: 0 bytes in 0 blocks" "$log"; then
     fi
     exit 1
 fi
-echo "gtk-valgrind: definitely lost 0 after $applies applies (report: GTK/$log)"
+if ! grep -q "ERROR SUMMARY: 0 errors" "$log"; then
+    echo "gtk-valgrind: memcheck reported errors (full report: GTK/$log)" >&2
+    exit 1
+fi
+echo "gtk-valgrind: definitely lost 0, no errors, after $applies applies (report: GTK/$log)"

@@ -369,6 +369,29 @@ dfg_connect_changed (gpointer editable, void (*fn) (gpointer, gpointer), gpointe
 }
 
 
+gboolean
+dfg_save_widget_png (GdkPaintable *paintable, GtkWidget *widget, const char *path)
+{
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  GtkNative *native = gtk_widget_get_native (widget);
+  if (width <= 0 || height <= 0 || native == NULL)
+    return FALSE;
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  GskRenderNode *node = gtk_snapshot_free_to_node (snapshot);
+  gboolean saved = FALSE;
+  if (node != NULL)
+    {
+      GdkTexture *texture = gsk_renderer_render_texture (gtk_native_get_renderer (native), node,
+                                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+      saved = gdk_texture_save_to_png (texture, path);
+      g_object_unref (texture);
+      gsk_render_node_unref (node);
+    }
+  return saved;
+}
+
 /* ---- accessibility -------------------------------------------------------------------------- */
 
 void
@@ -513,12 +536,14 @@ dfg_add_row_drag (GtkWidget *widget, int (*prepare) (GtkWidget *, gpointer),
   drag->prepare = prepare;
   drag->drop = drop;
   drag->user_data = user_data;
+  /* Both controllers use it; the widget owns it, and outlives them. */
+  g_object_set_data_full (G_OBJECT (widget), "dfg-row-drag", drag, g_free);
   GtkDragSource *source = gtk_drag_source_new ();
   gtk_drag_source_set_actions (source, GDK_ACTION_MOVE);
   g_signal_connect (source, "prepare", G_CALLBACK (on_drag_prepare), drag);
   gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (source));
   GtkDropTarget *target = gtk_drop_target_new (G_TYPE_UINT, GDK_ACTION_MOVE);
-  g_signal_connect_data (target, "drop", G_CALLBACK (on_drop), drag, (GClosureNotify) (void (*) (void)) g_free, 0);
+  g_signal_connect (target, "drop", G_CALLBACK (on_drop), drag);
   gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (target));
 }
 

@@ -4,7 +4,8 @@
 // their widget; a changed CPU or RSS updates its row in place (matching items by pid,
 // `.reconfigure`).
 //
-//   diffable-gtk-demo [--seconds N]     (N: quit after N seconds)
+//   diffable-gtk-demo [--seconds N] [--screenshot FILE.png]
+//   (N: quit after N seconds; FILE: the window as a PNG, written when it quits)
 //
 // Needs a display: DISPLAY, or GDK_BACKEND=broadway (`make gtk-demo` starts a gtk4-broadwayd
 // when neither is set and prints the URL to open in a browser).
@@ -16,12 +17,14 @@ import Foundation
 
 setvbuf(stdout, nil, _IOLBF, 0)
 var seconds: Double?
+var screenshot: String?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
     case "--seconds": seconds = arguments.next().flatMap(Double.init)
+    case "--screenshot": screenshot = arguments.next()
     default:
-        print("usage: diffable-gtk-demo [--seconds N]")
+        print("usage: diffable-gtk-demo [--seconds N] [--screenshot FILE.png]")
         exit(2)
     }
 }
@@ -187,9 +190,10 @@ func refresh() {
     }
     // The tree keeps the rows the user expanded; its outline is applied first, so the flat
     // apply after it leaves the section's rows as they are (and the outline with them).
-    // The first time, the roots are expanded, so the tree shows its first level.
+    // The first time, the first root (normally init) is expanded, so the tree shows a level.
     let expanded =
-        applies == 0 ? Set(rootProcesses().map(\.id)) : Set(dataSource.snapshot(for: treeSection).expandedItems.map(\.process.id))
+        applies == 0
+        ? Set(rootProcesses().prefix(1).map(\.id)) : Set(dataSource.snapshot(for: treeSection).expandedItems.map(\.process.id))
     let tree = processTree(expanding: expanded)
     let started = Date()
     dataSource.apply(tree, to: treeSection, animatingDifferences: true, completion: nil)
@@ -263,10 +267,20 @@ if let backend = ProcessInfo.processInfo.environment["GDK_BACKEND"], backend == 
     print("diffable-gtk-demo: showing on broadway display \(ProcessInfo.processInfo.environment["BROADWAY_DISPLAY"] ?? ":0")")
 }
 let start = Date()
+if screenshot != nil && seconds == nil { seconds = 5 }
+// What the window's content drew in its last frame (a widget paintable follows its frames).
+let screenshotSource = screenshot == nil ? nil : gtk_widget_paintable_new(column)
 while running {
     g_main_context_iteration(nil, 1)
     if let seconds, Date().timeIntervalSince(start) >= seconds {
         print("diffable-gtk-demo: \(applies) applies, \(list.statistics.binds) binds, \(list.statistics.reconfigures) in-place updates")
+        if let screenshot {
+            guard let paintable = screenshotSource, dfg_save_widget_png(paintable, column, screenshot) != 0 else {
+                print("diffable-gtk-demo: could not write \(screenshot)")
+                exit(1)
+            }
+            print("diffable-gtk-demo: screenshot \(screenshot)")
+        }
         break
     }
 }

@@ -61,7 +61,7 @@ func randomOutlineSequences(_ results: Results) {
         var rng = SeededGenerator(testSeed: 7_000 &+ UInt64(sequence))
         let fixture = Fixture(headers: false, height: 360)
         fixture.view.signalMergeSpan = sequence % 2 == 0 ? 0 : 512
-        fixture.view.showOutlines(of: fixture.dataSource) { $0 == "T" }
+        fixture.view.showOutlines(of: fixture.dataSource, where: { $0 == "T" })
         let flat = (0..<Int.random(in: 0...6, using: &rng)).map { "f\($0)" }
         var base = Snapshot()
         base.appendSections(["F", "T"])

@@ -99,6 +99,11 @@ guint dfg_timeout_add (guint interval_ms, gboolean (*fn) (gpointer), gpointer us
 /* Connects a GtkEditable's "changed". */
 gulong dfg_connect_changed (gpointer editable, void (*fn) (gpointer, gpointer), gpointer user_data);
 
+/* Writes `paintable` (a gtk_widget_paintable_new of `widget`, made before its last frames were
+ * drawn: it shows what the last frame drew) to a PNG file at `path`, rendered by `widget`'s
+ * window's renderer. Returns whether the file was written. O(widget's pixels). */
+gboolean dfg_save_widget_png (GdkPaintable *paintable, GtkWidget *widget, const char *path);
+
 /* ---- accessibility (GtkAccessible's setters are varargs) --------------------------------------- */
 
 /* Sets the accessible label of `widget` (NULL: resets it). O(1). */

@@ -567,7 +567,7 @@ gtk-demo: gtk-deps
 	GTK/scripts/with-display.sh GTK/.build/release/diffable-gtk-demo $(GTK_DEMO_ARGS)
 
 # memcheck over GTK_VALGRIND_APPLIES applies (GTK/scripts/valgrind-leak-run.sh with
-# GTK/scripts/valgrind.supp); fails unless nothing is definitely lost. About 4 minutes, not in make test.
+# GTK/scripts/valgrind.supp); fails unless nothing is definitely lost. About 7 minutes, not in make test.
 GTK_VALGRIND_APPLIES ?= 1000
 gtk-valgrind: deps gtk-deps
 	@command -v valgrind >/dev/null || $(call apt_install,--no-install-recommends valgrind)

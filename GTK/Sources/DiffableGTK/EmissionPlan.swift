@@ -2,7 +2,9 @@
 /// replaced by rows `newRange` of the list after it. Emitted front to back, so its position in
 /// the model at that moment is `newRange.lowerBound`.
 public struct Emission: Equatable, Sendable, CustomStringConvertible {
+    /// The rows of the list before the batch that the signal removes.
     public var oldRange: Range<Int>
+    /// The rows of the list after the batch that the signal adds.
     public var newRange: Range<Int>
     /// The signal's arguments: (position, removed, added).
     public var signal: (position: Int, removed: Int, added: Int) {
@@ -13,6 +15,7 @@ public struct Emission: Equatable, Sendable, CustomStringConvertible {
         self.oldRange = oldRange
         self.newRange = newRange
     }
+    /// The signal as GTK sees it. - Complexity: O(1).
     public var description: String { "items-changed(\(newRange.lowerBound), \(oldRange.count), \(newRange.count))" }
 }
 

@@ -5,7 +5,8 @@ import Foundation
 
 /// A ``ListView`` shown by a GTK 4 `GtkListView`: the data source's rows live in a custom
 /// `GListModel` (one row object per item and per section header), and every batch reaches
-/// GTK as the fewest `items-changed` signals that keep moved rows' widgets (docs/GTK.md).
+/// GTK as few `items-changed` signals that keep moved rows' widgets: the fewest that keep every
+/// move inside one signal, then nearby ones joined (``signalMergeSpan``; docs/GTK.md).
 ///
 /// **Sections** are header rows in the same model, drawn by their own widget
 /// (`makeHeader`/`bindHeader`), because GTK 4.8 has no section headers (`GtkSectionModel`
@@ -16,6 +17,10 @@ import Foundation
 /// **Selection** is a `GtkSingleSelection` or `GtkMultiSelection` over the model: a moved
 /// row is the same object inside one signal, so GTK keeps it selected; a deleted row drops
 /// out; a reloaded row (a new object) is selected again after the batch.
+///
+/// **Outline sections** (``showOutlines(of:where:isExpandable:)``), **drag reordering**
+/// (``reordersByDrag``), **accessible labels** (``accessibleLabel``) and widget-keeping across
+/// a section delete and insert (``rowIdentity``) are set up before the first apply.
 ///
 /// Every method runs on the GTK main context (``GTKMainContext/executor`` for the data source);
 /// each model change checks it.
@@ -34,8 +39,8 @@ public final class GTKListView<Cell>: ListView, @unchecked Sendable {
 
     /// How a batch reaches the model.
     public enum EmissionStrategy: Sendable {
-        /// The fewest signals that keep every moved row in one signal (the default; see
-        /// ``Emission``).
+        /// The fewest signals that keep every moved row in one signal, nearby ones joined
+        /// (``signalMergeSpan``; the default; see ``Emission``).
         case grouped
         /// One signal per ``ListStep`` (`BatchUpdate.steps`), a move as a removal signal then an
         /// insertion signal: moved rows lose their widget. For comparison and tests.
@@ -48,6 +53,7 @@ public final class GTKListView<Cell>: ListView, @unchecked Sendable {
     public let model: OpaquePointer
     /// The selection model over ``model`` that the `GtkListView` shows.
     public let selectionModel: OpaquePointer
+    /// The selection model's kind, as given to `init`.
     public let selectionMode: SelectionMode
     /// How batches reach the model (default ``EmissionStrategy/grouped``).
     public var emissionStrategy = EmissionStrategy.grouped

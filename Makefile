@@ -29,7 +29,7 @@ PYTHON_READY := $(if $(filter $(VENV)/bin/python,$(PYTHON)),$(VENV)/bin/python)
 PREFIX ?= /usr/local
 FIXTURE_LIBS := libcjson libutf8proc
 
-.PHONY: all demo test deps lint steps-mutations python-floors python-asan serve-release web-load web-postgres-test gtk-deps gtk-test gtk-demo gtk-bench web-deps web-build web-swift-test web-test web-screenshot serve web-bench sanitize tsan c-deps python-deps python-package python-package-test python-bench c-test c-fixtures swift-test toplevel-test cli-test python-test fixtures fixtures-check \
+.PHONY: all demo test deps lint steps-mutations python-floors python-asan serve-release web-load web-postgres-test gtk-deps gtk-test gtk-demo gtk-bench gtk-valgrind web-deps web-build web-swift-test web-test web-screenshot serve web-bench sanitize tsan c-deps python-deps python-package python-package-test python-bench c-test c-fixtures swift-test toplevel-test cli-test python-test fixtures fixtures-check \
         lib lib-deps install install-lib c-install-test bench-check-test FORCE docs bench bench-check bench-thresholds bench-cli plot c-bench fuzz fuzz-replay fuzz-replay-swift fuzz-swift-build fuzz-deep \
         fuzz-merge clean valgrind valgrind-deps c-coverage coverage-deps stress check-deep
 
@@ -559,11 +559,19 @@ gtk-test: deps gtk-deps
 	cd GTK && G_DEBUG=fatal-criticals timeout 300 scripts/with-display.sh .build/debug/diffable-gtk-tests
 
 # The process list demo: DISPLAY or GDK_BACKEND=broadway when set, else a broadwayd of its own
-# (its URL is printed). GTK_DEMO_ARGS, e.g. --screenshot docs/gtk-demo.png --seconds 5.
+# (its URL is printed). GTK_DEMO_ARGS (paths from the repository root), e.g.
+# --screenshot docs/gtk-demo.png --seconds 5.
 GTK_DEMO_ARGS ?=
 gtk-demo: gtk-deps
 	cd GTK && swift build -c release --product diffable-gtk-demo
-	cd GTK && scripts/with-display.sh .build/release/diffable-gtk-demo $(GTK_DEMO_ARGS)
+	GTK/scripts/with-display.sh GTK/.build/release/diffable-gtk-demo $(GTK_DEMO_ARGS)
+
+# memcheck over GTK_VALGRIND_APPLIES applies (GTK/scripts/valgrind-leak-run.sh with
+# GTK/scripts/valgrind.supp); fails unless nothing is definitely lost. About 7 minutes, not in make test.
+GTK_VALGRIND_APPLIES ?= 1000
+gtk-valgrind: deps gtk-deps
+	@command -v valgrind >/dev/null || $(call apt_install,--no-install-recommends valgrind)
+	GTK/scripts/valgrind-leak-run.sh $(GTK_VALGRIND_APPLIES)
 
 # Applies against replacing the whole list (g_list_store_splice), 10^4 and 10^5 rows (not a test).
 GTK_BENCH_ARGS ?=

@@ -201,9 +201,7 @@ dfg_list_model_begin (DfgListModel *self, DfgRow **next, guint n_next, DfgRow **
 {
   g_return_if_fail (!self->in_batch);
   self->in_batch = TRUE;
-  self->next = g_new (DfgRow *, n_next > 0 ? n_next : 1);
-  if (n_next > 0)
-    memcpy (self->next, next, sizeof (DfgRow *) * n_next);
+  self->next = next;
   self->n_next = n_next;
   self->removed = g_new (DfgRow *, n_removed > 0 ? n_removed : 1);
   if (n_removed > 0)
@@ -370,3 +368,231 @@ dfg_connect_changed (gpointer editable, void (*fn) (gpointer, gpointer), gpointe
   return g_signal_connect (editable, "changed", G_CALLBACK (fn), user_data);
 }
 
+
+gboolean
+dfg_save_widget_png (GdkPaintable *paintable, GtkWidget *widget, const char *path)
+{
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  GtkNative *native = gtk_widget_get_native (widget);
+  if (width <= 0 || height <= 0 || native == NULL)
+    return FALSE;
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  GskRenderNode *node = gtk_snapshot_free_to_node (snapshot);
+  gboolean saved = FALSE;
+  if (node != NULL)
+    {
+      GdkTexture *texture = gsk_renderer_render_texture (gtk_native_get_renderer (native), node,
+                                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+      saved = gdk_texture_save_to_png (texture, path);
+      g_object_unref (texture);
+      gsk_render_node_unref (node);
+    }
+  return saved;
+}
+
+/* ---- accessibility -------------------------------------------------------------------------- */
+
+void
+dfg_accessible_set_label (GtkWidget *widget, const char *label)
+{
+  if (label == NULL)
+    gtk_accessible_reset_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL);
+  else
+    gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+}
+
+void
+dfg_accessible_set_expanded (GtkWidget *widget, int expanded)
+{
+  if (expanded < 0)
+    gtk_accessible_reset_state (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_STATE_EXPANDED);
+  else
+    gtk_accessible_update_state (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_STATE_EXPANDED, expanded != 0, -1);
+}
+
+void
+dfg_accessible_set_level (GtkWidget *widget, int level)
+{
+  if (level <= 0)
+    gtk_accessible_reset_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LEVEL);
+  else
+    gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LEVEL, level, -1);
+}
+
+char *
+dfg_accessible_check_label (GtkWidget *widget, const char *label)
+{
+  if (!gtk_test_accessible_has_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL))
+    return g_strdup ("no accessible label");
+  return gtk_test_accessible_check_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label);
+}
+
+char *
+dfg_accessible_check_expanded (GtkWidget *widget, int expanded)
+{
+  gboolean has = gtk_test_accessible_has_state (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_STATE_EXPANDED);
+  if (expanded < 0)
+    return has ? g_strdup ("expanded state set on a row that cannot expand") : NULL;
+  if (!has)
+    return g_strdup ("no expanded state");
+  return gtk_test_accessible_check_state (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_STATE_EXPANDED, expanded != 0);
+}
+
+/* ---- keyboard ---------------------------------------------------------------------------------- */
+
+typedef struct
+{
+  gboolean (*fn) (GtkWidget *, gpointer);
+  gpointer user_data;
+} ShortcutCallback;
+
+static gboolean
+run_shortcut (GtkWidget *widget, GVariant *args, gpointer data)
+{
+  (void) args;
+  ShortcutCallback *callback = data;
+  return callback->fn (widget, callback->user_data);
+}
+
+void
+dfg_add_shortcut (GtkWidget *widget, const char *accelerator, gboolean (*fn) (GtkWidget *, gpointer), gpointer user_data)
+{
+  ShortcutCallback *callback = g_new (ShortcutCallback, 1);
+  callback->fn = fn;
+  callback->user_data = user_data;
+  GtkEventController *controller = gtk_shortcut_controller_new ();
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_BUBBLE);
+  GtkShortcutAction *action = gtk_callback_action_new (run_shortcut, callback, g_free);
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller),
+                                        gtk_shortcut_new (gtk_shortcut_trigger_parse_string (accelerator), action));
+  gtk_widget_add_controller (widget, controller);
+}
+
+gboolean
+dfg_activate_key_binding (GtkWidget *widget, guint keyval, GdkModifierType modifiers)
+{
+  GListModel *controllers = gtk_widget_observe_controllers (widget);
+  gboolean ran = FALSE;
+  for (guint i = 0; !ran && i < g_list_model_get_n_items (controllers); i++)
+    {
+      GObject *controller = g_list_model_get_item (controllers, i);
+      if (GTK_IS_SHORTCUT_CONTROLLER (controller))
+        {
+          GListModel *shortcuts = G_LIST_MODEL (controller);
+          for (guint j = 0; !ran && j < g_list_model_get_n_items (shortcuts); j++)
+            {
+              GtkShortcut *shortcut = g_list_model_get_item (shortcuts, j);
+              GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+              if (GTK_IS_KEYVAL_TRIGGER (trigger)
+                  && gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval
+                  && gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == modifiers)
+                ran = gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), GTK_SHORTCUT_ACTION_EXCLUSIVE,
+                                                    widget, gtk_shortcut_get_arguments (shortcut));
+              g_object_unref (shortcut);
+            }
+        }
+      g_object_unref (controller);
+    }
+  g_object_unref (controllers);
+  return ran;
+}
+
+/* ---- drag and drop of rows ---------------------------------------------------------------------- */
+
+typedef struct
+{
+  int (*prepare) (GtkWidget *, gpointer);
+  gboolean (*drop) (GtkWidget *, guint, double, gpointer);
+  gpointer user_data;
+} RowDrag;
+
+static GdkContentProvider *
+on_drag_prepare (GtkDragSource *source, double x, double y, gpointer data)
+{
+  (void) x;
+  (void) y;
+  RowDrag *drag = data;
+  GtkWidget *widget = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (source));
+  int position = drag->prepare (widget, drag->user_data);
+  return position < 0 ? NULL : gdk_content_provider_new_typed (G_TYPE_UINT, (guint) position);
+}
+
+static gboolean
+on_drop (GtkDropTarget *target, const GValue *value, double x, double y, gpointer data)
+{
+  (void) x;
+  RowDrag *drag = data;
+  GtkWidget *widget = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (target));
+  return G_VALUE_HOLDS_UINT (value) && drag->drop (widget, g_value_get_uint (value), y, drag->user_data);
+}
+
+void
+dfg_add_row_drag (GtkWidget *widget, int (*prepare) (GtkWidget *, gpointer),
+                  gboolean (*drop) (GtkWidget *, guint, double, gpointer), gpointer user_data)
+{
+  RowDrag *drag = g_new (RowDrag, 1);
+  drag->prepare = prepare;
+  drag->drop = drop;
+  drag->user_data = user_data;
+  /* Both controllers use it; the widget owns it, and outlives them. */
+  g_object_set_data_full (G_OBJECT (widget), "dfg-row-drag", drag, g_free);
+  GtkDragSource *source = gtk_drag_source_new ();
+  gtk_drag_source_set_actions (source, GDK_ACTION_MOVE);
+  g_signal_connect (source, "prepare", G_CALLBACK (on_drag_prepare), drag);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (source));
+  GtkDropTarget *target = gtk_drop_target_new (G_TYPE_UINT, GDK_ACTION_MOVE);
+  g_signal_connect (target, "drop", G_CALLBACK (on_drop), drag);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (target));
+}
+
+/* The first controller of `type` on `widget`, not referenced, or NULL. */
+static GtkEventController *
+find_controller (GtkWidget *widget, GType type)
+{
+  GListModel *controllers = gtk_widget_observe_controllers (widget);
+  GtkEventController *found = NULL;
+  for (guint i = 0; found == NULL && i < g_list_model_get_n_items (controllers); i++)
+    {
+      GObject *controller = g_list_model_get_item (controllers, i);
+      if (G_TYPE_CHECK_INSTANCE_TYPE (controller, type))
+        found = GTK_EVENT_CONTROLLER (controller);
+      g_object_unref (controller);
+    }
+  g_object_unref (controllers);
+  return found;
+}
+
+int
+dfg_emit_drag_prepare (GtkWidget *widget)
+{
+  GtkEventController *source = find_controller (widget, GTK_TYPE_DRAG_SOURCE);
+  if (source == NULL)
+    return -1;
+  GdkContentProvider *content = NULL;
+  g_signal_emit_by_name (source, "prepare", 0.0, 0.0, &content);
+  if (content == NULL)
+    return -1;
+  GValue value = G_VALUE_INIT;
+  g_value_init (&value, G_TYPE_UINT);
+  int position = gdk_content_provider_get_value (content, &value, NULL) ? (int) g_value_get_uint (&value) : -1;
+  g_value_unset (&value);
+  g_object_unref (content);
+  return position;
+}
+
+gboolean
+dfg_emit_drop (GtkWidget *widget, guint from, double y)
+{
+  GtkEventController *target = find_controller (widget, GTK_TYPE_DROP_TARGET);
+  if (target == NULL)
+    return FALSE;
+  GValue value = G_VALUE_INIT;
+  g_value_init (&value, G_TYPE_UINT);
+  g_value_set_uint (&value, from);
+  gboolean taken = FALSE;
+  g_signal_emit_by_name (target, "drop", &value, 0.0, y, &taken);
+  g_value_unset (&value);
+  return taken;
+}

@@ -1,10 +1,10 @@
-import CDiffableGTK
-
 /// One `items-changed` signal of a batch: rows `oldRange` of the list before the batch are
 /// replaced by rows `newRange` of the list after it. Emitted front to back, so its position in
 /// the model at that moment is `newRange.lowerBound`.
 public struct Emission: Equatable, Sendable, CustomStringConvertible {
+    /// The rows of the list before the batch that the signal removes.
     public var oldRange: Range<Int>
+    /// The rows of the list after the batch that the signal adds.
     public var newRange: Range<Int>
     /// The signal's arguments: (position, removed, added).
     public var signal: (position: Int, removed: Int, added: Int) {
@@ -15,6 +15,7 @@ public struct Emission: Equatable, Sendable, CustomStringConvertible {
         self.oldRange = oldRange
         self.newRange = newRange
     }
+    /// The signal as GTK sees it. - Complexity: O(1).
     public var description: String { "items-changed(\(newRange.lowerBound), \(oldRange.count), \(newRange.count))" }
 }
 
@@ -22,86 +23,65 @@ public struct Emission: Equatable, Sendable, CustomStringConvertible {
 /// object inside one signal (GTK re-uses a row's widget only when its item object is removed
 /// and added back in the same signal).
 ///
-/// **Anchors** are the rows the batch leaves in place: present before and after, in a section the
-/// batch does not move, and neither moved, inserted nor reloaded. They stand in the same
-/// relative order in both lists. Gap `g` is the stretch between anchor `g - 1` and anchor `g`;
-/// every other row lies in one gap of the old list (deleted, or moved from there) and/or one
-/// gap of the new list (inserted, or moved there). A deleted or inserted row needs its gap
-/// changed; a moved row needs every gap from its old one to its new one in a single signal
-/// (a signal is one contiguous replacement, and must hold both the removal and the addition).
-/// Merging those gap intervals gives connected runs; each run is one signal, spanning the
-/// anchors inside it (those are removed and added back as the same objects, so they keep their
-/// widgets too). No fewer signals can keep every move in one signal: two intervals that
-/// overlap must share one.
+/// The batch arrives as ``RowHoles`` on both sides (what leaves the old list, what arrives in
+/// the new one) and the moves between them; everything else is an anchor. Every hole needs
+/// its gap changed; a moved row needs every gap from its old one to its new one inside a single
+/// signal (a signal is one contiguous replacement, and must hold both the removal and the
+/// addition). Merging those gap intervals gives connected runs; each run is one signal,
+/// spanning the anchors inside it (those are removed and added back as the same objects, so
+/// they keep their widgets too). No fewer signals can keep every move in one signal: two
+/// intervals that overlap must share one.
 ///
-/// - Complexity: O(old + new) time and O(anchors) space; the row objects' scratch fields
-///   (`in_new`, `anchor`, `old_gap`) are read and written.
+/// Runs separated by at most `mergeSpan` anchors are then joined into one signal: the anchors
+/// between them are removed and added back as the same objects (they keep their widgets).
+/// GTK 4.8's list view pays a few microseconds per signal but almost nothing per spanned row
+/// without a widget (docs/GTK.md, "Time per apply"), so joining nearby runs is cheaper.
+///
+/// - Complexity: O(k log k) for k holes and moves; the rows themselves are not visited.
 enum EmissionPlanner {
     /// - Parameters:
-    ///   - old: the rows before the batch.
-    ///   - new: the rows after it; every row of `new` has `in_new == serial`, and the anchors
-    ///     `anchor == serial` (rows of `old` that are not in `new` carry an older serial).
-    /// - Returns: the signals, front to back, and the rows of `old` that are not in `new`.
+    ///   - oldCount, newCount: the model's row counts before and after.
+    ///   - oldHoles, newHoles: the positions that change on each side (the same number of
+    ///     anchors must remain).
+    ///   - moves: rows (or blocks of rows) moved: a position in an old hole → a position in a
+    ///     new hole.
+    ///   - mergeSpan: join runs at most this many anchors apart (0: the fewest signals that
+    ///     change no anchor outside a run).
+    /// - Returns: the signals, front to back.
     static func plan(
-        old: UnsafeBufferPointer<RowPointer>, new: UnsafeBufferPointer<RowPointer>, serial: UInt32
-    ) -> (emissions: [Emission], removed: [RowPointer]) {
-        var anchorsOld: [Int32] = []
-        var removed: [RowPointer] = []
-        // reach[g]: the last gap that a change starting in gap g must share a signal with (-1: none).
-        var reach: [Int32] = [-1]
-        for (position, row) in old.enumerated() {
-            if row.pointee.anchor == serial {
-                anchorsOld.append(Int32(position))
-                reach.append(-1)
-                continue
-            }
-            let gap = Int32(anchorsOld.count)
-            row.pointee.old_gap = gap
-            if row.pointee.in_new != serial {
-                removed.append(row)
-                reach[Int(gap)] = max(reach[Int(gap)], gap)
-            }
+        oldCount: Int, newCount: Int, oldHoles: RowHoles, newHoles: RowHoles, moves: [(old: Int, new: Int)],
+        mergeSpan: Int = 0
+    ) -> [Emission] {
+        let anchorCount = oldCount - oldHoles.total
+        precondition(anchorCount == newCount - newHoles.total, "DiffableGTK: anchors differ between the old and new list")
+        var intervals: [(low: Int, high: Int)] = []
+        intervals.reserveCapacity(oldHoles.count + newHoles.count + moves.count)
+        for hole in 0..<oldHoles.count { intervals.append((oldHoles.gap(ofHole: hole), oldHoles.gap(ofHole: hole))) }
+        for hole in 0..<newHoles.count { intervals.append((newHoles.gap(ofHole: hole), newHoles.gap(ofHole: hole))) }
+        for move in moves {
+            let from = oldHoles.anchorsBefore(move.old)
+            let to = newHoles.anchorsBefore(move.new)
+            intervals.append((min(from, to), max(from, to)))
         }
-        var anchorsNew: [Int32] = []
-        anchorsNew.reserveCapacity(anchorsOld.count)
-        for (position, row) in new.enumerated() {
-            if row.pointee.anchor == serial {
-                anchorsNew.append(Int32(position))
-                continue
-            }
-            let gap = Int32(anchorsNew.count)
-            // A row made in this batch has old_gap -1 (set by makeRow); any other row of `new`
-            // that is not an anchor was in `old`, whose pass above wrote its gap.
-            let from = row.pointee.old_gap
-            let low = from >= 0 ? min(from, gap) : gap
-            let high = from >= 0 ? max(from, gap) : gap
-            reach[Int(low)] = max(reach[Int(low)], high)
-        }
-        precondition(anchorsOld.count == anchorsNew.count, "DiffableGTK: anchors differ between the old and new list")
+        intervals.sort { $0.low < $1.low }
         var emissions: [Emission] = []
-        let anchorCount = anchorsOld.count
-        var gap = 0
-        while gap <= anchorCount {
-            var last = Int(reach[gap])
-            if last < 0 {
-                gap += 1
-                continue
+        var index = 0
+        while index < intervals.count {
+            let first = intervals[index].low
+            var last = intervals[index].high
+            index += 1
+            while index < intervals.count, intervals[index].low <= last + mergeSpan {
+                last = max(last, intervals[index].high)
+                index += 1
             }
-            let first = gap
-            var scan = gap + 1
-            while scan <= last {
-                last = max(last, Int(reach[scan]))
-                scan += 1
-            }
-            let oldStart = first == 0 ? 0 : Int(anchorsOld[first - 1]) + 1
-            let oldEnd = last == anchorCount ? old.count : Int(anchorsOld[last])
-            let newStart = first == 0 ? 0 : Int(anchorsNew[first - 1]) + 1
-            let newEnd = last == anchorCount ? new.count : Int(anchorsNew[last])
+            let oldStart = first == 0 ? 0 : oldHoles.position(ofAnchor: first - 1) + 1
+            let oldEnd = last == anchorCount ? oldCount : oldHoles.position(ofAnchor: last)
+            let newStart = first == 0 ? 0 : newHoles.position(ofAnchor: first - 1) + 1
+            let newEnd = last == anchorCount ? newCount : newHoles.position(ofAnchor: last)
             if oldStart < oldEnd || newStart < newEnd {
                 emissions.append(Emission(oldRange: oldStart..<oldEnd, newRange: newStart..<newEnd))
             }
-            gap = last + 1
         }
-        return (emissions, removed)
+        return emissions
     }
 }

@@ -43,7 +43,6 @@ let releasePayload: GDestroyNotify = { pointer in
 func makeRow(_ content: Any, header: Bool) -> RowPointer {
     let payload = Unmanaged.passRetained(RowPayload(content)).toOpaque()
     let row = dfg_row_new(payload, releasePayload, header ? 1 : 0)!
-    row.pointee.old_gap = -1
     return row
 }
 

@@ -5,7 +5,8 @@ import Foundation
 
 /// A ``ListView`` shown by a GTK 4 `GtkListView`: the data source's rows live in a custom
 /// `GListModel` (one row object per item and per section header), and every batch reaches
-/// GTK as the fewest `items-changed` signals that keep moved rows' widgets (docs/GTK.md).
+/// GTK as few `items-changed` signals that keep moved rows' widgets: the fewest that keep every
+/// move inside one signal, then nearby ones joined (``signalMergeSpan``; docs/GTK.md).
 ///
 /// **Sections** are header rows in the same model, drawn by their own widget
 /// (`makeHeader`/`bindHeader`), because GTK 4.8 has no section headers (`GtkSectionModel`
@@ -16,6 +17,10 @@ import Foundation
 /// **Selection** is a `GtkSingleSelection` or `GtkMultiSelection` over the model: a moved
 /// row is the same object inside one signal, so GTK keeps it selected; a deleted row drops
 /// out; a reloaded row (a new object) is selected again after the batch.
+///
+/// **Outline sections** (``showOutlines(of:where:isExpandable:)``), **drag reordering**
+/// (``reordersByDrag``), **accessible labels** (``accessibleLabel``) and widget-keeping across
+/// a section delete and insert (``rowIdentity``) are set up before the first apply.
 ///
 /// Every method runs on the GTK main context (``GTKMainContext/executor`` for the data source);
 /// each model change checks it.
@@ -34,8 +39,8 @@ public final class GTKListView<Cell>: ListView, @unchecked Sendable {
 
     /// How a batch reaches the model.
     public enum EmissionStrategy: Sendable {
-        /// The fewest signals that keep every moved row in one signal (the default; see
-        /// ``Emission``).
+        /// The fewest signals that keep every moved row in one signal, nearby ones joined
+        /// (``signalMergeSpan``; the default; see ``Emission``).
         case grouped
         /// One signal per ``ListStep`` (`BatchUpdate.steps`), a move as a removal signal then an
         /// insertion signal: moved rows lose their widget. For comparison and tests.
@@ -48,16 +53,53 @@ public final class GTKListView<Cell>: ListView, @unchecked Sendable {
     public let model: OpaquePointer
     /// The selection model over ``model`` that the `GtkListView` shows.
     public let selectionModel: OpaquePointer
+    /// The selection model's kind, as given to `init`.
     public let selectionMode: SelectionMode
     /// How batches reach the model (default ``EmissionStrategy/grouped``).
     public var emissionStrategy = EmissionStrategy.grouped
+    /// Nearby runs of changes at most this many unchanged rows apart share one signal
+    /// (``EmissionStrategy/grouped``). GTK 4.8's `GtkListView` spends a few microseconds per
+    /// `items-changed` but almost nothing per unchanged row a signal spans (measured: one
+    /// signal over 10^5 rows costs it about what 150 separate signals do), so joining runs less
+    /// than about 500 rows apart is cheaper; the spanned rows are removed and added back as the
+    /// same objects and keep their widgets. Set 0 when other list models are stacked on
+    /// ``model`` (a `GtkFilterListModel` re-examines every spanned row). Default 512.
+    public var signalMergeSpan = 512
+    /// The accessible label of each row (what a screen reader announces when it has focus),
+    /// from its cell and whether it is a section header; nil: none. Default: the cell's
+    /// description. Set before the rows are shown.
+    public var accessibleLabel: ((Cell, _ isHeader: Bool) -> String?)? = { cell, _ in String(describing: cell) } {
+        didSet {
+            let label = accessibleLabel
+            binder.accessibleLabel = { content, header in label?(content as! Cell, header) }
+        }
+    }
+    /// Outline sections: for section `section`, a reader giving each item's ``OutlineRowState``,
+    /// or nil for a flat section. When set, item rows get a disclosure button and indentation
+    /// (``showOutlines(of:where:)`` sets it from a data source). Asked once per section after
+    /// each batch, for the rows GTK shows. Default nil (no disclosure buttons).
+    public var outline: ((_ section: Int) -> ((_ item: Int) -> OutlineRowState)?)? {
+        didSet {
+            binder.outlined = outline != nil
+            refreshOutline()
+        }
+    }
+    /// The readers ``outline`` gave since the last batch, by section.
+    var outlineReaders: [Int: ((Int) -> OutlineRowState)?] = [:]
+    /// What makes two rows the same row for the view, from a cell and whether it is a section
+    /// header (nil: unknown). When set, a row the batch deletes and a row it inserts with the
+    /// same identity become one row object that moved, so it keeps its widget: a section the
+    /// batch moves and changes arrives as a delete and an insert (UIKit's rule), and its rows
+    /// would otherwise all get new widgets. The kept row shows the inserted row's cell (the bind
+    /// closure runs again on its widget, counted in ``FactoryStatistics/reconfigures``).
+    /// Used by ``EmissionStrategy/grouped``. Default nil.
+    public var rowIdentity: ((Cell, _ isHeader: Bool) -> AnyHashable?)?
 
     private let rows: OpaquePointer  // DfgListModel
-    private let binder: RowBinder
+    let binder: RowBinder
     /// Rows per section (items only) and whether each section has a header row.
-    private var itemCounts: [Int] = []
-    private var headers: [Bool] = []
-    private var serial: UInt32 = 0
+    var itemCounts: [Int] = []
+    var headers: [Bool] = []
     /// Batches performed, and the signals of the last one.
     public private(set) var batchesPerformed = 0
     public private(set) var lastEmissions: [Emission] = []
@@ -111,6 +153,8 @@ public final class GTKListView<Cell>: ListView, @unchecked Sendable {
         let list = gtk_list_view_new(selectionModel, binder.makeFactory())!
         widget = list
         g_object_ref_sink(raw(list))
+        connectOutline()
+        connectReordering()
     }
 
     deinit {
@@ -163,8 +207,27 @@ public final class GTKListView<Cell>: ListView, @unchecked Sendable {
     /// The widget showing the row at model `position` now, or nil when GTK made none (the row
     /// is far from the visible part). - Complexity: O(1).
     public func boundWidget(at position: Int) -> GtkWidgetPointer? {
+        guard let row = dfg_list_model_peek(rows, UInt32(position)), let item = row.pointee.bound,
+            let child = gtk_list_item_get_child(item)
+        else { return nil }
+        return RowBinder.rowWidget(child)
+    }
+
+    /// The row widget GTK made around the row at model `position` (the one that takes keyboard
+    /// focus and carries the accessible label), or nil. - Complexity: O(1).
+    public func rowContainer(at position: Int) -> GtkWidgetPointer? {
         guard let row = dfg_list_model_peek(rows, UInt32(position)), let item = row.pointee.bound else { return nil }
-        return gtk_list_item_get_child(item)
+        return gtk_list_item_get_child(item).flatMap { gtk_widget_get_parent($0) }
+    }
+
+    /// The model position of the row that has keyboard focus in the list, or nil.
+    /// - Complexity: O(1).
+    public var focusedPosition: Int? {
+        guard let focused = gtk_widget_get_focus_child(widget), let child = gtk_widget_get_first_child(focused),
+            let item = g_object_get_data(gobject(child), RowBinder.listItemKey)
+        else { return nil }
+        let position = gtk_list_item_get_position(OpaquePointer(item))
+        return position == GTK_INVALID_LIST_POSITION ? nil : Int(position)
     }
 
     /// The selected item rows' index paths, ascending. - Complexity: O(selected × sections).
@@ -208,6 +271,7 @@ public final class GTKListView<Cell>: ListView, @unchecked Sendable {
             made.append(contentsOf: block)
         }
         withCArray(&made) { dfg_list_model_reset(rows, $0, $1) }
+        refreshOutline()
     }
 
     /// Applies a batch: grouped signals (or one per step, ``emissionStrategy``), then in-place
@@ -230,6 +294,7 @@ public final class GTKListView<Cell>: ListView, @unchecked Sendable {
         case .perStep: applySteps(batch, oldCounts: oldCounts, newCounts: newCounts, dataSource: dataSource)
         }
         batchesPerformed += 1
+        refreshOutline()
         if !batch.isRefreshOnly { lastEmissionsOfStructuralBatch = lastEmissions }
         completion(true)
     }
@@ -254,170 +319,50 @@ public final class GTKListView<Cell>: ListView, @unchecked Sendable {
 
     // MARK: Grouped signals
 
-    private func applyGrouped(
+    func applyGrouped(
         _ batch: BatchUpdate, oldCounts: [Int], newCounts: [Int], dataSource: any ListViewDataSource<Cell>
     ) {
-        serial = serial &+ 1
-        if serial == 0 { serial = 1 }
-        let serial = self.serial
-        var count: guint = 0
-        let oldBase = dfg_list_model_rows(rows, &count)
-        let old = UnsafeBufferPointer(start: oldBase, count: Int(count)).map { $0! }
-        let oldHeaders = headers
-        var oldStarts: [Int] = []
-        oldStarts.reserveCapacity(oldCounts.count)
-        var start = 0
-        for section in oldCounts.indices {
-            oldStarts.append(start)
-            start += (oldHeaders[section] ? 1 : 0) + oldCounts[section]
+        if batch.operationCount == batch.reconfigureItems.count {
+            // Reconfigures only: no signal.
+            lastEmissions = []
+            for path in batch.reconfigureItems { reconfigure(path, dataSource: dataSource) }
+            return
         }
-        precondition(start == old.count, "DiffableGTK: the model's rows and the section counts differ")
-        func oldRow(_ section: Int, _ item: Int) -> RowPointer { old[oldStarts[section] + (oldHeaders[section] ? 1 : 0) + item] }
+        var oldCount: guint = 0
+        let oldRows = UnsafePointer(dfg_list_model_rows(rows, &oldCount)!)
+        var selected: [Int] = []
+        if selectionMode != .none { forEachSelected { selected.append($0) } }
 
-        // The selected rows, marked so the new list can say where they went.
-        var selectedCount = 0
-        if selectionMode != .none {
-            forEachSelected { position in
-                if position < old.count {
-                    old[position].pointee.selected = serial
-                    selectedCount += 1
-                }
-            }
+        var plan = BatchRows(
+            batch: batch, oldCounts: oldCounts, oldHeaders: headers, newCounts: newCounts,
+            freshHeader: { header(of: $0, from: dataSource) },
+            freshItem: { makeRow(dataSource.cell(at: $0), header: false) })
+        if let rowIdentity {
+            plan.reviveByIdentity(oldRows: oldRows) { row in rowIdentity(content(of: row) as! Cell, row.pointee.kind == 1) }
         }
-
-        // Sections: where each new section comes from, and whether it moved.
-        let refreshOnly = batch.isRefreshOnly
-        let deletedSections = Set(batch.deleteSections)
-        let insertedSections = Set(batch.insertSections)
-        let reloadedSections = Set(batch.reloadSections)
-        var movedInto: [Int: Int] = [:]
-        var movedOut = Set<Int>()
-        for move in batch.moveSections {
-            movedInto[move.to] = move.from
-            movedOut.insert(move.from)
-        }
-        var carried = (0..<oldCounts.count).filter { !deletedSections.contains($0) && !movedOut.contains($0) }.makeIterator()
-
-        // Items, grouped by section.
-        var skipped: [Int: [Int]] = [:]  // old section -> deleted or moved-out items
-        for path in batch.deleteItems { skipped[path.section, default: []].append(path.item) }
-        var arriving: [Int: [Int: IndexPath?]] = [:]  // new section -> item -> moved from (nil: inserted)
-        for path in batch.insertItems { arriving[path.section, default: [:]][path.item] = .some(nil) }
-        for move in batch.moveItems {
-            skipped[move.from.section, default: []].append(move.from.item)
-            arriving[move.to.section, default: [:]][move.to.item] = .some(move.from)
-        }
-        var reloaded: [Int: Set<Int>] = [:]
-        for path in batch.reloadItems { reloaded[path.section, default: []].insert(path.item) }
-        precondition(
-            batch.reloadItems.isEmpty && batch.reloadSections.isEmpty || refreshOnly,
-            "DiffableGTK: a structural batch with reloads (resolve it with BatchValidator first)")
-
-        var new: [RowPointer] = []
-        new.reserveCapacity(old.count + batch.insertItems.count + 16)
-        var newHeaders: [Bool] = []
-        var selectAgain: [Int] = []  // new positions of reloaded rows that were selected
-        for section in newCounts.indices {
-            let source: Int?
-            var moved = false
-            if insertedSections.contains(section) {
-                source = nil
-            } else if let from = movedInto[section] {
-                source = from
-                moved = true
-            } else {
-                source = carried.next()
-            }
-            if source == nil || reloadedSections.contains(section) {
-                if let from = source {  // a reloaded section: every row new
-                    let first = oldStarts[from]
-                    for position in first..<(first + (oldHeaders[from] ? 1 : 0) + oldCounts[from])
-                    where gtk_selection_model_is_selected(selectionModel, guint(position)) != 0 {
-                        selectAgain.append(new.count + position - first)
-                    }
-                }
-                if let header = header(of: section, from: dataSource) {
-                    header.pointee.in_new = serial
-                    new.append(header)
-                    newHeaders.append(true)
-                } else {
-                    newHeaders.append(false)
-                }
-                for item in 0..<newCounts[section] {
-                    let row = makeRow(dataSource.cell(at: IndexPath(item: item, section: section)), header: false)
-                    row.pointee.in_new = serial
-                    new.append(row)
-                }
-                continue
-            }
-            let from = source!
-            if oldHeaders[from] {
-                let header = old[oldStarts[from]]
-                header.pointee.in_new = serial
-                if !moved { header.pointee.anchor = serial }
-                new.append(header)
-            }
-            newHeaders.append(oldHeaders[from])
-            let skip = Set(skipped[from] ?? [])
-            let arrivals = arriving[section] ?? [:]
-            let reloads = reloaded[section] ?? []
-            var next = 0  // the next old item of `from` to consider
-            for item in 0..<newCounts[section] {
-                let row: RowPointer
-                var anchor = !moved
-                if let arrival = arrivals[item] {
-                    anchor = false
-                    if let origin = arrival {
-                        row = oldRow(origin.section, origin.item)
-                    } else {
-                        row = makeRow(dataSource.cell(at: IndexPath(item: item, section: section)), header: false)
-                    }
-                } else {
-                    while skip.contains(next) { next += 1 }
-                    precondition(next < oldCounts[from], "DiffableGTK: the batch does not fit the section counts")
-                    let kept = oldRow(from, next)
-                    if reloads.contains(item) {
-                        if gtk_selection_model_is_selected(selectionModel, guint(oldStarts[from] + (oldHeaders[from] ? 1 : 0) + next)) != 0 {
-                            selectAgain.append(new.count)
-                        }
-                        row = makeRow(dataSource.cell(at: IndexPath(item: item, section: section)), header: false)
-                        anchor = false
-                    } else {
-                        row = kept
-                    }
-                    next += 1
-                }
-                row.pointee.in_new = serial
-                if anchor { row.pointee.anchor = serial }
-                new.append(row)
-            }
-        }
-
-        var selectedNow = selectAgain
-        if selectedCount > 0 {
-            for (position, row) in new.enumerated() where row.pointee.selected == serial { selectedNow.append(position) }
-        }
-
-        let plan = old.withUnsafeBufferPointer { oldBuffer in
-            new.withUnsafeBufferPointer { newBuffer in EmissionPlanner.plan(old: oldBuffer, new: newBuffer, serial: serial) }
-        }
-        headers = newHeaders
+        let oldHoles = RowHoles(plan.taken)
+        let newHoles = RowHoles(plan.fills.map { $0.start..<($0.start + $0.count) })
+        let emissions = EmissionPlanner.plan(
+            oldCount: Int(oldCount), newCount: plan.newCount, oldHoles: oldHoles, newHoles: newHoles, moves: plan.moves,
+            mergeSpan: signalMergeSpan)
+        let selectedNow = selected.compactMap { plan.newPosition(ofOld: $0, oldHoles: oldHoles, newHoles: newHoles) }
+        let next = plan.composeNewRows(oldRows: oldRows, oldCount: Int(oldCount), oldHoles: oldHoles)
+        var released = plan.releasedRows(oldRows: oldRows)
+        for revived in plan.revived { setContent(revived.content, of: revived.row) }
+        headers = plan.newHeaders
         itemCounts = newCounts
-        var removed = plan.removed
-        withCArray(&new) { next, nextCount in
-            withCArray(&removed) { gone, goneCount in dfg_list_model_begin(rows, next, nextCount, gone, goneCount) }
-        }
-        for emission in plan.emissions {
+        withCArray(&released) { gone, goneCount in dfg_list_model_begin(rows, next, guint(plan.newCount), gone, goneCount) }
+        for emission in emissions {
             dfg_list_model_emit(
                 rows, guint(emission.oldRange.lowerBound), guint(emission.oldRange.upperBound),
                 guint(emission.newRange.lowerBound), guint(emission.newRange.upperBound))
         }
         dfg_list_model_end(rows)
-        lastEmissions = plan.emissions
-        if selectedCount > 0 || !selectAgain.isEmpty { restoreSelection(selectedNow) }
+        lastEmissions = emissions
+        if !selected.isEmpty { restoreSelection(selectedNow) }
+        for revived in plan.revived { binder.rebind(revived.row) }
         for path in batch.reconfigureItems { reconfigure(path, dataSource: dataSource) }
     }
-
     /// Calls `body` with each selected model position, ascending. - Complexity: O(selected).
     private func forEachSelected(_ body: (Int) -> Void) {
         let bitset = gtk_selection_model_get_selection(selectionModel)!

@@ -4,6 +4,8 @@ import Foundation
 /// row in place.
 struct ProcessInfoRow: Hashable, Sendable, Identifiable {
     let id: Int32
+    /// The parent's pid (0 for none).
+    var parent: Int32
     var user: String
     var command: String
     var cpu: Double
@@ -40,7 +42,8 @@ final class ProcessSampler {
             else { continue }
             let name = String(stat[stat.index(after: open)..<close])
             let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
-            guard fields.count > 22, let utime = Int(fields[11]), let stime = Int(fields[12]), let rssPages = Int(fields[21])
+            guard fields.count > 22, let parent = Int32(fields[1]), let utime = Int(fields[11]), let stime = Int(fields[12]),
+                let rssPages = Int(fields[21])
             else { continue }
             let ticks = utime + stime
             var cpu = 0.0
@@ -62,7 +65,8 @@ final class ProcessSampler {
                 owner = users[uid] ?? "uid \(uid)"
             }
             rows.append(
-                ProcessInfoRow(id: pid, user: owner, command: command, cpu: max(0, cpu), rssKiB: rssPages * Int(getpagesize()) / 1024))
+                ProcessInfoRow(
+                    id: pid, parent: parent, user: owner, command: command, cpu: max(0, cpu), rssKiB: rssPages * Int(getpagesize()) / 1024))
         }
         previous = seen.mapValues { (ticks: $0.0, at: $0.1) }
         return rows

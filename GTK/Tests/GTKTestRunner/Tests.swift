@@ -13,8 +13,13 @@ let allTests: [(String, (Results) -> Void)] = [
     ("random sequences, one signal per step", { randomSequences($0, sectioned: true, count: 20, seed: 3, strategy: .perStep) }),
     ("signal counts", signalCounts),
     ("widget identity", widgetIdentity),
+    ("moved and changed section keeps widgets", movedChangedSection),
     ("selection follows identifiers", selectionFollows),
     ("applies from background threads", backgroundApplies),
+    ("random outline sequences", randomOutlineSequences),
+    ("disclosure round trip", disclosureRoundTrip),
+    ("accessibility and keyboard focus", accessibilityAndFocus),
+    ("drag reorder", dragReorder),
 ]
 
 /// A list under test: the view in a window, its data source, and a replica of its signals.
@@ -166,6 +171,10 @@ func randomSequences(
         var next = 0
         let fixture = Fixture(headers: sectioned, height: 240)
         fixture.view.emissionStrategy = strategy
+        // Half the sequences join nearby runs (the default), half plan the fewest exact runs.
+        fixture.view.signalMergeSpan = sequence % 2 == 0 ? 0 : 512
+        // A third give the view the rows' identity (deleted and inserted again: one object).
+        if sequence % 3 == 1 { fixture.view.rowIdentity = { cell, _ in identifier(cell) } }
         var layout: Layout = sectioned
             ? (0..<Int.random(in: 1...4, using: &rng)).map { s in ("S\(s)", (0..<Int.random(in: 0...8, using: &rng)).map { "a\(s)-\($0)" }) }
             : [("flat", (0..<Int.random(in: 0...30, using: &rng)).map { "a\($0)" })]

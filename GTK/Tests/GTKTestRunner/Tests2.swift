@@ -13,6 +13,7 @@ func signalCounts(_ results: Results) {
     for strategy in [GTKListView<String>.EmissionStrategy.grouped, .perStep] {
         let fixture = Fixture(headers: false)
         fixture.view.emissionStrategy = strategy
+        fixture.view.signalMergeSpan = 0
         fixture.apply(snapshot(of: [("flat", items)]))
         var moved = items
         moved.insert(moved.remove(at: 2), at: 50)
@@ -23,6 +24,7 @@ func signalCounts(_ results: Results) {
         fixture.close()
     }
     let fixture = Fixture(headers: false)
+    fixture.view.signalMergeSpan = 0
     fixture.apply(snapshot(of: [("flat", items)]))
     // Three deletes and two inserts far apart, no moves: five signals, one per change.
     var churned = items
@@ -45,8 +47,23 @@ func signalCounts(_ results: Results) {
     results.check(fixture.view.lastEmissions == [Emission(oldRange: 0..<98, newRange: 0..<98)] || fixture.view.lastEmissions.count == 1,
                   "reversal: \(fixture.view.lastEmissions)")
     fixture.close()
+    // Joining runs: deletes 19 unchanged rows apart, an insert 21 rows before the first.
+    for (span, want) in [(18, 5), (19, 2), (21, 1), (512, 1)] {
+        let joined = Fixture(headers: false)
+        joined.view.signalMergeSpan = span
+        joined.apply(snapshot(of: [("flat", items)]))
+        var changed = items
+        for index in [81, 61, 41, 21] { changed.remove(at: index) }  // 19 rows between
+        changed.insert("y", at: 0)
+        joined.apply(snapshot(of: [("flat", changed)]))
+        results.check(joined.view.lastEmissions.count == want,
+                      "span \(span): \(joined.view.lastEmissions)")
+        checkState(results, joined, snapshot(of: [("flat", changed)]), "span \(span)")
+        joined.close()
+    }
     // A section moved past another: one signal spanning both sections.
     let sectioned = Fixture(headers: true)
+    sectioned.view.signalMergeSpan = 0
     let layout: Layout = (0..<4).map { s in ("S\(s)", (0..<10).map { "s\(s)-\($0)" }) }
     sectioned.apply(snapshot(of: layout))
     var movedLayout = layout
@@ -132,6 +149,49 @@ func widgetIdentity(_ results: Results) {
             results.check(!lost.isEmpty, "one signal per step should lose moved rows' widgets: " + line)
         }
         fixture.view.onBind(nil)
+        fixture.close()
+    }
+}
+
+/// A section moved and changed in one batch arrives as a section delete and insert (UIKit's
+/// rule); with `rowIdentity` its rows keep their widgets, without it they get new ones.
+func movedChangedSection(_ results: Results) {
+    for identified in [true, false] {
+        let fixture = Fixture(headers: true, height: 600)
+        if identified { fixture.view.rowIdentity = { cell, _ in identifier(cell) } }
+        var layout: Layout = [("A", (0..<6).map { "a\($0)" }), ("B", (0..<10).map { "b\($0)" }), ("C", (0..<40).map { "c\($0)" })]
+        fixture.apply(snapshot(of: layout))
+        settle(0.3)
+        func widgets() -> [String: UnsafeMutableRawPointer] {
+            var result: [String: UnsafeMutableRawPointer] = [:]
+            for position in 0..<fixture.view.rowCount {
+                if let widget = fixture.view.boundWidget(at: position) {
+                    result[identifier(fixture.view.row(at: position)!.cell)] = UnsafeMutableRawPointer(widget)
+                }
+            }
+            return result
+        }
+        let before = widgets()
+        let binds = fixture.view.statistics.binds
+        var section = layout.remove(at: 1)
+        section.1.remove(at: 4)
+        section.1.insert("b-new", at: 2)
+        layout.insert(section, at: 0)
+        fixture.apply(snapshot(of: layout))
+        let batch = fixture.view.lastEmissionsOfStructuralBatch
+        settle(0.3)
+        let after = widgets()
+        let kept = section.1.filter { $0 != "b-new" && before[$0] != nil && before[$0] == after[$0] }.count
+        let bound = fixture.view.statistics.binds - binds
+        checkState(results, fixture, snapshot(of: layout), "moved and changed section (identity \(identified))")
+        let line = "moved and changed section (rowIdentity \(identified ? "set" : "nil")): \(kept) of 9 kept rows kept their widget, "
+            + "binds \(bound) (1 inserted row), signals \(batch.count)"
+        results.notes.append(line)
+        if identified {
+            results.check(kept == 9 && bound == 1 && before["[B]"] == after["[B]"], line)
+        } else {
+            results.check(kept == 0 && bound >= 10, line)
+        }
         fixture.close()
     }
 }

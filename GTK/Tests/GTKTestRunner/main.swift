@@ -9,6 +9,10 @@ guard GTKMainContext.initialize() else {
     print("GTK: 0 passed, 1 failed (no display: set DISPLAY or GDK_BACKEND=broadway with gtk4-broadwayd)")
     exit(1)
 }
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--leak-run", let applies = Int(CommandLine.arguments[2]) {
+    leakRun(applies: applies)
+    exit(0)
+}
 let results = Results()
 let started = Date()
 let only = ProcessInfo.processInfo.environment["GTK_TEST_ONLY"]

@@ -25,7 +25,10 @@ extension LiveList {
         router.ws(
             RouterPath(prefix + "/ws"),
             shouldUpgrade: { [self] request, _ in
-                if let problem = originProblem(request) { throw HTTPError(.forbidden, message: problem) }
+                if let problem = originProblem(request) {
+                    logger?.warning("\(problem)")
+                    throw HTTPError(.forbidden, message: problem)
+                }
                 return .upgrade([:])
             },
             onUpgrade: { [self] inbound, outbound, _ in
@@ -37,7 +40,11 @@ extension LiveList {
     /// page's own (the request's host) nor one of ``allowedOrigins``. Browsers always send
     /// `Origin` on WebSockets, so another site's page cannot open one with the user's cookies.
     /// - Complexity: O(length of the headers).
-    func originProblem(_ request: Request) -> String? {
+    func originProblem(_ request: Request) -> String? { Self.originProblem(request, allowedOrigins: allowedOrigins) }
+
+    /// ``originProblem(_:)`` with the given allowed origins (shared with ``ScopedLiveLists``).
+    /// - Complexity: O(length of the headers).
+    static func originProblem(_ request: Request, allowedOrigins: Set<String>) -> String? {
         guard let origin = request.headers[.origin] else { return nil }
         if allowedOrigins.contains(origin) { return nil }
         let host = request.head.authority ?? request.headers[HTTPField.Name("Host")!]

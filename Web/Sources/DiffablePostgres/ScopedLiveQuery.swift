@@ -127,36 +127,38 @@ public final class ScopedLiveQuery<Scope: Hashable & Sendable, Section: Hashable
 
     /// One connection's life: LISTEN, the queries, then the queries again per (coalesced)
     /// notification or new scope, until the connection fails or the task is cancelled.
+    ///
+    /// Nothing here waits on the notification sequence to end: a connection that dies while a
+    /// query runs ends the session through the failed query or the channel's close, even if
+    /// the sequence never finishes.
     private func session(id: Int) async throws {
         let connection = try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger)
         state.locked { $0.statistics.connections += 1 }
-        defer { state.locked { $0.signal = nil } }
-        do {
-            try await connection.listen(on: channel) { notifications in
-                // One pending refresh at most: notifications during a refresh fold into one more.
-                let (signals, signal) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-                state.locked { $0.signal = signal }
-                signal.yield()  // the first queries, now that LISTEN is active
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        for try await _ in notifications {
-                            self.state.locked { $0.statistics.notifications += 1 }
-                            signal.yield()
-                        }
-                        throw ConnectionEnded()
-                    }
-                    group.addTask {
-                        for await _ in signals { try await self.refreshAll(on: connection) }
-                    }
-                    defer { group.cancelAll() }
-                    try await group.next()
-                    throw ConnectionEnded()
-                }
-            }
-        } catch {
-            try? await connection.close()
-            throw error
+        // One pending refresh at most: notifications during a refresh fold into one more.
+        let (signals, signal) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        connection.closeFuture.whenComplete { _ in signal.finish() }
+        var consumer: Task<Void, Never>?
+        defer {
+            state.locked { $0.signal = nil }
+            signal.finish()
+            consumer?.cancel()
+            // Not awaited: closing a connection whose server is gone must not hold up the retry.
+            Task { try? await connection.close() }
         }
+        let notifications = try await connection.listen(channel)
+        consumer = Task {
+            do {
+                for try await _ in notifications {
+                    self.state.locked { $0.statistics.notifications += 1 }
+                    signal.yield()
+                }
+            } catch {}
+            signal.finish()
+        }
+        state.locked { $0.signal = signal }
+        signal.yield()  // the first queries, now that LISTEN is active
+        for await _ in signals { try await refreshAll(on: connection) }
+        throw ConnectionEnded()
     }
 
     /// Runs every scope's query and applies its rows.

@@ -146,7 +146,8 @@ struct LiveBoard {
             <script>
             const status = document.getElementById("status");
             const list = new DiffableList(document.getElementById("board"), [\(endpoints)], {
-              onStatus: (text) => { status.textContent = text + " · " + list.url.host; },
+              // (window.list is set once the constructor returned; its first status comes before.)
+              onStatus: (text) => { status.textContent = text + (window.list ? " · " + window.list.url.host : ""); },
             });
             window.list = list;
             </script></body></html>

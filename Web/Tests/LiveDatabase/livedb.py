@@ -29,6 +29,12 @@ TAG = re.compile(rb'data-tag="(\d+)"')
 HEADER = re.compile(rb'^\{"t":"(batch|reload|error)"(?:,"seq":(\d+))?')
 
 
+def die_with_parent():
+    """In a child before exec: SIGKILL when the harness dies (no server outlives a crashed run)."""
+    import ctypes
+    ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -59,13 +65,13 @@ class Instance:
         self.name = name
         self.process = None
 
-    def start(self):
-        args = [self.program, "serve", "--port", str(self.port)]
+    def start(self, extra=()):
+        args = [self.program, "serve", "--port", str(self.port), *extra]
         for peer in self.peer_ports:
             args += ["--peer-port", str(peer)]
         env = dict(os.environ, DIFFABLE_SCOPE_SECRET=self.secret.decode())
         self.log = open(self.log_path, "a")
-        self.process = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT, env=env)
+        self.process = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT, env=env, preexec_fn=die_with_parent)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             with open(self.log_path) as f:
@@ -349,6 +355,14 @@ class Writer:
         self.commit += 1
         tag = self.commit
         rnd = self.random
+        if not self.moves:
+            # Re-ranking only (the benchmark): one statement updates updates_per_commit rows.
+            ids = rnd.sample(range(1, self.rows + 1), self.updates_per_commit)
+            deltas = [rnd.randrange(-3000, 6000) for _ in ids]
+            await connection.execute("UPDATE players AS p SET score = p.score + v.d, tag = $1 "
+                                     "FROM unnest($2::int[], $3::int[]) AS v(id, d) WHERE p.id = v.id", tag, ids, deltas)
+            self.commit_times[tag] = time.monotonic()
+            return
         async with connection.transaction():
             for _ in range(self.updates_per_commit):
                 await connection.execute("UPDATE players SET score = score + $1, tag = $2 WHERE id = $3",

@@ -10,7 +10,8 @@ Every viewer signs in as the same team, whose 10^4 rows (--rows) the writer re-r
 changes the score of 1% of them (--change) and stamps them with the commit's number (the `tag`
 each row carries in its markup); --rate commits a second, the time each commit returned recorded
 by the writer. Viewers are protocol clients in --workers processes that acknowledge every
-message as the browser client does; --sample of them (spread over the instances) record when each
+message as the browser client does; --sample of them (spread over the instances, in a process of
+their own, as each browser has its own machine) record when each
 commit number first arrived in a message, so a commit's latency is the first arrival of its
 number or a later one (a coalesced message carries the newer state) minus the commit's time.
 The clock is CLOCK_MONOTONIC, shared by every process on the machine. Bytes per update are what
@@ -22,16 +23,36 @@ import asyncio
 import json
 import multiprocessing
 import os
-import re
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "LiveDatabase"))
-from livedb import COOKIE, QUERY, Instance, Writer, free_port, mint_token, percentile  # noqa: E402
+from livedb import COOKIE, HEADER, TAG, Instance, Writer, free_port, mint_token, percentile  # noqa: E402
 
-HEADER = re.compile(rb'^\{"t":"(batch|reload|error)"(?:,"seq":(\d+))?')
-TAG = re.compile(rb'data-tag="(\d+)"')
+
+def process_cpu_seconds(pid):
+    """utime + stime of a process, in seconds (from /proc)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf(os.sysconf_names["SC_CLK_TCK"])
+
+
+def database_cpu_seconds():
+    """CPU time of every PostgreSQL server process on the machine (the throwaway cluster's)."""
+    total = 0.0
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/comm") as f:
+                if f.read().strip() != "postgres":
+                    continue
+        except OSError:
+            continue
+        total += process_cpu_seconds(pid)
+    return total
 
 
 async def viewer(url, token, sampled, window, record, connected):
@@ -47,6 +68,8 @@ async def viewer(url, token, sampled, window, record, connected):
                 record["errors"] += 1
                 continue
             seq = int(match.group(2))
+            if match.group(1) == b"reload" and not record["reload_bytes"]:
+                record["reload_bytes"] = len(raw)
             if sampled:
                 for tag in TAG.findall(raw):
                     record["tags"].setdefault(int(tag), now)
@@ -65,7 +88,7 @@ def worker(assignments, window_queue, result_queue, ready_queue):
         window = [float("inf"), float("-inf")]
         records, connected, tasks = [], [], []
         for url, token, sampled in assignments:
-            record = {"batches": 0, "batch_bytes": 0, "reloads": 0, "errors": 0, "tags": {}, "sampled": sampled}
+            record = {"batches": 0, "batch_bytes": 0, "reload_bytes": 0, "reloads": 0, "errors": 0, "tags": {}, "sampled": sampled}
             records.append(record)
             tasks.append(asyncio.create_task(viewer(url, token, sampled, window, record, connected)))
             await asyncio.sleep(0.005)
@@ -95,8 +118,15 @@ async def point(args, instances_count, clients, secret, log_dir):
     assignments = [(instances[i % instances_count].ws_url, token, i % sample_every == 0) for i in range(clients)]
     workers = []
     window_queue, result_queue, ready_queue = multiprocessing.Queue(), multiprocessing.Queue(), multiprocessing.Queue()
-    for w in range(args.workers):
-        process = multiprocessing.Process(target=worker, args=(assignments[w::args.workers], window_queue, result_queue, ready_queue))
+    # The sampled viewers in a process of their own (as a browser has its own machine), so their
+    # arrival times are not queued behind the other viewers' messages; the rest share --workers.
+    sampled = [a for a in assignments if a[2]]
+    loaders = [a for a in assignments if not a[2]]
+    groups = [sampled] + [loaders[w::args.workers] for w in range(args.workers)]
+    for group in groups:
+        if not group:
+            continue
+        process = multiprocessing.Process(target=worker, args=(group, window_queue, result_queue, ready_queue))
         process.start()
         workers.append(process)
     for _ in workers:
@@ -108,9 +138,13 @@ async def point(args, instances_count, clients, secret, log_dir):
     for _ in workers:
         window_queue.put((start, end))
     cpu_before = sum(i.cpu_seconds() for i in instances)
+    database_before = database_cpu_seconds()
+    clients_before = sum(process_cpu_seconds(p.pid) for p in workers)
     first_commit = writer.commit + 1
     await asyncio.sleep(args.seconds)
     cpu = sum(i.cpu_seconds() for i in instances) - cpu_before
+    database_cpu = database_cpu_seconds() - database_before
+    clients_cpu = sum(process_cpu_seconds(p.pid) for p in workers) - clients_before
     last_commit = writer.commit
     await writer.stop()
     records = []
@@ -152,8 +186,12 @@ async def point(args, instances_count, clients, secret, log_dir):
         "updates_per_client_per_s": per_client_batches / args.seconds,
         "bytes_per_batch": batch_bytes / max(1, batches),
         "resend_bytes": resend_bytes,
+        "reload_bytes": max(r["reload_bytes"] for r in records),
         "server_cpu_ms_per_commit": cpu * 1000 / n_commits,
         "server_cpu_percent": cpu / args.seconds * 100,
+        "database_cpu_percent": database_cpu / args.seconds * 100,
+        "clients_cpu_percent": clients_cpu / args.seconds * 100,
+        "bytes_per_commit": batch_bytes / max(1, len(records)) / n_commits,
         "reloads": sum(r["reloads"] for r in records), "errors": sum(r["errors"] for r in records),
         "load": load,
     }
@@ -172,14 +210,17 @@ async def main(args):
             results.append(result)
     print(f"\n{args.rows} rows, {args.change:.0%} changed per commit, writer at {args.rate:g} commits/s, "
           f"{args.seconds:g} s measured per point, {os.cpu_count()} cores\n")
-    print("| instances | clients | commits/s | p50 ms | p99 ms | max ms | updates/s per client | bytes per update | "
-          "re-send JSON bytes | ratio | server CPU ms per commit | server CPU % | load |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| instances | clients | commits/s | p50 ms | p99 ms | max ms | messages/s per client | bytes per message | "
+          "bytes per commit | query result as JSON, bytes | JSON ÷ per commit | server CPU ms per commit | "
+          "server CPU % | PostgreSQL CPU % | clients' CPU % | load |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for r in results:
         print(f"| {r['instances']} | {r['clients']} | {r['commit_rate']:.1f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | "
-              f"{r['max_ms']:.1f} | {r['updates_per_client_per_s']:.1f} | {r['bytes_per_batch']:.0f} | {r['resend_bytes']} | "
-              f"{r['resend_bytes'] / max(1, r['bytes_per_batch']):.0f}x | {r['server_cpu_ms_per_commit']:.1f} | "
-              f"{r['server_cpu_percent']:.0f} | {r['load']} |")
+              f"{r['max_ms']:.1f} | {r['updates_per_client_per_s']:.1f} | {r['bytes_per_batch']:.0f} | {r['bytes_per_commit']:.0f} | "
+              f"{r['resend_bytes']} | {r['resend_bytes'] / max(1, r['bytes_per_commit']):.0f}x | "
+              f"{r['server_cpu_ms_per_commit']:.1f} | {r['server_cpu_percent']:.0f} | {r['database_cpu_percent']:.0f} | "
+              f"{r['clients_cpu_percent']:.0f} | {r['load']} |")
+    print(f"\n(the whole list as a reload message: {results[0]['reload_bytes']} bytes)")
     print("\n(latency samples per point: " + ", ".join(f"{r['latency_samples']}/{r['latency_expected']}" for r in results)
           + "; reloads in the window: " + ", ".join(str(r["reloads"]) for r in results) + ")")
 
@@ -195,5 +236,5 @@ if __name__ == "__main__":
     parser.add_argument("--seconds", type=float, default=15)
     parser.add_argument("--warmup", type=float, default=3)
     parser.add_argument("--sample", type=int, default=20, help="viewers that record arrivals (the others only acknowledge)")
-    parser.add_argument("--workers", type=int, default=2, help="client processes")
+    parser.add_argument("--workers", type=int, default=2, help="processes for the viewers that are not sampled")
     asyncio.run(main(parser.parse_args()))

@@ -79,7 +79,9 @@ public enum ScopeToken {
                 throw Refusal(kind: .badSignature, description: "the token's signature is not this server's")
             }
             guard Double(expiry) > now.timeIntervalSince1970 else {
-                throw Refusal(kind: .expired, description: "the token expired at \(expiry) (Unix seconds), now is \(Int64(now.timeIntervalSince1970))")
+                throw Refusal(
+                    kind: .expired, description: "the token expired at \(expiry) (Unix seconds), now is \(Int64(now.timeIntervalSince1970))"
+                )
             }
             guard let scope = String(bytes: scopeBytes, encoding: .utf8) else {
                 throw Refusal(kind: .malformed, description: "the token's scope is not UTF-8")
@@ -94,9 +96,11 @@ public enum ScopeToken {
     }
 
     static func data(base64URL text: Substring) -> Data? {
-        guard text.utf8.allSatisfy({ byte in
-            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x2D || byte == 0x5F
-        }) else { return nil }
+        guard
+            text.utf8.allSatisfy({ byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x2D || byte == 0x5F
+            })
+        else { return nil }
         var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         standard += String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)
         return Data(base64Encoded: standard)

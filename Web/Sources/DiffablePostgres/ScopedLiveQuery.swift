@@ -53,7 +53,8 @@ public final class ScopedLiveQuery<Scope: Hashable & Sendable, Section: Hashable
         logger: Logger = Logger(label: "DiffablePostgres"), makeList: @escaping @Sendable (Scope) -> LiveList<Section, Item>,
         query: @escaping @Sendable (Scope) -> PostgresQuery, decode: @escaping @Sendable (PostgresRow) throws -> Item
     ) {
-        precondition(SQLIdentifier.isValid(channel), "ScopedLiveQuery: channel must be an SQL identifier (letters, digits, _), not \(channel)")
+        precondition(
+            SQLIdentifier.isValid(channel), "ScopedLiveQuery: channel must be an SQL identifier (letters, digits, _), not \(channel)")
         self.configuration = configuration
         self.channel = channel
         self.section = section

@@ -15,13 +15,7 @@ extension LiveList {
     /// `<script src="<path>/client.js"></script>` and `new DiffableList(element, "<path>/ws")`.
     /// - Complexity: O(1).
     public func mount<Context: WebSocketRequestContext>(on router: Router<Context>, at path: String) {
-        let prefix = path.hasSuffix("/") ? String(path.dropLast()) : path
-        router.get(RouterPath(prefix + "/client.js")) { _, _ in
-            Response(
-                status: .ok,
-                headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: ClientScript.source)))
-        }
+        let prefix = ClientScript.mount(on: router, at: path)
         router.ws(
             RouterPath(prefix + "/ws"),
             shouldUpgrade: { [self] request, _ in

@@ -25,7 +25,8 @@ QUERY = "SELECT id, name, team, score, tag FROM players WHERE team = $1 ORDER BY
 # A row's markup as diffable-web-db renders it (LiveBoard.render).
 ROW = re.compile(r'^<span class="name" data-id="(\d+)" data-team="([^"]*)" data-tag="(\d+)">([^<]*)</span>'
                  r'<span class="score">(-?\d+)</span>$')
-TAG = re.compile(rb'data-tag="(\d+)"')
+# In a message the markup is a JSON string: its quotes arrive escaped.
+TAG = re.compile(rb'data-tag=\\"(\d+)\\"')
 HEADER = re.compile(rb'^\{"t":"(batch|reload|error)"(?:,"seq":(\d+))?')
 
 

@@ -37,7 +37,8 @@ func run(_ statement: String) async throws { try await admin.query(PostgresQuery
 /// The query's rows, read on the admin connection.
 func expected() async throws -> [Player] {
     var players: [Player] = []
-    for try await (id, name, score) in try await admin.query(PostgresQuery(unsafeSQL: sql), logger: logger).decode((Int, String, Int).self) {
+    for try await (id, name, score) in try await admin.query(PostgresQuery(unsafeSQL: sql), logger: logger).decode((Int, String, Int).self)
+    {
         players.append(Player(id: id, name: name, score: score))
     }
     return players
@@ -61,7 +62,10 @@ let runner = Task { await live.run() }
 func converged(_ what: String) async throws {
     let want = try await expected()
     for _ in 0..<400 {
-        if live.current?.itemIdentifiers == want { check(true, "\(what): the list equals the query (\(want.count) rows)"); return }
+        if live.current?.itemIdentifiers == want {
+            check(true, "\(what): the list equals the query (\(want.count) rows)")
+            return
+        }
         try await Task.sleep(for: .milliseconds(50))
     }
     check(false, "\(what): the list has \(live.current?.numberOfItems ?? -1) rows, the query \(want.count)")
@@ -76,7 +80,8 @@ for n in 1...50 { try await run("UPDATE players SET score = score + \(n * 13) WH
 try await converged("50 updates, one statement each")
 let burst = live.statistics
 check(burst.notifications - before.notifications >= 1, "the burst notified (\(burst.notifications - before.notifications) notifications)")
-check(burst.refreshes - before.refreshes <= 50, "the burst cost \(burst.refreshes - before.refreshes) queries for 50 statements (coalesced)")
+check(
+    burst.refreshes - before.refreshes <= 50, "the burst cost \(burst.refreshes - before.refreshes) queries for 50 statements (coalesced)")
 
 try await run("DELETE FROM players WHERE id % 5 = 0")
 try await converged("40 deleted")
@@ -94,7 +99,10 @@ let signer = try ScopeToken.Signer(secret: Array("0123456789abcdef0123456789abcd
 let token = signer.sign(scope: "red team", validFor: .seconds(60))
 check((try? signer.verify(token)) == "red team", "a token verifies to its scope")
 func refusal(_ token: String, now: Date = Date()) -> ScopeToken.Refusal.Kind? {
-    do { _ = try signer.verify(token, now: now); return nil } catch { return error.kind }
+    do {
+        _ = try signer.verify(token, now: now)
+        return nil
+    } catch { return error.kind }
 }
 let parts = token.split(separator: ".")
 let edited = ["v1", "Ymx1ZQ", String(parts[2]), String(parts[3])].joined(separator: ".")

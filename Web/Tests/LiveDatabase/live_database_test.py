@@ -152,8 +152,9 @@ class Suite:
                 alive = [instance.alive() for instance in self.instances]
                 for instance in self.instances:
                     instance.stop()
-        self.check(not violations, f"no protocol client ever held a duplicate row, a row of another team or lacked a stable row "
-                                   f"({sum(c.messages for c in self.clients)} messages checked; {len(violations)} violations"
+        self.check(not violations, f"no protocol client ever received a row of another team, held a duplicate row or lacked "
+                                   f"a stable row ({sum(c.messages for c in self.clients)} messages and "
+                                   f"{sum(c.rows_checked for c in self.clients)} rows they carried checked; {len(violations)} violations"
                                    + (f", e.g. {violations[:3]})" if violations else ")"))
         self.check(not page_violations, f"no page ever did either ({len(page_violations)} violations"
                                         + (f", e.g. {page_violations[:3]})" if page_violations else ")"))
@@ -180,6 +181,19 @@ class Suite:
         self.check(all(c.reloads > 0 for c in self.clients),
                    f"{sum(c.reloads > 0 for c in self.clients)}/{len(self.clients)} protocol clients connected "
                    f"({time.monotonic() - start:.1f} s)")
+
+        # The leak check can fail: a control viewer signed in as blue but expecting red rows
+        # must see violations at once (it is not one of the suite's clients).
+        control = ListClient(-1, [self.instances[1].ws_url], self.secret, "red", stable)
+        control.token = mint_token(self.secret, "blue", time.time() + 3600)
+        control.start()
+        for _ in range(200):
+            if control.reloads:
+                break
+            await asyncio.sleep(0.05)
+        await control.stop()
+        self.check(any("another team" in v for v in control.violations),
+                   f"control: a viewer given blue rows while expecting red is flagged ({len(control.violations)} violations)")
 
         # Steady writing; midway, a tenth of the clients sign in as another team.
         self.writer.start()

@@ -159,6 +159,7 @@ class ListClient:
         self.connections = 0
         self.reloads = 0
         self.messages = 0
+        self.rows_checked = 0  # rows carried by messages, each checked for its team
         self.bytes = 0
         self.errors = []
         self.violations = []
@@ -241,6 +242,8 @@ class ListClient:
         if self.record_tags:
             for tag in TAG.findall(raw):
                 self.tag_arrivals.setdefault(int(tag), now)
+        if kind in ("reload", "batch"):
+            self.check_payload(message, scope)
         if kind == "reload":
             self.sections = [list(section[1]) for section in message["sections"]]
             self.seq = message["seq"]
@@ -291,6 +294,26 @@ class ListClient:
                 sections[step[1]] = list(step[2][1])
             else:
                 raise ValueError(f"unknown step {op!r}")
+
+    def check_payload(self, message, scope):
+        """Every row the message carries belongs to the connection's team (even one the same
+        message deletes again: it reached the viewer)."""
+        if message["t"] == "reload":
+            rows = [row for section in message["sections"] for row in section[1]]
+        else:
+            rows = []
+            for step in message["steps"]:
+                if step[0] in ("i", "r", "c"):
+                    rows.append(step[3])
+                elif step[0] == "o":
+                    rows += [entry for entry in step[2] if not isinstance(entry, int)]
+                elif step[0] in ("I", "R"):
+                    rows += step[2][1]
+        self.rows_checked += len(rows)
+        foreign = [parse_row(row) for row in rows if parse_row(row)[2] != scope]
+        if foreign:
+            self.violations.append(f"client {self.number} ({scope}): a message carried {len(foreign)} rows of another team, "
+                                   f"e.g. {foreign[0]}")
 
     def check(self, scope):
         """The invariants that must hold after every message."""

@@ -129,20 +129,30 @@ public final class ScopedLiveQuery<Scope: Hashable & Sendable, Section: Hashable
     /// One connection's life: LISTEN, the queries, then the queries again per (coalesced)
     /// notification or new scope, until the connection fails or the task is cancelled.
     ///
-    /// Nothing here waits on the notification sequence to end: a connection that dies while a
-    /// query runs ends the session through the failed query or the channel's close, even if
-    /// the sequence never finishes.
+    /// Nothing here waits for the driver to end a stream: the session ends as soon as the
+    /// connection closes or a query fails. A query left hanging on a dead connection is
+    /// abandoned, and can apply nothing later: only the current session's results are applied.
     private func session(id: Int) async throws {
         let connection = try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger)
-        state.locked { $0.statistics.connections += 1 }
+        state.locked {
+            $0.statistics.connections += 1
+            $0.session = id
+        }
         // One pending refresh at most: notifications during a refresh fold into one more.
         let (signals, signal) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        connection.closeFuture.whenComplete { _ in signal.finish() }
+        // The first reason the session ends.
+        let (ended, end) = AsyncStream<any Error>.makeStream(bufferingPolicy: .bufferingOldest(1))
+        connection.closeFuture.whenComplete { _ in
+            signal.finish()
+            end.yield(ConnectionEnded())
+        }
         var consumer: Task<Void, Never>?
+        var refresher: Task<Void, Never>?
         defer {
             state.locked { $0.signal = nil }
             signal.finish()
             consumer?.cancel()
+            refresher?.cancel()
             // Not awaited: closing a connection whose server is gone must not hold up the retry.
             Task { try? await connection.close() }
         }
@@ -154,44 +164,57 @@ public final class ScopedLiveQuery<Scope: Hashable & Sendable, Section: Hashable
                     signal.yield()
                 }
             } catch {}
-            signal.finish()
+            end.yield(ConnectionEnded())
+        }
+        refresher = Task {
+            do {
+                for await _ in signals { try await self.refreshAll(on: connection, session: id) }
+                end.yield(ConnectionEnded())
+            } catch {
+                end.yield(error)
+            }
         }
         state.locked { $0.signal = signal }
         signal.yield()  // the first queries, now that LISTEN is active
-        for await _ in signals { try await refreshAll(on: connection) }
-        throw ConnectionEnded()
+        for await error in ended { throw error }
+        throw ConnectionEnded()  // cancelled
     }
 
     /// Runs every scope's query and applies its rows.
-    private func refreshAll(on connection: PostgresConnection) async throws {
+    private func refreshAll(on connection: PostgresConnection, session: Int) async throws {
         let scopes = state.locked { Array($0.targets.keys) }
-        for scope in scopes { try await refresh(scope, on: connection) }
+        for scope in scopes { try await refresh(scope, on: connection, session: session) }
     }
 
-    private func refresh(_ scope: Scope, on connection: PostgresConnection) async throws {
+    private func refresh(_ scope: Scope, on connection: PostgresConnection, session: Int) async throws {
         let rows = try await connection.query(query(scope), logger: logger)
         var items: [Item] = []
-        var seen = Set<Item>()
-        var skipped = 0
-        for try await row in rows {
-            let item = try decode(row)
-            if seen.insert(item).inserted { items.append(item) } else { skipped += 1 }
-        }
+        for try await row in rows { items.append(try decode(row)) }
         var snapshot = Snapshot()
         snapshot.appendSections([section])
-        snapshot.appendItems(items, toSection: section)
+        var skipped = 0
+        do {
+            // The common case, no repeated row, costs no set of its own: the snapshot checks.
+            try snapshot.tryAppendItems(items, toSection: section)
+        } catch {
+            var seen = Set<Item>()
+            let unique = items.filter { seen.insert($0).inserted }
+            skipped = items.count - unique.count
+            snapshot.appendItems(unique, toSection: section)
+        }
         let (list, waiting) = state.locked { state -> (LiveList<Section, Item>?, [CheckedContinuation<LiveList<Section, Item>, Never>]) in
+            // A refresh of a session that has ended (abandoned, then finished after all) is stale.
+            guard state.session == session, let target = state.targets[scope] else { return (nil, []) }
             state.statistics.refreshes += 1
             state.statistics.duplicatesSkipped += skipped
-            guard let target = state.targets[scope] else { return (nil, []) }
             target.snapshot = snapshot
+            // Under the lock, so applies keep the sessions' order. Not awaited: a slow browser
+            // must not hold back the next query (the list's views coalesce what is not sent yet).
+            target.list.apply(snapshot, completion: nil)
             defer { target.waiting = [] }
             return (target.list, target.waiting)
         }
         guard let list else { return }
-        // Not awaited: a slow browser must not hold back the next query (the list's views
-        // coalesce what they have not sent yet).
-        list.apply(snapshot, completion: nil)
         for ready in waiting { ready.resume(returning: list) }
     }
 
@@ -214,6 +237,8 @@ public final class ScopedLiveQuery<Scope: Hashable & Sendable, Section: Hashable
             var statistics = LiveQueryStatistics()
             /// Wakes the current connection's refresher (nil while disconnected).
             var signal: AsyncStream<Void>.Continuation?
+            /// The current connection's session: only its refreshes are applied.
+            var session = 0
         }
         private let lock = NSLock()
         private var value = Value()

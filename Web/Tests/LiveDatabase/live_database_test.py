@@ -227,14 +227,18 @@ class Suite:
             await self.pages[0][0].evaluate("window.list.url.port") != str(victim.port)
         self.check(page_moved, "the page served by the killed instance moved to another instance")
 
-        # PostgreSQL restart mid-write: the instances listen and query again, the writer reconnects.
+        # PostgreSQL restarts mid-write (several: a restart that lands while a query streams its
+        # rows is the one that once left a session hanging): the instances listen and query
+        # again, the writer reconnects.
         await asyncio.sleep(1)
         failures_before = self.writer.failures
-        restarted = time.monotonic()
-        restart = await asyncio.to_thread(subprocess.run, os.environ["DIFFABLE_PG_RESTART"], shell=True, capture_output=True)
-        self.check(restart.returncode == 0, f"PostgreSQL restarted ({time.monotonic() - restarted:.1f} s)")
-        await asyncio.sleep(3)
-        await self.converge("PostgreSQL restart mid-write", f"{len(self.clients)} + 3 pages", since=restarted)
+        for restart_number in range(args.restarts):
+            restarted = time.monotonic()
+            restart = await asyncio.to_thread(subprocess.run, os.environ["DIFFABLE_PG_RESTART"], shell=True, capture_output=True)
+            self.check(restart.returncode == 0, f"PostgreSQL restart {restart_number + 1} ({time.monotonic() - restarted:.1f} s)")
+            await asyncio.sleep(1.3)
+        await asyncio.sleep(2)
+        await self.converge(f"PostgreSQL restarted {args.restarts} times mid-write", f"{len(self.clients)} + 3 pages", since=restarted)
         print(f"the writer rode out the restart ({self.writer.failures - failures_before} failed commits retried)")
 
         # Clients that stop reading for 10 s: the others go on receiving.
@@ -338,6 +342,7 @@ def main():
     parser.add_argument("--stable", type=int, default=80, help="ids 1..N are only re-ranked, never deleted nor moved")
     parser.add_argument("--rate", type=float, default=10, help="writer commits a second")
     parser.add_argument("--steady", type=float, default=12, help="seconds of writing before the faults")
+    parser.add_argument("--restarts", type=int, default=3, help="PostgreSQL restarts in the restart fault")
     parser.add_argument("--json", help="also write the fault table here")
     args = parser.parse_args()
     suite = Suite(args)

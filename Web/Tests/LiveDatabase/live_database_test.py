@@ -9,7 +9,7 @@ Three diffable-web-db instances on one database; 150 protocol clients (livedb.Li
 replaying the steps into its own list and checking it after every message) and 3 Chromium pages,
 spread over the instances and the four teams (each viewer's team comes from a signed cookie); a
 writer inserting, re-ranking, deleting and moving rows between teams. Then, each while the writer
-writes: kill -9 of an instance, a PostgreSQL restart, clients that stop reading for 10 s, a burst
+writes: kill -9 of an instance, PostgreSQL restarts, clients that stop reading for 10 s, a burst
 of 10^4 writes in one transaction; and hostile connections (oversized and malformed messages, a
 foreign Origin, forged, expired and missing tokens). After each fault every viewer must equal a
 direct SELECT of its team; at no message may a viewer hold a duplicate row, a row of another

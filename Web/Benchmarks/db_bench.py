@@ -28,17 +28,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "LiveDatabase"))
-from livedb import COOKIE, HEADER, TAG, Instance, Writer, free_port, mint_token, percentile  # noqa: E402
-
-
-def process_cpu_seconds(pid):
-    """utime + stime of a process, in seconds (from /proc)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf(os.sysconf_names["SC_CLK_TCK"])
+from livedb import (COOKIE, HEADER, TAG, Instance, Writer, free_port, mint_token, percentile,  # noqa: E402
+                    process_cpu_seconds)
 
 
 def database_cpu_seconds():

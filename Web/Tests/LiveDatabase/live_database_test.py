@@ -26,8 +26,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from livedb import (TEAMS, COOKIE, Instance, ListClient, Writer, free_port, mint_token,  # noqa: E402
-                    parse_row, wait_converged)
+from livedb import TEAMS, COOKIE, Instance, ListClient, Writer, free_port, mint_token, wait_converged  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 # Installed in each page: checks the DOM after every applied message (the same invariants as the

@@ -36,6 +36,16 @@ def die_with_parent():
     ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
+def process_cpu_seconds(pid):
+    """utime + stime of a process, in seconds (from /proc); 0 once it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf(os.sysconf_names["SC_CLK_TCK"])
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -109,9 +119,7 @@ class Instance:
             self.log.close()
 
     def cpu_seconds(self):
-        with open(f"/proc/{self.process.pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf(os.sysconf_names["SC_CLK_TCK"])
+        return process_cpu_seconds(self.process.pid)
 
     def log_text(self):
         with open(self.log_path, errors="replace") as f:

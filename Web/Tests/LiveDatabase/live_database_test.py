@@ -251,7 +251,9 @@ class Suite:
         await asyncio.sleep(10)
         window_commits = self.writer.commit - commits
         received = sorted(c.messages - counts[c.number] for c in others)
-        self.check(received and received[0] >= window_commits * 0.3,
+        # Held back, they would get nothing until the slow ones read again; at least one
+        # message a second each (coalescing may fold commits when the machine is busy).
+        self.check(received and received[0] >= 10 and window_commits > 0,
                    f"while {len(slow)} clients stopped reading 10 s, the other {len(others)} each received at least "
                    f"{received[0] if received else 0} messages (median {received[len(received) // 2] if received else 0}) "
                    f"for {window_commits} commits")

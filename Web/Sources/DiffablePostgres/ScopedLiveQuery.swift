@@ -156,15 +156,21 @@ public final class ScopedLiveQuery<Scope: Hashable & Sendable, Section: Hashable
             // Not awaited: closing a connection whose server is gone must not hold up the retry.
             Task { try? await connection.close() }
         }
-        let notifications = try await connection.listen(channel)
         consumer = Task {
             do {
-                for try await _ in notifications {
-                    self.state.locked { $0.statistics.notifications += 1 }
+                try await connection.listen(on: channel) { notifications in
+                    // LISTEN is active: the first queries can miss nothing committed from now on.
+                    self.state.locked { if $0.session == id { $0.signal = signal } }
                     signal.yield()
+                    for try await _ in notifications {
+                        self.state.locked { $0.statistics.notifications += 1 }
+                        signal.yield()
+                    }
                 }
-            } catch {}
-            end.yield(ConnectionEnded())
+                end.yield(ConnectionEnded())
+            } catch {
+                end.yield(error)
+            }
         }
         refresher = Task {
             do {
@@ -174,8 +180,6 @@ public final class ScopedLiveQuery<Scope: Hashable & Sendable, Section: Hashable
                 end.yield(error)
             }
         }
-        state.locked { $0.signal = signal }
-        signal.yield()  // the first queries, now that LISTEN is active
         for await error in ended { throw error }
         throw ConnectionEnded()  // cancelled
     }

@@ -29,7 +29,7 @@ PYTHON_READY := $(if $(filter $(VENV)/bin/python,$(PYTHON)),$(VENV)/bin/python)
 PREFIX ?= /usr/local
 FIXTURE_LIBS := libcjson libutf8proc
 
-.PHONY: all demo test deps lint steps-mutations python-floors python-asan serve-release web-load web-postgres-test gtk-deps gtk-test gtk-demo gtk-bench gtk-valgrind web-deps web-build web-swift-test web-test web-screenshot serve web-bench sanitize tsan c-deps python-deps python-package python-package-test python-bench c-test c-fixtures swift-test toplevel-test cli-test python-test fixtures fixtures-check \
+.PHONY: all demo test deps lint steps-mutations python-floors python-asan serve-release web-load web-postgres-test web-db-deps web-db-test web-db-soak db-bench serve-db gtk-deps gtk-test gtk-demo gtk-bench gtk-valgrind web-deps web-build web-swift-test web-test web-screenshot serve web-bench sanitize tsan c-deps python-deps python-package python-package-test python-bench c-test c-fixtures swift-test toplevel-test cli-test python-test fixtures fixtures-check \
         lib lib-deps install install-lib c-install-test bench-check-test FORCE docs bench bench-check bench-thresholds bench-cli plot c-bench fuzz fuzz-replay fuzz-replay-swift fuzz-swift-build fuzz-deep \
         fuzz-merge clean valgrind valgrind-deps c-coverage coverage-deps stress check-deep
 
@@ -528,6 +528,43 @@ web-postgres-test: deps
 	    $(call apt_install,postgresql); }
 	cd Web && swift build --product diffable-postgres-test
 	Web/Tests/PostgresTest/run_cluster.sh Web/.build/debug/diffable-postgres-test
+
+# The board on PostgreSQL across instances (Web/Tests/LiveDatabase): 3 diffable-web-db instances,
+# 150 protocol clients and 3 Chromium pages, a writer, then kill -9 of an instance, a PostgreSQL
+# restart, clients that stop reading, a 10^4-write transaction, hostile connections; every viewer
+# must equal a direct SELECT after each (about 1-2 minutes; WEB_DB_STEADY seconds of writing
+# first). web-db-soak: the same with 60 s of writing (not part of make test).
+WEB_DB_STEADY ?= 30
+LIVE_DB_REQUIREMENTS := Web/Tests/LiveDatabase/requirements.txt
+web-db-deps: web-deps
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { echo "installing postgresql"; \
+	    $(call apt_install,postgresql); }
+	@$(PYTHON) -c "import websockets, asyncpg" 2>/dev/null || { echo "installing $(LIVE_DB_REQUIREMENTS)"; \
+	    $(PYTHON) -m pip install --quiet -r $(LIVE_DB_REQUIREMENTS); }
+
+web-db-test: deps web-db-deps
+	cd Web && swift build --product diffable-web-db
+	Web/Tests/PostgresTest/run_cluster.sh $(PYTHON) Web/Tests/LiveDatabase/live_database_test.py \
+	    --program Web/.build/debug/diffable-web-db --steady $(WEB_DB_STEADY)
+
+web-db-soak:
+	$(MAKE) --no-print-directory web-db-test WEB_DB_STEADY=60
+
+# Commit-to-screen latency, bytes per update against re-sending the query result as JSON, and
+# server CPU per update, with 1 and 3 instances and 100 and 300 clients (release build; not a
+# test; DB_BENCH_ARGS, e.g. --clients 100 --instances 1 --seconds 10).
+DB_BENCH_ARGS ?=
+db-bench: deps web-db-deps
+	cd Web && swift build -c release --product diffable-web-db
+	Web/Tests/PostgresTest/run_cluster.sh $(PYTHON) Web/Benchmarks/db_bench.py \
+	    --program Web/.build/release/diffable-web-db $(DB_BENCH_ARGS)
+
+# The board on its own throwaway PostgreSQL: two instances and a writer; prints both pages' URLs.
+# Ctrl-C stops everything, the cluster included.
+serve-db: deps web-db-deps
+	cd Web && swift build --product diffable-web-db
+	Web/Tests/PostgresTest/run_cluster.sh $(PYTHON) Web/Tests/LiveDatabase/serve_db.py \
+	    --program Web/.build/debug/diffable-web-db
 
 # Browser time and bytes per update vs replacing innerHTML, rebuilding from JSON and keyed
 # reconciliation of the JSON (not a test).

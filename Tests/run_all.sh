@@ -81,6 +81,7 @@ part "CLI" cli-test '[0-9]+ passed, [0-9]+ failed'
 part "DocC" docs 'DocC: [0-9]+ pages'
 part "Browser" web-test '[0-9]+ passed'
 part "PostgreSQL" web-postgres-test 'PostgreSQL: [0-9]+ passed, [0-9]+ failed'
+part "Live database" web-db-test 'Live database: [0-9]+ passed, [0-9]+ failed'
 part "GTK" gtk-test 'GTK: [0-9]+ passed, [0-9]+ failed'
 part "TSan" tsan 'with [0-9]+ tests in [0-9]+ suites (passed|failed)'
 

@@ -12,6 +12,8 @@ let package = Package(
         // The demo leaderboard (`diffable-web serve`). The browser tests' and the benchmark's
         // servers are executable targets below, built here but shipped in no product.
         .executable(name: "diffable-web", targets: ["diffable-web"]),
+        // The leaderboard on PostgreSQL, several instances (make serve-db).
+        .executable(name: "diffable-web-db", targets: ["diffable-web-db"]),
         // A LiveList kept equal to an ordered SQL query (LISTEN/NOTIFY). Its own product, so an
         // app that uses only DiffableWeb never fetches or builds the PostgreSQL driver.
         .library(name: "DiffablePostgres", targets: ["DiffablePostgres"]),
@@ -23,6 +25,7 @@ let package = Package(
         // Already a dependency of the two above; named for the WebSocket frames DiffableWeb writes itself.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", "1.33.0"..<"1.34.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.9.0"..<"6.0.0"),
     ],
     targets: [
         .target(
@@ -44,6 +47,8 @@ let package = Package(
                 "DiffableWeb",
                 .product(name: "Diffable", package: "Diffable"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // Already built for the driver (its SCRAM authentication): signs ScopeToken.
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The live query against a throwaway cluster (make web-postgres-test starts and stops it).
@@ -56,6 +61,17 @@ let package = Package(
             ],
             path: "Tests/PostgresTest",
             exclude: ["run_cluster.sh"]
+        ),
+        // The leaderboard on PostgreSQL, one list per team (make serve-db, the live-database tests).
+        .executableTarget(
+            name: "diffable-web-db",
+            dependencies: [
+                "DiffablePostgres", "DiffableWeb", "WebServing",
+                .product(name: "Diffable", package: "Diffable"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            ]
         ),
         // Serving on loopback, shared by the demo and the test and bench servers.
         .target(

@@ -15,17 +15,14 @@ extension LiveList {
     /// `<script src="<path>/client.js"></script>` and `new DiffableList(element, "<path>/ws")`.
     /// - Complexity: O(1).
     public func mount<Context: WebSocketRequestContext>(on router: Router<Context>, at path: String) {
-        let prefix = path.hasSuffix("/") ? String(path.dropLast()) : path
-        router.get(RouterPath(prefix + "/client.js")) { _, _ in
-            Response(
-                status: .ok,
-                headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: ClientScript.source)))
-        }
+        let prefix = ClientScript.mount(on: router, at: path)
         router.ws(
             RouterPath(prefix + "/ws"),
             shouldUpgrade: { [self] request, _ in
-                if let problem = originProblem(request) { throw HTTPError(.forbidden, message: problem) }
+                if let problem = originProblem(request) {
+                    logger?.warning("\(problem)")
+                    throw HTTPError(.forbidden, message: problem)
+                }
                 return .upgrade([:])
             },
             onUpgrade: { [self] inbound, outbound, _ in
@@ -37,7 +34,11 @@ extension LiveList {
     /// page's own (the request's host) nor one of ``allowedOrigins``. Browsers always send
     /// `Origin` on WebSockets, so another site's page cannot open one with the user's cookies.
     /// - Complexity: O(length of the headers).
-    func originProblem(_ request: Request) -> String? {
+    func originProblem(_ request: Request) -> String? { Self.originProblem(request, allowedOrigins: allowedOrigins) }
+
+    /// ``originProblem(_:)`` with the given allowed origins (shared with ``ScopedLiveLists``).
+    /// - Complexity: O(length of the headers).
+    static func originProblem(_ request: Request, allowedOrigins: Set<String>) -> String? {
         guard let origin = request.headers[.origin] else { return nil }
         if allowedOrigins.contains(origin) { return nil }
         let host = request.head.authority ?? request.headers[HTTPField.Name("Host")!]

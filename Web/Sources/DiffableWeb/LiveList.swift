@@ -1,5 +1,6 @@
 import Diffable
 import Foundation
+import Logging
 
 /// A list shown live in every connected browser: the app applies snapshots here; the browsers
 /// that see the same rows share one data source, one diff and one encoded message per update.
@@ -67,6 +68,9 @@ public final class LiveList<Section: Hashable & Sendable, Item: Hashable & Senda
     /// gets the whole list instead. Each view keeps this many of its last messages (shared
     /// buffers: O(this × message size) memory per view, none per browser).
     public var maxCatchUpMessages = 8
+    /// Where refusals (a foreign origin) and clients' protocol errors are logged, with their
+    /// reason; nil: not logged.
+    public var logger: Logger?
 
     /// A list whose items are matched by identity (Apple's behaviour): a changed item is a
     /// delete and an insert.
@@ -372,6 +376,7 @@ public final class LiveList<Section: Hashable & Sendable, Item: Hashable & Senda
     /// Tells the browser what was wrong (the connection goes on until too many errors).
     func fail(_ error: ProtocolError, _ viewer: Viewer) {
         let count = viewer.errors.increment()
+        if count <= maxProtocolErrors + 1 { logger?.notice("DiffableWeb: client message refused: \(error)") }
         if count > maxProtocolErrors {
             if count == maxProtocolErrors + 1 {
                 viewer.send(.text(ProtocolError(.tooManyErrors, "more than \(maxProtocolErrors) invalid messages; closing").json))

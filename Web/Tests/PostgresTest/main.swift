@@ -1,7 +1,8 @@
 // DiffablePostgres against a live server (make web-postgres-test starts a throwaway cluster on
 // loopback and stops it afterwards): a LiveQuery keeps a LiveList equal to an ordered query
 // while rows are inserted, updated in a burst (coalesced) and deleted, and heals after its
-// connection is terminated (changes made meanwhile arrive once it is back). Exits 1 on a failure.
+// connection is terminated (changes made meanwhile arrive once it is back); ScopeToken signs,
+// verifies and refuses tokens. Exits 1 on a failure.
 import Diffable
 import DiffablePostgres
 import DiffableWeb
@@ -36,7 +37,8 @@ func run(_ statement: String) async throws { try await admin.query(PostgresQuery
 /// The query's rows, read on the admin connection.
 func expected() async throws -> [Player] {
     var players: [Player] = []
-    for try await (id, name, score) in try await admin.query(PostgresQuery(unsafeSQL: sql), logger: logger).decode((Int, String, Int).self) {
+    for try await (id, name, score) in try await admin.query(PostgresQuery(unsafeSQL: sql), logger: logger).decode((Int, String, Int).self)
+    {
         players.append(Player(id: id, name: name, score: score))
     }
     return players
@@ -60,7 +62,10 @@ let runner = Task { await live.run() }
 func converged(_ what: String) async throws {
     let want = try await expected()
     for _ in 0..<400 {
-        if live.current?.itemIdentifiers == want { check(true, "\(what): the list equals the query (\(want.count) rows)"); return }
+        if live.current?.itemIdentifiers == want {
+            check(true, "\(what): the list equals the query (\(want.count) rows)")
+            return
+        }
         try await Task.sleep(for: .milliseconds(50))
     }
     check(false, "\(what): the list has \(live.current?.numberOfItems ?? -1) rows, the query \(want.count)")
@@ -75,7 +80,8 @@ for n in 1...50 { try await run("UPDATE players SET score = score + \(n * 13) WH
 try await converged("50 updates, one statement each")
 let burst = live.statistics
 check(burst.notifications - before.notifications >= 1, "the burst notified (\(burst.notifications - before.notifications) notifications)")
-check(burst.refreshes - before.refreshes <= 50, "the burst cost \(burst.refreshes - before.refreshes) queries for 50 statements (coalesced)")
+check(
+    burst.refreshes - before.refreshes <= 50, "the burst cost \(burst.refreshes - before.refreshes) queries for 50 statements (coalesced)")
 
 try await run("DELETE FROM players WHERE id % 5 = 0")
 try await converged("40 deleted")
@@ -87,6 +93,23 @@ try await run("UPDATE players SET score = 5000 WHERE id = 7")
 try await run("INSERT INTO players VALUES (1000, 'newcomer', 4000)")
 try await converged("changes made while its connection was down")
 check(live.statistics.connections > connectionsBefore, "it connected again (\(live.statistics.connections) connections in all)")
+
+// ScopeToken: what the live-database suite's viewers present (its tokens are minted in Python).
+let signer = try ScopeToken.Signer(secret: Array("0123456789abcdef0123456789abcdef".utf8))
+let token = signer.sign(scope: "red team", validFor: .seconds(60))
+check((try? signer.verify(token)) == "red team", "a token verifies to its scope")
+func refusal(_ token: String, now: Date = Date()) -> ScopeToken.Refusal.Kind? {
+    do {
+        _ = try signer.verify(token, now: now)
+        return nil
+    } catch { return error.kind }
+}
+let parts = token.split(separator: ".")
+let edited = ["v1", "Ymx1ZQ", String(parts[2]), String(parts[3])].joined(separator: ".")
+check(refusal(edited) == .badSignature, "a token whose scope was edited is refused (bad signature)")
+check(refusal(token, now: Date().addingTimeInterval(120)) == .expired, "an expired token is refused")
+check(refusal("v1.cmVk") == .malformed && refusal(String(repeating: "x", count: 5000)) == .malformed, "malformed tokens are refused")
+check((try? ScopeToken.Signer(secret: Array("short".utf8))) == nil, "a signing secret under 32 bytes is refused")
 
 runner.cancel()
 await runner.value

@@ -4,6 +4,12 @@
 //   const list = new DiffableList(document.getElementById("list"), "/leaderboard/ws");
 //   list.setFilter("ann");
 //
+// Several server instances: pass their WebSocket URLs in order of preference,
+//   new DiffableList(element, ["/leaderboard/ws", "ws://127.0.0.1:8081/leaderboard/ws"]);
+// when a connection closes (its instance stopped), the next one in the list is tried, and so on
+// round the list; each new connection starts with the whole list, so one reload converges.
+// Behind a load balancer, one same-origin URL is enough: every reconnect reaches a live instance.
+//
 // Each server message is either the whole list ("reload") or one batch of steps whose indices
 // are valid one after another ("batch"). Rows are moved with moveBefore/insertBefore, never
 // re-created, so a moved row keeps its node, its focus and its scroll position.
@@ -118,12 +124,21 @@
   }
 
   class DiffableList {
-    // container: the element the list fills; url: the WebSocket path or URL (relative to the page).
+    // container: the element the list fills; url: the WebSocket path or URL (relative to the
+    // page), or an array of them (instances to fail over to, tried in turn).
     // options.onStatus(text), options.onError(error), options.onApplied(info): optional callbacks.
     constructor(container, url, options) {
       this.container = container;
-      this.url = new URL(url, global.location.href);
-      this.url.protocol = this.url.protocol === "https:" ? "wss:" : this.url.protocol === "http:" ? "ws:" : this.url.protocol;
+      this.endpoints = (Array.isArray(url) ? url : [url]).map((each) => {
+        const resolved = new URL(each, global.location.href);
+        resolved.protocol = resolved.protocol === "https:" ? "wss:" : resolved.protocol === "http:" ? "ws:" : resolved.protocol;
+        return resolved;
+      });
+      if (this.endpoints.length === 0) throw new TypeError("DiffableList: no WebSocket URL given");
+      this.endpointIndex = 0;
+      this.url = this.endpoints[0];
+      this.filterText = "";
+      this.connections = 0;
       this.options = options || {};
       this.sections = [];
       this.seq = 0;
@@ -139,17 +154,27 @@
     }
 
     connect() {
+      this.url = this.endpoints[this.endpointIndex];
       const socket = new WebSocket(this.url.href);
       this.socket = socket;
       this.awaitingReload = true;
       this.status("connecting");
-      socket.onopen = () => { this.retryDelay = 250; this.status("live"); };
+      socket.onopen = () => {
+        this.retryDelay = 250;
+        this.connections++;
+        this.status("live");
+        // A new connection starts unfiltered: the filter the user typed goes again.
+        if (this.filterText !== "") this.send({ t: "filter", text: this.filterText });
+      };
       socket.onmessage = (event) => this.onMessage(event.data);
       socket.onclose = (event) => {
         if (this.socket !== socket) return;
         this.status(event.code === 1009 ? "closed: message too large" : "reconnecting");
-        if (!this.closed) setTimeout(() => this.connect(), this.retryDelay);
-        this.retryDelay = Math.min(this.retryDelay * 2, 5000);
+        // The next instance, round the list; with one URL, the same one after a growing delay.
+        this.endpointIndex = (this.endpointIndex + 1) % this.endpoints.length;
+        const delay = this.endpointIndex === 0 ? this.retryDelay : 50;
+        if (!this.closed) setTimeout(() => this.connect(), delay);
+        if (this.endpointIndex === 0) this.retryDelay = Math.min(this.retryDelay * 2, 5000);
       };
     }
 
@@ -167,7 +192,10 @@
       if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
     }
 
-    setFilter(text) { this.send({ t: "filter", text: String(text) }); }
+    setFilter(text) {
+      this.filterText = String(text);
+      this.send({ t: "filter", text: this.filterText });
+    }
 
     onMessage(data) {
       const received = performance.now();

@@ -18,8 +18,8 @@ extension DiffableDataSourceSnapshot {
     }
 
     /// ``difference(from:)`` with the caller's `==` of the items, when it confirms their matches.
-    // `@specialized`, not an exported `@_specialize`: the call comes from code inlined into the
-    // caller's module (see appendItems(_:keys:toSection:)).
+    /// Called from the inlined wrapper, so its specializations check the types themselves (as
+    /// the inner `appendItems(_:keys:toSection:)` does).
     @usableFromInline
     @specialized(where SectionIdentifierType == Int, ItemIdentifierType == Int)
     @specialized(where SectionIdentifierType == Int, ItemIdentifierType == String)

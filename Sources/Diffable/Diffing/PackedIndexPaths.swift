@@ -60,26 +60,31 @@ final class PackedIndexPaths: @unchecked Sendable {
         // An empty list is never cached: most of a batch's lists are empty, and each read
         // would otherwise take the lock.
         if range.isEmpty { return [] }
-        return materialize(range.count, find: { $0.paths(at: range.lowerBound) }, store: { $0.store($1, at: range.lowerBound) }) {
-            var made: [IndexPath] = []
-            made.reserveCapacity(range.count)
-            for position in range { made.append(paths[position].indexPath) }
-            return made
-        }
+        return materialize(
+            range.count, find: { $0.paths(at: range.lowerBound) }, store: { $0.store($1, at: range.lowerBound) },
+            make: {
+                var made: [IndexPath] = []
+                made.reserveCapacity(range.count)
+                for position in range { made.append(paths[position].indexPath) }
+                return made
+            })
     }
 
     /// Moves from the paths at `from` to those at `to` (equal lengths), made once.
     /// - Complexity: O(count) the first time, O(1) after.
     func moves(from: Range<Int>, to: Range<Int>) -> [BatchUpdate.ItemMove] {
         if from.isEmpty { return [] }
-        return materialize(from.count, find: { $0.moves(at: from.lowerBound) }, store: { $0.moves.append((from.lowerBound, $1)) }) {
-            var made: [BatchUpdate.ItemMove] = []
-            made.reserveCapacity(from.count)
-            for offset in 0..<from.count {
-                made.append(BatchUpdate.ItemMove(from: paths[from.lowerBound + offset].indexPath, to: paths[to.lowerBound + offset].indexPath))
-            }
-            return made
-        }
+        return materialize(
+            from.count, find: { $0.moves(at: from.lowerBound) }, store: { $0.moves.append((from.lowerBound, $1)) },
+            make: {
+                var made: [BatchUpdate.ItemMove] = []
+                made.reserveCapacity(from.count)
+                for offset in 0..<from.count {
+                    made.append(
+                        BatchUpdate.ItemMove(from: paths[from.lowerBound + offset].indexPath, to: paths[to.lowerBound + offset].indexPath))
+                }
+                return made
+            })
     }
 
     /// Lists up to this many paths are made holding the lock (one acquisition per list);

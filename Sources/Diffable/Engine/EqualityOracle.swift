@@ -33,7 +33,6 @@ enum EqualityOracle {
         }
     }
 
-
     @inline(__always)
     private static func compare<T: Equatable>(
         _: T.Type, _ context: UnsafePointer<Context>, _ aSide: Int32, _ a: UInt32, _ bSide: Int32, _ b: UInt32

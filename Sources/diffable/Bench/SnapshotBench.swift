@@ -84,8 +84,12 @@ enum SnapshotBench {
         row: (String, Double, Double, Int) -> Void
     ) {
         var checksum = 0
-        let sections = Measure.median(runs: runs) { for probe in probes { checksum &+= snapshot.sectionIdentifier(containingItem: probe)! } }
-        let plainSections = Measure.median(runs: runs) { for probe in probes { checksum &+= model.sectionIdentifier(containingItem: probe)! } }
+        let sections = Measure.median(runs: runs) {
+            for probe in probes { checksum &+= snapshot.sectionIdentifier(containingItem: probe)! }
+        }
+        let plainSections = Measure.median(runs: runs) {
+            for probe in probes { checksum &+= model.sectionIdentifier(containingItem: probe)! }
+        }
         row("sectionIdentifier(containingItem:) × 100,000", sections, plainSections, runs)
         // A data source showing the snapshot, its view driven on this thread.
         let here = ViewExecutor(enqueue: { $0() }, isCurrent: { true })

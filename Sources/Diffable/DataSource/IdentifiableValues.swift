@@ -4,13 +4,13 @@
 /// tables, each value copied through its value witness (a `String` field retained and released).
 ///
 /// The closures are `let` fields of the matcher's own storage, called through it: a call
-/// retains nothing.
+/// retains nothing. They capture nothing either, so the value is sendable.
 @usableFromInline
-struct IdentifiableValues<Item: Identifiable>: Sendable {
+struct IdentifiableValues<Item: Identifiable>: @unchecked Sendable {
     /// The `id`s of the values at `slots` of `values`, in order.
-    @usableFromInline let ids: @Sendable (UnsafeBufferPointer<Item>, UnsafeBufferPointer<Int32>) -> [Item.ID]
+    @usableFromInline let ids: (UnsafeBufferPointer<Item>, UnsafeBufferPointer<Int32>) -> [Item.ID]
     /// Whether the values at the two addresses differ (`!=`).
-    @usableFromInline let differ: @Sendable (UnsafePointer<Item>, UnsafePointer<Item>) -> Bool
+    @usableFromInline let differ: (UnsafePointer<Item>, UnsafePointer<Item>) -> Bool
 
     /// - Complexity: O(1).
     @inlinable

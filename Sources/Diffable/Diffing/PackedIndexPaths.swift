@@ -34,14 +34,15 @@ final class PackedIndexPaths: @unchecked Sendable {
             return nil
         }
     }
-    /// Guards ``cache``. The lock and the cache are this object's own fields, not a `Locked`
-    /// value: every diff makes one of these, and the wrapper would be one allocation more.
-    private let lock = Lock()
+    /// Guards ``cache``. The mutex and the cache are this object's own fields, not a `Locked`
+    /// value: every diff makes one of these, and each wrapper object would be one allocation
+    /// and one release more.
+    private let mutex = Lock.Mutex()
     private var cache = Materialized()
 
     /// Runs `body` on the cache, holding the lock. - Complexity: O(1) plus `body`.
     private func withCache<R>(_ body: (inout Materialized) -> R) -> R {
-        lock.withLock { body(&cache) }
+        mutex.withLock { body(&cache) }
     }
 
     /// - Complexity: O(1).

@@ -3,7 +3,7 @@ import Diffable
 import DiffableTools
 import Foundation
 
-/// `diffable diff OLD NEW`: the fixture `expect` object, a text summary or the sequential
+/// `diffable diff OLD NEW`: the batches as JSON (`{"batches": [...]}`), a text summary or the sequential
 /// steps for two snapshots (JSON or TSV, files or stdin), at the engine's speed: identifiers
 /// are read by simdjson and numbered, so the engine diffs integers (docs/CLI_IO.md).
 struct DiffCommand: ParsableCommand {
@@ -36,7 +36,7 @@ struct DiffCommand: ParsableCommand {
     @Argument(help: "The new snapshot (a path, or - for stdin).")
     var new: String
 
-    @Option(help: "Output: json (the fixture expect object), text (for people) or steps (one step a line).")
+    @Option(help: "Output: json ({\"batches\": [...]}), text (for people) or steps (one step a line).")
     var format: OutputFormat = .json
 
     enum OutputFormat: String, ExpressibleByArgument {

@@ -126,14 +126,25 @@ public final class DiffableDataSource<
     /// Snapshots hold the values; two values with one `id` in a snapshot trap (with a report
     /// of every repeated `id` and its positions).
     /// - Complexity: O(1).
-    public init(
+    @inlinable
+    public convenience init(
         view: some ListView<Cell>, executor: ViewExecutor = .main, matchingItemsByID updates: ItemContentUpdate,
         cellProvider: @escaping CellProvider
+    ) where ItemIdentifierType: Identifiable, ItemIdentifierType.ID: Sendable {
+        // The values' `id` and `!=` made here, in the caller's module, where the item type is known.
+        self.init(view: view, executor: executor, matchingItemsByID: updates, values: IdentifiableValues(), cellProvider: cellProvider)
+    }
+
+    /// ``init(view:executor:matchingItemsByID:cellProvider:)`` with the values' operations made.
+    @usableFromInline
+    init(
+        view: some ListView<Cell>, executor: ViewExecutor, matchingItemsByID updates: ItemContentUpdate,
+        values: IdentifiableValues<ItemIdentifierType>, cellProvider: @escaping CellProvider
     ) where ItemIdentifierType: Identifiable, ItemIdentifierType.ID: Sendable {
         self.view = view
         self.executor = executor
         self.cellProvider = cellProvider
-        matcher = IdentifiableItemMatcher(updates: updates)
+        matcher = IdentifiableItemMatcher(updates: updates, values: values)
         published = State()
         shown = published
         view.dataSource = self

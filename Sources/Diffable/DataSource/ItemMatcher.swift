@@ -127,30 +127,35 @@ where Item.ID: Sendable {
     }
 
     let updates: ItemContentUpdate
+    /// The values' `id` and `!=`, compiled where `Item` is known.
+    let values: IdentifiableValues<Item>
     var storage = MatcherStorage<Section, Item, Prepared, IDSnapshot>(IDSnapshot())
     var shownState = IDSnapshot()
 
-    init(updates: ItemContentUpdate) { self.updates = updates }
+    init(updates: ItemContentUpdate, values: IdentifiableValues<Item>) {
+        self.updates = updates
+        self.values = values
+    }
 
     /// - Complexity: O(n + s) expected.
     func prepare(_ snapshot: Snapshot, operation: String) -> Prepared? {
         do {
-            return Prepared(try Self.identifiers(of: snapshot))
+            return Prepared(try identifiers(of: snapshot))
         } catch {
             DiffableDiagnostics.fail(.duplicateIdentifiers, in: operation, "values matched by id: \(error)")
         }
     }
 
     func state(loading target: Target, prepared: Prepared?) -> IDSnapshot {
-        Self.identifiers(target, prepared: prepared)
+        identifiers(target, prepared: prepared)
     }
 
     func batches(for target: Target, prepared: Prepared?, from base: CommittedState<Section, Item>, state oldIDs: IDSnapshot)
         -> ([BatchUpdate], IDSnapshot)
     {
-        var ids = Self.identifiers(target, prepared: prepared)
+        var ids = identifiers(target, prepared: prepared)
         let values = target.snapshot
-        let changed = Self.changedItems(values, base: base.snapshot, baseIDs: oldIDs)
+        let changed = changedItems(values, ids: ids, base: base.snapshot, baseIDs: oldIDs)
         var reloads = values.reloadedItemIdentifiers.mapped { $0.id }
         var reconfigures = values.reconfiguredItemIdentifiers.mapped { $0.id }
         switch updates {
@@ -177,7 +182,7 @@ where Item.ID: Sendable {
 
     /// The prepared `id` snapshot, or a fresh one when a redone plan already took it or
     /// later changes made the snapshot (where a repeated `id` is reported and traps).
-    private static func identifiers(_ target: Target, prepared: Prepared?) -> IDSnapshot {
+    private func identifiers(_ target: Target, prepared: Prepared?) -> IDSnapshot {
         if let prepared = prepared?.take() { return prepared }
         do {
             return try identifiers(of: target.snapshot)
@@ -189,25 +194,46 @@ where Item.ID: Sendable {
     /// The `id` mirror of `snapshot`; throws ``SnapshotError/duplicateItems(_:)`` naming every
     /// repeated `id` and its positions.
     /// - Complexity: O(n + s) expected.
-    static func identifiers(of snapshot: Snapshot) throws(SnapshotError) -> IDSnapshot {
-        try IDSnapshot(
-            validating: snapshot.sectionIdentifiers.mapped { section in
-                (section, snapshot.itemIdentifiers(inSection: section).mapped { $0.id })
-            })
+    func identifiers(of snapshot: Snapshot) throws(SnapshotError) -> IDSnapshot {
+        let storage = snapshot.storage
+        // Each section's `id`s read in the caller's compiled code, straight from the values.
+        let sections = storage.items.ids.withUnsafeBufferPointer { values in
+            storage.sectionOrder.mapped { section in
+                (
+                    storage.sectionIDs[Int(section)]!,
+                    storage.sectionItems[Int(section)].withUnsafeBufferPointer { slots in self.values.ids(values, slots) }
+                )
+            }
+        }
+        return try IDSnapshot(validating: sections)
     }
 
-    /// The `id`s of items present in both snapshots whose values differ.
-    /// - Complexity: O(n) expected: one `id` lookup and one `==` per item of `values`.
-    static func changedItems(_ values: Snapshot, base: Snapshot, baseIDs: IDSnapshot) -> [Item.ID] {
-        let old = base.storage, oldIDs = baseIDs.storage
+    /// The `id`s of items present in both snapshots whose values differ; `ids` is the `id`
+    /// mirror of `values` (the same layout), `baseIDs` the one of `base`.
+    /// - Complexity: O(n) expected: one `id` lookup (by the key `ids` holds, not hashed again)
+    ///   and one `!=` per item of `values`.
+    func changedItems(_ values: Snapshot, ids: IDSnapshot, base: Snapshot, baseIDs: IDSnapshot) -> [Item.ID] {
+        let new = values.storage, newIDs = ids.storage, old = base.storage, oldIDs = baseIDs.storage
         var changed: [Item.ID] = []
-        for value in values.itemIdentifiersInStorageOrder {
-            let id = value.id
-            guard let slot = oldIDs.itemSlot(id) else { continue }
-            // Both old snapshots have one layout: the same position holds the old value.
-            let (section, index) = oldIDs.displayPlace(ofItemSlot: slot)
-            let oldValue = old.itemID(inSectionAt: section, index: index)
-            if oldValue != value { changed.append(id) }
+        new.items.ids.withUnsafeBufferPointer { newValues in
+            old.items.ids.withUnsafeBufferPointer { oldValues in
+                newIDs.withItemKeys { newKeys in
+                    for position in 0..<new.sectionOrder.count {
+                        let valueSlots = new.sectionItems[Int(new.sectionOrder[position])]
+                        let idSlots = newIDs.sectionItems[Int(newIDs.sectionOrder[position])]
+                        for index in 0..<valueSlots.count {
+                            let idSlot = idSlots[index]
+                            let id = newIDs.itemID(atSlot: idSlot)
+                            guard let slot = oldIDs.itemSlot(id, key: newKeys[Int(idSlot)]) else { continue }
+                            // Both old snapshots have one layout: the same position holds the old value.
+                            let (section, oldIndex) = oldIDs.displayPlace(ofItemSlot: slot)
+                            let oldSlot = old.sectionItems[Int(old.sectionOrder[section])][oldIndex]
+                            let newValue = newValues.baseAddress! + Int(valueSlots[index])
+                            if self.values.differ(newValue, oldValues.baseAddress! + Int(oldSlot)) { changed.append(id) }
+                        }
+                    }
+                }
+            }
         }
         return changed
     }

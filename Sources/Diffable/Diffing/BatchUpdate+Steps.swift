@@ -39,7 +39,8 @@ extension BatchValidator {
         resolved.insertItems = plan.itemInserts.sorted().map(\.packed)
         resolved.moveItemsFrom = plan.moveSources.map(\.packed)
         resolved.moveItemsTo = plan.moveTargets.map(\.packed)
-        resolved.reconfigureItems = batch.coreBatch.reconfigureItems
+        // Only the reconfigure list is needed in the core's terms: packed alone, not the whole batch.
+        resolved.reconfigureItems = batch.reconfigureItemList.packedPaths(BatchUpdate.corePath)
         do {
             return try ListStep.list(resolved, oldCounts: oldCounts, newCounts: newCounts).get()
         } catch {
@@ -88,11 +89,7 @@ extension BatchUpdate {
     /// two indices long.
     /// - Complexity: O(k).
     var coreBatch: CoreBatch {
-        func index(_ value: Int) -> UInt32 { UInt32(exactly: value) ?? .max }
-        func path(_ path: IndexPath) -> PackedIndexPath {
-            path.count == 2
-                ? PackedIndexPath(section: index(path.section), item: index(path.item)) : PackedIndexPath(section: .max, item: .max)
-        }
+        let index = Self.coreIndex, path = Self.corePath
         var batch = CoreBatch()
         batch.deleteSections = deleteSections.map(index)
         batch.insertSections = insertSections.map(index)
@@ -105,6 +102,17 @@ extension BatchUpdate {
         batch.reloadItems = reloadItemList.packedPaths(path)
         batch.reconfigureItems = reconfigureItemList.packedPaths(path)
         return batch
+    }
+
+    /// An index in the core's terms: `UInt32.max`, which no count reaches, for one no `UInt32`
+    /// holds (negative, or too large). - Complexity: O(1).
+    static func coreIndex(_ value: Int) -> UInt32 { UInt32(exactly: value) ?? .max }
+
+    /// A path in the core's terms (each index as ``coreIndex(_:)``; a path that is not two
+    /// indices long becomes one the core refuses). - Complexity: O(1).
+    static func corePath(_ path: IndexPath) -> PackedIndexPath {
+        path.count == 2
+            ? PackedIndexPath(section: coreIndex(path.section), item: coreIndex(path.item)) : PackedIndexPath(section: .max, item: .max)
     }
 }
 

@@ -281,10 +281,10 @@ struct PathCoding: Codable {
         /// The path `[section, item]`. - Complexity: O(1).
         @_disfavoredOverload
         public init(item: Int, section: Int) {
-            // Two appends build Foundation's inline two-index form without allocating the
-            // array that `init(indexes:)` would (2× faster per path; a batch can hold 10^6).
-            self.init()
-            append(section)
+            // The one-index form and an append build Foundation's inline two-index form without
+            // allocating the array that `init(indexes:)` would (2× faster per path; a batch can
+            // hold 10^6), in two calls where an empty path and two appends take three.
+            self.init(index: section)
             append(item)
         }
         /// The section index (the first index). - Complexity: O(1).

@@ -11,13 +11,23 @@ extension DiffableDataSourceSnapshot {
     /// The result is exactly the one ALGORITHM.md specifies, identical in every
     /// language that passes the cross-language fixtures (docs/FIXTURES.md).
     /// - Complexity: O(n + s) expected plus O(k log k) for the LIS over the k matched items.
-    @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == Int)
-    @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == String)
-    @_specialize(exported:true,where SectionIdentifierType == String, ItemIdentifierType == String)
-    @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == UUID)
-    @_specialize(exported:true,where SectionIdentifierType == String, ItemIdentifierType == UUID)
+    @inlinable
     public func difference(from other: Self) -> SnapshotDifference<SectionIdentifierType, ItemIdentifierType> {
-        DiffContextPool.shared.withContext { $0.diffSnapshots(old: other, new: self) }
+        // The items' `==` made here, in the caller's module, where the identifier type is known.
+        difference(from: other, itemEquality: ItemEquality.forIdentifiers(ItemIdentifierType.self))
+    }
+
+    /// ``difference(from:)`` with the caller's `==` of the items, when it confirms their matches.
+    /// Called from the inlined wrapper, so its specializations check the types themselves (as
+    /// the inner `appendItems(_:keys:toSection:)` does).
+    @usableFromInline
+    @specialized(where SectionIdentifierType == Int, ItemIdentifierType == Int)
+    @specialized(where SectionIdentifierType == Int, ItemIdentifierType == String)
+    @specialized(where SectionIdentifierType == String, ItemIdentifierType == String)
+    @specialized(where SectionIdentifierType == Int, ItemIdentifierType == UUID)
+    @specialized(where SectionIdentifierType == String, ItemIdentifierType == UUID)
+    func difference(from other: Self, itemEquality: ItemEquality?) -> SnapshotDifference<SectionIdentifierType, ItemIdentifierType> {
+        DiffContextPool.shared.withContext { $0.diffSnapshots(old: other, new: self, itemEquality: itemEquality) }
     }
 }
 
@@ -36,19 +46,19 @@ extension DiffContext {
     /// The two-level diff of two snapshots (unique by construction, so the core
     /// skips duplicate validation).
     /// - Complexity: O(n + s) expected plus O(k log k) for the LIS of matched items.
-    package func diffSnapshots<S, I>(old: DiffableDataSourceSnapshot<S, I>, new: DiffableDataSourceSnapshot<S, I>)
-        -> SnapshotDifference<S, I>
-    {
-        let (result, oldFlat, newFlat) = diffSnapshots(old: old, new: new, maps: true)
+    package func diffSnapshots<S, I>(
+        old: DiffableDataSourceSnapshot<S, I>, new: DiffableDataSourceSnapshot<S, I>, itemEquality: ItemEquality? = nil
+    ) -> SnapshotDifference<S, I> {
+        let (result, oldFlat, newFlat) = diffSnapshots(old: old, new: new, maps: true, itemEquality: itemEquality)
         return SnapshotDifference(old: .snapshot(old), new: .snapshot(new), result: result, oldFlat: oldFlat, newFlat: newFlat)
     }
 
     /// The engine's result for two snapshots and the flat forms it was computed on; the
     /// position maps only when `maps` is set.
     /// - Complexity: O(n + s) expected plus O(k log k) for the LIS of matched items.
-    fileprivate func diffSnapshots<S, I>(old: DiffableDataSourceSnapshot<S, I>, new: DiffableDataSourceSnapshot<S, I>, maps: Bool)
-        -> (result: SectionsDiffResult, oldFlat: FlatSnapshot, newFlat: FlatSnapshot)
-    {
+    fileprivate func diffSnapshots<S, I>(
+        old: DiffableDataSourceSnapshot<S, I>, new: DiffableDataSourceSnapshot<S, I>, maps: Bool, itemEquality: ItemEquality? = nil
+    ) -> (result: SectionsDiffResult, oldFlat: FlatSnapshot, newFlat: FlatSnapshot) {
         let oldStorage = old.storage, newStorage = new.storage
         let hashedKeys = !oldStorage.sectionStrategy.isInjective || !oldStorage.items.strategy.isInjective
         let oldFlat = FlatSnapshot(oldStorage, slots: hashedKeys)
@@ -60,7 +70,8 @@ extension DiffContext {
                         diffSections(
                             old: oldFlat, new: newFlat, refresh: FlatRefresh(newStorage, flat: newFlat),
                             sections: (oldSectionIDs, newSectionIDs, oldStorage.sectionStrategy.isInjective),
-                            items: (oldItemIDs, newItemIDs, oldStorage.items.strategy.isInjective), maps: maps)
+                            items: (oldItemIDs, newItemIDs, oldStorage.items.strategy.isInjective), itemEquality: itemEquality,
+                            maps: maps)
                     }
                 }
             }

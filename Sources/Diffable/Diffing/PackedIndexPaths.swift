@@ -17,6 +17,13 @@ final class PackedIndexPaths: @unchecked Sendable {
         var paths: [(start: Int, list: [IndexPath])] = []
         var moves: [(start: Int, list: [BatchUpdate.ItemMove])] = []
 
+        /// Caches a list of paths; the first one stored makes room for every path list two
+        /// batches can have (one allocation, not one per growth).
+        mutating func store(_ list: [IndexPath], at start: Int) {
+            if paths.isEmpty { paths.reserveCapacity(10) }
+            paths.append((start, list))
+        }
+
         func paths(at start: Int) -> [IndexPath]? {
             for entry in paths where entry.start == start { return entry.list }
             return nil
@@ -27,7 +34,16 @@ final class PackedIndexPaths: @unchecked Sendable {
             return nil
         }
     }
-    private let materialized = Locked(Materialized())
+    /// Guards ``cache``. The mutex and the cache are this object's own fields, not a `Locked`
+    /// value: every diff makes one of these, and each wrapper object would be one allocation
+    /// and one release more.
+    private let mutex = Lock.Mutex()
+    private var cache = Materialized()
+
+    /// Runs `body` on the cache, holding the lock. - Complexity: O(1) plus `body`.
+    private func withCache<R>(_ body: (inout Materialized) -> R) -> R {
+        mutex.withLock { body(&cache) }
+    }
 
     /// - Complexity: O(1).
     init(_ paths: ResultArray<PackedIndexPath>) { self.paths = paths }
@@ -37,28 +53,64 @@ final class PackedIndexPaths: @unchecked Sendable {
 
     /// Whether any list was made into `IndexPath`s yet (counting one must not).
     /// - Complexity: O(1).
-    var hasMaterializedLists: Bool { materialized.withLock { !$0.paths.isEmpty || !$0.moves.isEmpty } }
+    var hasMaterializedLists: Bool { withCache { !$0.paths.isEmpty || !$0.moves.isEmpty } }
 
     /// The paths in `range` as `IndexPath`s, made on the first request and kept.
     /// - Complexity: O(range.count) the first time, O(1) after.
     func indexPaths(_ range: Range<Int>) -> [IndexPath] {
-        if let cached = materialized.withLock({ $0.paths(at: range.lowerBound) }) { return cached }
-        let made = paths[range].map { $0.indexPath }
-        return materialized.withLock { cache in
-            if let cached = cache.paths(at: range.lowerBound) { return cached }
-            cache.paths.append((range.lowerBound, made))
-            return made
-        }
+        // An empty list is never cached: most of a batch's lists are empty, and each read
+        // would otherwise take the lock.
+        if range.isEmpty { return [] }
+        return materialize(
+            range.count, find: { $0.paths(at: range.lowerBound) }, store: { $0.store($1, at: range.lowerBound) },
+            make: {
+                var made: [IndexPath] = []
+                made.reserveCapacity(range.count)
+                for position in range { made.append(paths[position].indexPath) }
+                return made
+            })
     }
 
     /// Moves from the paths at `from` to those at `to` (equal lengths), made once.
     /// - Complexity: O(count) the first time, O(1) after.
     func moves(from: Range<Int>, to: Range<Int>) -> [BatchUpdate.ItemMove] {
-        if let cached = materialized.withLock({ $0.moves(at: from.lowerBound) }) { return cached }
-        let made = zip(paths[from], paths[to]).map { BatchUpdate.ItemMove(from: $0.indexPath, to: $1.indexPath) }
-        return materialized.withLock { cache in
-            if let cached = cache.moves(at: from.lowerBound) { return cached }
-            cache.moves.append((from.lowerBound, made))
+        if from.isEmpty { return [] }
+        return materialize(
+            from.count, find: { $0.moves(at: from.lowerBound) }, store: { $0.moves.append((from.lowerBound, $1)) },
+            make: {
+                var made: [BatchUpdate.ItemMove] = []
+                made.reserveCapacity(from.count)
+                for offset in 0..<from.count {
+                    made.append(
+                        BatchUpdate.ItemMove(from: paths[from.lowerBound + offset].indexPath, to: paths[to.lowerBound + offset].indexPath))
+                }
+                return made
+            })
+    }
+
+    /// Lists up to this many paths are made holding the lock (one acquisition per list);
+    /// longer ones outside it, so that readers of other lists do not wait for them.
+    private static let madeUnderLock = 4096
+
+    /// The list `find` gives from the cache, else the one `make` makes, stored by `store`
+    /// (the first one stored wins when two threads make the same list).
+    /// - Complexity: O(1) plus `make` the first time.
+    private func materialize<List>(
+        _ count: Int, find: (Materialized) -> List?, store: (inout Materialized, List) -> Void, make: () -> List
+    ) -> List {
+        if count <= Self.madeUnderLock {
+            return withCache { cache in
+                if let cached = find(cache) { return cached }
+                let made = make()
+                store(&cache, made)
+                return made
+            }
+        }
+        if let cached = withCache({ find($0) }) { return cached }
+        let made = make()
+        return withCache { cache in
+            if let cached = find(cache) { return cached }
+            store(&cache, made)
             return made
         }
     }

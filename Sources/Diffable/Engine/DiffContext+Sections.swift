@@ -15,7 +15,7 @@ extension DiffContext {
     /// The two-level diff of two flat forms (unique by construction, so the core skips
     /// duplicate validation): the one call into the core's diff for flat snapshots and
     /// outlines alike. Hashed keys are confirmed by `==` on the identifiers, reached through
-    /// the flat forms' slots; the identifiers are borrowed buffers valid for the whole call
+    /// the flat forms' slots (items by `itemEquality` when given: the caller's `==`); the identifiers are borrowed buffers valid for the whole call
     /// (the core may ask for equality a million times, and no retain may happen per ask).
     /// With `maps` false the position maps are left in the context (the result's are empty):
     /// a caller that only performs the batches (the data source) copies nothing it drops.
@@ -23,7 +23,8 @@ extension DiffContext {
     func diffSections<S: Equatable, I: Equatable>(
         old oldFlat: FlatSnapshot, new newFlat: FlatSnapshot, refresh: FlatRefresh,
         sections: (old: UnsafeBufferPointer<S>, new: UnsafeBufferPointer<S>, injective: Bool),
-        items: (old: UnsafeBufferPointer<I>, new: UnsafeBufferPointer<I>, injective: Bool), maps: Bool = true
+        items: (old: UnsafeBufferPointer<I>, new: UnsafeBufferPointer<I>, injective: Bool), itemEquality: ItemEquality? = nil,
+        maps: Bool = true
     ) -> SectionsDiffResult {
         oldFlat.itemSlots.withUnsafeBufferPointer { oldItemSlots in
             newFlat.itemSlots.withUnsafeBufferPointer { newItemSlots in
@@ -33,7 +34,8 @@ extension DiffContext {
                             injective: sections.injective, old: sections.old, at: oldSectionSlots, new: sections.new, at: newSectionSlots
                         ) { sectionMatch in
                             EqualityOracle.withMatch(
-                                injective: items.injective, old: items.old, at: oldItemSlots, new: items.new, at: newItemSlots
+                                injective: items.injective, old: items.old, at: oldItemSlots, new: items.new, at: newItemSlots,
+                                equality: itemEquality
                             ) { itemMatch in
                                 diffSections(
                                     old: oldFlat, new: newFlat, refresh: refresh, sectionMatch: &sectionMatch, itemMatch: &itemMatch,

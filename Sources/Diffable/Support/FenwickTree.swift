@@ -56,11 +56,15 @@ struct FenwickTree: Equatable {
 
     /// The sum of the values at positions `0..<end`. - Complexity: O(log count).
     func prefixSum(_ end: Int) -> Int {
-        var index = end, sum = 0
-        while index > 0 {
-            sum += tree[index]
-            index -= index & -index
+        precondition(end >= 0 && end < tree.count, "Fenwick tree: prefix end \(end) out of 0...\(count)")
+        // Indices only fall from a checked end; the sum of counts cannot overflow: unchecked reads.
+        return tree.withUnsafeBufferPointer { tree in
+            var index = end, sum = 0
+            while index > 0 {
+                sum &+= tree[index]
+                index &-= index & -index
+            }
+            return sum
         }
-        return sum
     }
 }

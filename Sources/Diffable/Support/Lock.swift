@@ -10,27 +10,41 @@
 /// never moves (passing `&storedProperty` to pthread is not guaranteed stable by the
 /// language), and ThreadSanitizer sees it (it misses futex-based locks on Linux).
 final class Lock: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let mutex = Mutex()
 
     /// - Complexity: O(1).
-    init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        let status = pthread_mutex_init(mutex, nil)
-        precondition(status == 0, "Diffable: pthread_mutex_init failed (\(status))")
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
-    }
+    init() {}
 
     /// Runs `body` holding the lock. - Complexity: O(1) plus `body`.
     func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
+        try mutex.withLock(body)
+    }
+
+    /// ``Lock``'s mutex as a value its owner stores inline: for an object made on every diff,
+    /// where a `Lock` would be one more allocation and release.
+    struct Mutex: ~Copyable, @unchecked Sendable {
+        private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+        /// - Complexity: O(1).
+        init() {
+            mutex = .allocate(capacity: 1)
+            mutex.initialize(to: pthread_mutex_t())
+            let status = pthread_mutex_init(mutex, nil)
+            precondition(status == 0, "Diffable: pthread_mutex_init failed (\(status))")
+        }
+
+        deinit {
+            pthread_mutex_destroy(mutex)
+            mutex.deinitialize(count: 1)
+            mutex.deallocate()
+        }
+
+        /// Runs `body` holding the mutex. - Complexity: O(1) plus `body`.
+        func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return try body()
+        }
     }
 }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The plain-Swift snapshot model the snapshot and app suites compare with, written as a
 /// careful user would: an array of items per section, a Dictionary item → (section, index in
 /// section), and each section's first flat index, so every lookup is O(1) as the snapshot's is;
@@ -51,6 +53,16 @@ struct PlainSnapshotModel<Item: Hashable> {
     /// - Complexity: O(1) expected.
     func indexOfItem(_ id: Item) -> Int? {
         location[id].map { sectionStart[$0.section] + $0.index }
+    }
+
+    /// The section holding `id`, or nil. - Complexity: O(1) expected.
+    func sectionIdentifier(containingItem id: Item) -> Int? {
+        location[id].map { sectionIDs[$0.section] }
+    }
+
+    /// Where `id` is, as a view's index path, or nil. - Complexity: O(1) expected.
+    func indexPath(for id: Item) -> IndexPath? {
+        location[id].map { IndexPath(item: $0.index, section: $0.section) }
     }
 
     /// - Complexity: O(both sections' sizes + sections between them).

@@ -70,6 +70,39 @@ enum SnapshotBench {
         return (diffable / Double(repeats), plain / Double(repeats), arraysOnly / Double(repeats), repeats)
     }
 
+    /// The other O(1) queries by item, on the same probes as `indexOfItem`, against the plain
+    /// model: `sectionIdentifier(containingItem:)`, and a data source's `indexPath(for:)` (a
+    /// thread-safe query: its lock is inside the timing) against the model's own index path.
+    /// Each row goes to `row`, as the caller's do.
+    /// Inlined into the caller, so that it is specialized with it: called from unspecialized
+    /// code, the library's queries would run their generic bodies, not the pre-specialized ones
+    /// an app with these identifier types calls.
+    /// - Complexity: O(probes) per run.
+    @inline(__always)
+    private static func lookupRows<Item: Hashable & Sendable>(
+        _ snapshot: DiffableDataSourceSnapshot<Int, Item>, _ model: PlainSnapshotModel<Item>, probes: [Item], runs: Int,
+        row: (String, Double, Double, Int) -> Void
+    ) {
+        var checksum = 0
+        let sections = Measure.median(runs: runs) {
+            for probe in probes { checksum &+= snapshot.sectionIdentifier(containingItem: probe)! }
+        }
+        let plainSections = Measure.median(runs: runs) {
+            for probe in probes { checksum &+= model.sectionIdentifier(containingItem: probe)! }
+        }
+        row("sectionIdentifier(containingItem:) × 100,000", sections, plainSections, runs)
+        // A data source showing the snapshot, its view driven on this thread.
+        let here = ViewExecutor(enqueue: { $0() }, isCurrent: { true })
+        let dataSource = DiffableDataSource<Int, Item, Item>(view: FirstScreenListView<Item>(checking: false), executor: here) { _, item in
+            item
+        }
+        dataSource.applySnapshotUsingReloadData(snapshot, completion: nil)
+        let paths = Measure.median(runs: runs) { for probe in probes { checksum &+= dataSource.indexPath(for: probe)!.item } }
+        let plainPaths = Measure.median(runs: runs) { for probe in probes { checksum &+= model.indexPath(for: probe)!.item } }
+        row("data source indexPath(for:) × 100,000", paths, plainPaths, runs)
+        if checksum == -1 { print("") }  // keeps the results alive
+    }
+
     static func measure(keys: BenchKeys, count: Int, runs: Int, seed: UInt64, log: BenchLog) -> [BenchRow] {
         switch keys {
         case .int: measure(keys, count, runs, seed, log) { $0 }
@@ -79,7 +112,7 @@ enum SnapshotBench {
         }
     }
 
-    private static func measure<Item: Hashable>(
+    private static func measure<Item: Hashable & Sendable>(
         _ keys: BenchKeys, _ itemCount: Int, _ runs: Int, _ seed: UInt64, _ log: BenchLog, _ item: (Int) -> Item
     ) -> [BenchRow] {
         let label = "snapshot \(keys.rawValue) n=\(BenchSizes.label(itemCount))"
@@ -124,6 +157,7 @@ enum SnapshotBench {
         let lookups = Measure.median(runs: runs) { for probe in probes { checksum &+= snapshot.indexOfItem(probe)! } }
         let plainLookups = Measure.median(runs: runs) { for probe in probes { checksum &+= model.indexOfItem(probe)! } }
         row("indexOfItem × 100,000", lookups, plainLookups, runs: runs)
+        lookupRows(snapshot, model, probes: probes, runs: runs, row: row)
 
         if itemCount <= buildAndDiffLimit {
             log.step(label, phase: "build + diff")

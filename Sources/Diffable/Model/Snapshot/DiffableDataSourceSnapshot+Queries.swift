@@ -47,6 +47,11 @@ extension DiffableDataSourceSnapshot {
 
     /// The section that contains `identifier`, or nil when the item is not in the snapshot.
     /// - Complexity: O(1) expected hash-and-compare operations.
+    @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == Int)
+    @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == String)
+    @_specialize(exported:true,where SectionIdentifierType == String, ItemIdentifierType == String)
+    @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == UUID)
+    @_specialize(exported:true,where SectionIdentifierType == String, ItemIdentifierType == UUID)
     public func sectionIdentifier(containingItem identifier: ItemIdentifierType) -> SectionIdentifierType? {
         guard let slot = storage.itemSlot(identifier) else { return nil }
         return storage.sectionIDs[Int(storage.itemPlace[Int(slot)].section)]
@@ -78,6 +83,11 @@ extension DiffableDataSourceSnapshot {
 
     /// The (section index, item index) of an item, or nil.
     /// - Complexity: O(1) expected hash-and-compare operations.
+    @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == Int)
+    @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == String)
+    @_specialize(exported:true,where SectionIdentifierType == String, ItemIdentifierType == String)
+    @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == UUID)
+    @_specialize(exported:true,where SectionIdentifierType == String, ItemIdentifierType == UUID)
     public func indexPath(ofItem identifier: ItemIdentifierType) -> (section: Int, item: Int)? {
         guard let slot = storage.itemSlot(identifier) else { return nil }
         return (Int(storage.sectionPosition[Int(storage.itemPlace[Int(slot)].section)]), Int(storage.itemPlace[Int(slot)].index))

@@ -39,9 +39,11 @@ case "serve":
     guard let secret = ProcessInfo.processInfo.environment["DIFFABLE_SCOPE_SECRET"], secret.utf8.count >= 32 else {
         fail("DIFFABLE_SCOPE_SECRET must hold the token signing key (at least 32 bytes, the same on every instance)")
     }
-    try await LiveBoard(database: database, secret: Array(secret.utf8), peerPorts: peers, demoLogin: arguments.contains("--demo-login"),
-        rowLevel: arguments.contains("--row-level"))
-        .run(port: intOption("--port", default: 8080, in: arguments, program: "diffable-web-db"))
+    try await LiveBoard(
+        database: database, secret: Array(secret.utf8), peerPorts: peers, demoLogin: arguments.contains("--demo-login"),
+        rowLevel: arguments.contains("--row-level")
+    )
+    .run(port: intOption("--port", default: 8080, in: arguments, program: "diffable-web-db"))
 default:
     if !command.isEmpty { FileHandle.standardError.write(Data("diffable-web-db: unknown command \(String(reflecting: command))\n".utf8)) }
     FileHandle.standardError.write(Data((usage + "\n").utf8))

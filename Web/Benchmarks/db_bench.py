@@ -17,6 +17,10 @@ number or a later one (a coalesced message carries the newer state) minus the co
 The clock is CLOCK_MONOTONIC, shared by every process on the machine. Bytes per update are what
 a viewer received per batch against the size of the whole query result as JSON (what re-sending
 it would cost); server CPU is the instances' user+system time over the measured window.
+
+--modes requery,row-level runs every point in each mode, one after the other (same session, same
+table): requery runs each team's whole query per notification; row-level (serve --row-level)
+re-reads only the notified rows. The row-level trigger is installed either way (it serves both).
 """
 import argparse
 import asyncio
@@ -95,14 +99,15 @@ def worker(assignments, window_queue, result_queue, ready_queue):
     asyncio.run(main())
 
 
-async def point(args, instances_count, clients, secret, log_dir):
+async def point(args, instances_count, clients, secret, log_dir, mode):
     writer = Writer(rows=args.rows, stable=0, rate=args.rate, updates_per_commit=int(args.rows * args.change), moves=False,
                     teams=["red"])
     await writer.seed()
     rows = await writer.expected("red")
     resend_bytes = len(json.dumps([{"id": r[0], "name": r[1], "team": r[2], "score": r[3], "tag": r[4]} for r in rows]))
     ports = [free_port() for _ in range(instances_count)]
-    instances = [Instance(args.program, port, [p for p in ports if p != port], secret, log_dir, f"bench{i}-{clients}").start()
+    extra = ["--row-level"] if mode == "row-level" else []
+    instances = [Instance(args.program, port, [p for p in ports if p != port], secret, log_dir, f"bench{i}-{clients}-{mode}").start(extra)
                  for i, port in enumerate(ports)]
     token = mint_token(secret, "red", time.time() + 3600)
     sample_every = max(1, clients // args.sample)
@@ -170,7 +175,7 @@ async def point(args, instances_count, clients, secret, log_dir):
     per_client_batches = batches / max(1, len(records))
     n_commits = max(1, len(commits))
     return {
-        "instances": instances_count, "clients": clients, "commits": len(commits),
+        "mode": mode, "rows": args.rows, "instances": instances_count, "clients": clients, "commits": len(commits),
         "commit_rate": len(commits) / args.seconds,
         "p50_ms": percentile(latencies, 50), "p99_ms": percentile(latencies, 99), "max_ms": max(latencies, default=float("nan")),
         "latency_samples": len(latencies), "latency_expected": expected_latencies,
@@ -191,22 +196,26 @@ async def point(args, instances_count, clients, secret, log_dir):
 async def main(args):
     secret = os.urandom(24).hex().encode()
     import subprocess
-    subprocess.run([args.program, "setup"], check=True)
+    modes = args.modes.split(",")
+    if any(mode not in ("requery", "row-level") for mode in modes):
+        raise SystemExit(f"db_bench.py: --modes takes requery and/or row-level, not {args.modes}")
+    subprocess.run([args.program, "setup", "--row-level"], check=True)
     log_dir = tempfile.mkdtemp(prefix="diffable-db-bench.")
     results = []
     for instances_count in [int(x) for x in args.instances.split(",")]:
         for clients in [int(x) for x in args.clients.split(",")]:
-            result = await point(args, instances_count, clients, secret, log_dir)
-            print(json.dumps(result), flush=True)
-            results.append(result)
+            for mode in modes:
+                result = await point(args, instances_count, clients, secret, log_dir, mode)
+                print(json.dumps(result), flush=True)
+                results.append(result)
     print(f"\n{args.rows} rows, {args.change:.0%} changed per commit, writer at {args.rate:g} commits/s, "
           f"{args.seconds:g} s measured per point, {os.cpu_count()} cores\n")
-    print("| instances | clients | commits/s | p50 ms | p99 ms | max ms | messages/s per client | bytes per message | "
+    print("| mode | instances | clients | commits/s | p50 ms | p99 ms | max ms | messages/s per client | bytes per message | "
           "bytes per commit | query result as JSON, bytes | JSON ÷ per commit | server CPU ms per commit | "
           "server CPU % | PostgreSQL CPU % | clients' CPU % | load |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- " * 17 + "|")
     for r in results:
-        print(f"| {r['instances']} | {r['clients']} | {r['commit_rate']:.1f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | "
+        print(f"| {r['mode']} | {r['instances']} | {r['clients']} | {r['commit_rate']:.1f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | "
               f"{r['max_ms']:.1f} | {r['updates_per_client_per_s']:.1f} | {r['bytes_per_batch']:.0f} | {r['bytes_per_commit']:.0f} | "
               f"{r['resend_bytes']} | {r['resend_bytes'] / max(1, r['bytes_per_commit']):.0f}x | "
               f"{r['server_cpu_ms_per_commit']:.1f} | {r['server_cpu_percent']:.0f} | {r['database_cpu_percent']:.0f} | "
@@ -219,6 +228,7 @@ async def main(args):
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--program", required=True)
+    parser.add_argument("--modes", default="requery", help="requery, row-level or both (comma-separated), each point in each")
     parser.add_argument("--instances", default="1,3")
     parser.add_argument("--clients", default="100,300")
     parser.add_argument("--rows", type=int, default=10_000)

@@ -85,6 +85,10 @@ public final class LiveQuery<Section: Hashable & Sendable, Item: Hashable & Send
             BEGIN PERFORM pg_notify('\(channel)', ''); RETURN NULL; END $$
             """,
             "DROP TRIGGER IF EXISTS \(channel)_changed ON \(table)",
+            // The row-level mode's triggers (RowLevelChanges.triggerSQL), if they were installed.
+            "DROP TRIGGER IF EXISTS \(channel)_rows_insert ON \(table)",
+            "DROP TRIGGER IF EXISTS \(channel)_rows_update ON \(table)",
+            "DROP TRIGGER IF EXISTS \(channel)_rows_delete ON \(table)",
             """
             CREATE TRIGGER \(channel)_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON \(table)
             FOR EACH STATEMENT EXECUTE FUNCTION \(function)()

@@ -24,6 +24,11 @@ import PostgresNIO
 /// (coalesced) notification runs every scope's query once; after a lost connection, connect
 /// again, listen again, query again. A scope's list is made on its first ``list(for:)`` and
 /// kept (the few scopes of a typical app cost one list and one query per change each).
+///
+/// **Row-level mode** (opt-in, `rowLevel:`): with the trigger of
+/// ``RowLevelChanges/triggerSQL(table:channel:key:)``, notifications carry the changed keys,
+/// and each scope re-reads only those rows and merges them into its ordered result (see
+/// ``RowLevelChanges`` for when that equals the full query, and when it falls back to it).
 public final class ScopedLiveQuery<Scope: Hashable & Sendable, Section: Hashable & Sendable, Item: Hashable & Sendable>: Sendable {
     public typealias Snapshot = DiffableDataSourceSnapshot<Section, Item>
 
@@ -35,6 +40,7 @@ public final class ScopedLiveQuery<Scope: Hashable & Sendable, Section: Hashable
     private let makeList: @Sendable (Scope) -> LiveList<Section, Item>
     private let query: @Sendable (Scope) -> PostgresQuery
     private let decode: @Sendable (PostgresRow) throws -> Item
+    private let rowLevel: RowLevelChanges<Scope, Item>?
     private let logger: Logger
     private let state = State()
 
@@ -46,12 +52,15 @@ public final class ScopedLiveQuery<Scope: Hashable & Sendable, Section: Hashable
     ///   - query: a scope's `SELECT`, its `ORDER BY` making the order total, the scope bound
     ///     as a parameter.
     ///   - decode: the item for one row.
+    ///   - rowLevel: nil (the default) to run each scope's whole query per notification; else
+    ///     how to re-read and merge only the notified rows (``RowLevelChanges``).
     /// - Precondition: `channel` is an SQL identifier (letters, digits, `_`).
     /// - Complexity: O(1).
     public init(
         configuration: PostgresConnection.Configuration, channel: String, section: Section, retryDelay: Duration = .seconds(1),
         logger: Logger = Logger(label: "DiffablePostgres"), makeList: @escaping @Sendable (Scope) -> LiveList<Section, Item>,
-        query: @escaping @Sendable (Scope) -> PostgresQuery, decode: @escaping @Sendable (PostgresRow) throws -> Item
+        query: @escaping @Sendable (Scope) -> PostgresQuery, decode: @escaping @Sendable (PostgresRow) throws -> Item,
+        rowLevel: RowLevelChanges<Scope, Item>? = nil
     ) {
         precondition(
             SQLIdentifier.isValid(channel), "ScopedLiveQuery: channel must be an SQL identifier (letters, digits, _), not \(channel)")
@@ -63,6 +72,7 @@ public final class ScopedLiveQuery<Scope: Hashable & Sendable, Section: Hashable
         self.makeList = makeList
         self.query = query
         self.decode = decode
+        self.rowLevel = rowLevel
     }
 
     /// What the queries have done so far. - Complexity: O(1).
@@ -109,7 +119,8 @@ public final class ScopedLiveQuery<Scope: Hashable & Sendable, Section: Hashable
     /// Connects, listens and keeps every scope's list equal to its query until the task is
     /// cancelled; after a failure, connects again (every ``retryDelay``) and queries again.
     /// - Complexity: per (coalesced) notification, each scope's query and O(rows) to decode
-    ///   and build its snapshot, plus the list's apply.
+    ///   and build its snapshot, plus the list's apply; in row-level mode, each scope's read of
+    ///   the k notified rows and O(rows + k log k) to merge them.
     public func run() async {
         var attempt = 0
         while !Task.isCancelled {
@@ -137,6 +148,9 @@ public final class ScopedLiveQuery<Scope: Hashable & Sendable, Section: Hashable
         state.locked {
             $0.statistics.connections += 1
             $0.session = id
+            // Whatever was notified before is covered by the full queries this session starts with.
+            $0.pendingKeys = []
+            $0.pendingFull = true
         }
         // One pending refresh at most: notifications during a refresh fold into one more.
         let (signals, signal) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -162,8 +176,12 @@ public final class ScopedLiveQuery<Scope: Hashable & Sendable, Section: Hashable
                     // LISTEN is active: the first queries can miss nothing committed from now on.
                     self.state.locked { if $0.session == id { $0.signal = signal } }
                     signal.yield()
-                    for try await _ in notifications {
-                        self.state.locked { $0.statistics.notifications += 1 }
+                    for try await notification in notifications {
+                        let keys = self.rowLevel == nil ? nil : RowLevelChanges<Scope, Item>.keys(in: notification.payload)
+                        self.state.locked {
+                            $0.statistics.notifications += 1
+                            if let keys { $0.pendingKeys.formUnion(keys) } else { $0.pendingFull = true }
+                        }
                         signal.yield()
                     }
                 }
@@ -184,16 +202,40 @@ public final class ScopedLiveQuery<Scope: Hashable & Sendable, Section: Hashable
         throw ConnectionEnded()  // cancelled
     }
 
-    /// Runs every scope's query and applies its rows.
+    /// Runs every scope's query (or, in row-level mode, re-reads the notified rows) and applies
+    /// its rows.
     private func refreshAll(on connection: PostgresConnection, session: Int) async throws {
-        let scopes = state.locked { Array($0.targets.keys) }
-        for scope in scopes { try await refresh(scope, on: connection, session: session) }
+        let (scopes, keys, full) = state.locked { state in
+            defer {
+                state.pendingKeys = []
+                state.pendingFull = false
+            }
+            return (state.targets.map { ($0.key, $0.value) }, state.pendingKeys, state.pendingFull)
+        }
+        for (scope, target) in scopes {
+            let (merged, applies) = state.locked { _ in (target.snapshot?.itemIdentifiers, target.rowLevelApplies) }
+            guard let rowLevel, !full, let merged, applies < rowLevel.fullCheckInterval else {
+                try await refresh(scope, on: connection, session: session)
+                continue
+            }
+            if keys.isEmpty { continue }
+            let rows = try await connection.query(rowLevel.rowsQuery(scope, keys.sorted()), logger: logger)
+            var fresh: [Item] = []
+            for try await row in rows { fresh.append(try decode(row)) }
+            let items = rowLevel.merge(merged, changed: keys, fresh: fresh)
+            try await refresh(scope, with: items, rowLevel: true, session: session)
+        }
     }
 
     private func refresh(_ scope: Scope, on connection: PostgresConnection, session: Int) async throws {
         let rows = try await connection.query(query(scope), logger: logger)
         var items: [Item] = []
         for try await row in rows { items.append(try decode(row)) }
+        try await refresh(scope, with: items, rowLevel: false, session: session)
+    }
+
+    /// Applies `items` (a full query's rows, or a row-level merge) to `scope`'s list.
+    private func refresh(_ scope: Scope, with items: [Item], rowLevel: Bool, session: Int) async throws {
         var snapshot = Snapshot()
         snapshot.appendSections([section])
         var skipped = 0
@@ -211,6 +253,15 @@ public final class ScopedLiveQuery<Scope: Hashable & Sendable, Section: Hashable
             guard state.session == session, let target = state.targets[scope] else { return (nil, []) }
             state.statistics.refreshes += 1
             state.statistics.duplicatesSkipped += skipped
+            if rowLevel {
+                state.statistics.rowLevelRefreshes += 1
+                target.rowLevelApplies += 1
+            } else if self.rowLevel != nil, target.rowLevelApplies > 0, let merged = target.snapshot {
+                // A periodic check: the full query after row-level applies.
+                state.statistics.fullChecks += 1
+                if merged.itemIdentifiers != snapshot.itemIdentifiers { state.statistics.fullCheckDifferences += 1 }
+                target.rowLevelApplies = 0
+            }
             target.snapshot = snapshot
             // Under the lock, so applies keep the sessions' order. Not awaited: a slow browser
             // must not hold back the next query (the list's views coalesce what is not sent yet).
@@ -230,6 +281,8 @@ public final class ScopedLiveQuery<Scope: Hashable & Sendable, Section: Hashable
     private final class Target {
         let list: LiveList<Section, Item>
         var snapshot: Snapshot?
+        /// Row-level applies since the last full query.
+        var rowLevelApplies = 0
         var waiting: [CheckedContinuation<LiveList<Section, Item>, Never>] = []
         init(list: LiveList<Section, Item>) { self.list = list }
     }
@@ -243,6 +296,10 @@ public final class ScopedLiveQuery<Scope: Hashable & Sendable, Section: Hashable
             var signal: AsyncStream<Void>.Continuation?
             /// The current connection's session: only its refreshes are applied.
             var session = 0
+            /// Row-level mode: keys notified since the last refresh began.
+            var pendingKeys = Set<Int>()
+            /// A notification since then asked for full queries (no keys, overflow, reconnect).
+            var pendingFull = false
         }
         private let lock = NSLock()
         private var value = Value()
@@ -258,6 +315,13 @@ public struct LiveQueryStatistics: Sendable, Equatable {
     public var notifications = 0
     /// Times a query ran and its rows were applied.
     public var refreshes = 0
+    /// Of ``refreshes``, those that merged re-read rows (row-level mode) instead of querying.
+    public var rowLevelRefreshes = 0
+    /// Row-level mode: full queries run as periodic checks after row-level applies.
+    public var fullChecks = 0
+    /// Of ``fullChecks``, those whose result differed from the merged rows (a wrong comparator
+    /// or rows query; or, while writes go on, commits whose notification was still on its way).
+    public var fullCheckDifferences = 0
     /// Rows skipped because their item was already in the result.
     public var duplicatesSkipped = 0
     /// The last error that ended a connection, if any.

@@ -51,9 +51,12 @@ struct LiveBoard {
     let secret: [UInt8]
     let peerPorts: [Int]
     let demoLogin: Bool
+    /// Re-read only the notified rows (``RowLevelChanges``) instead of each team's whole query.
+    let rowLevel: Bool
 
-    /// The table (if missing) and the library's trigger on it.
-    static func setUp(_ database: DatabaseSettings) async throws {
+    /// The table (if missing) and the library's trigger on it (the row-level one, which serves
+    /// both modes, if `rowLevel`).
+    static func setUp(_ database: DatabaseSettings, rowLevel: Bool) async throws {
         let logger = Logger(label: "diffable-web-db")
         let connection = try await PostgresConnection.connect(configuration: database.configuration, id: 1, logger: logger)
         try await connection.query(
@@ -62,11 +65,15 @@ struct LiveBoard {
                 score integer NOT NULL, tag integer NOT NULL DEFAULT 0)
             """, logger: logger)
         try await connection.query("CREATE INDEX IF NOT EXISTS players_by_team ON players (team, score DESC, id)", logger: logger)
-        for statement in LiveQuery<Int, PlayerRow>.triggerSQL(table: table, channel: channel) {
+        let trigger =
+            rowLevel
+            ? RowLevelChanges<String, PlayerRow>.triggerSQL(table: table, channel: channel, key: "id")
+            : LiveQuery<Int, PlayerRow>.triggerSQL(table: table, channel: channel)
+        for statement in trigger {
             try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
         }
         try await connection.close()
-        print("diffable-web-db setup: table \(table), trigger notifying \(channel)")
+        print("diffable-web-db setup: table \(table), \(rowLevel ? "row-level " : "")trigger notifying \(channel)")
     }
 
     func run(port: Int) async throws {
@@ -84,7 +91,11 @@ struct LiveBoard {
                 return list
             },
             query: { team in "SELECT id, name, team, score, tag FROM players WHERE team = \(team) ORDER BY score DESC, id" },
-            decode: PlayerRow.init(row:))
+            decode: PlayerRow.init(row:),
+            rowLevel: rowLevel
+                ? RowLevelChanges(
+                    rowsQuery: { team, ids in "SELECT id, name, team, score, tag FROM players WHERE id = ANY(\(ids)) AND team = \(team)" },
+                    id: { $0.id }, areInIncreasingOrder: Self.isRanked(_:before:)) : nil)
         let lists = ScopedLiveLists<String, Int, PlayerRow>(
             authenticate: { request in
                 guard let token = cookie(named: Self.cookieName, in: request) else { throw MissingCookie() }
@@ -120,6 +131,11 @@ struct LiveBoard {
         let watcher = Task { await live.run() }
         defer { watcher.cancel() }
         try await runServer(router, port: port, page: "/", name: "diffable-web-db serve")
+    }
+
+    /// `ORDER BY score DESC, id` in Swift.
+    @Sendable static func isRanked(_ first: PlayerRow, before second: PlayerRow) -> Bool {
+        first.score != second.score ? first.score > second.score : first.id < second.id
     }
 
     struct MissingCookie: Error, CustomStringConvertible {

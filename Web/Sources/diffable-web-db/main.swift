@@ -8,8 +8,10 @@ import Foundation
 import WebServing
 
 let usage = """
-    usage: diffable-web-db setup
-           diffable-web-db serve [--port N] [--peer-port N]... [--demo-login]
+    usage: diffable-web-db setup [--row-level]
+           diffable-web-db serve [--port N] [--peer-port N]... [--demo-login] [--row-level]
+    setup --row-level: install the trigger that notifies the changed rows' keys (serves both modes);
+    serve --row-level: re-read only the notified rows instead of each team's whole query.
     serve: --peer-port: another instance's port (its page's origin may connect here, and this
     page's client fails over to it); --demo-login: /login?team=NAME signs the visitor in as that
     team (a stand-in for a real sign-in, for the demo only).
@@ -25,7 +27,7 @@ let command = arguments.isEmpty ? "" : arguments.removeFirst()
 let database = DatabaseSettings.fromEnvironment()
 switch command {
 case "setup":
-    try await LiveBoard.setUp(database)
+    try await LiveBoard.setUp(database, rowLevel: arguments.contains("--row-level"))
 case "serve":
     var peers: [Int] = []
     var index = 0
@@ -37,8 +39,11 @@ case "serve":
     guard let secret = ProcessInfo.processInfo.environment["DIFFABLE_SCOPE_SECRET"], secret.utf8.count >= 32 else {
         fail("DIFFABLE_SCOPE_SECRET must hold the token signing key (at least 32 bytes, the same on every instance)")
     }
-    try await LiveBoard(database: database, secret: Array(secret.utf8), peerPorts: peers, demoLogin: arguments.contains("--demo-login"))
-        .run(port: intOption("--port", default: 8080, in: arguments, program: "diffable-web-db"))
+    try await LiveBoard(
+        database: database, secret: Array(secret.utf8), peerPorts: peers, demoLogin: arguments.contains("--demo-login"),
+        rowLevel: arguments.contains("--row-level")
+    )
+    .run(port: intOption("--port", default: 8080, in: arguments, program: "diffable-web-db"))
 default:
     if !command.isEmpty { FileHandle.standardError.write(Data("diffable-web-db: unknown command \(String(reflecting: command))\n".utf8)) }
     FileHandle.standardError.write(Data((usage + "\n").utf8))

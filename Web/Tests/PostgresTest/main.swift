@@ -2,7 +2,8 @@
 // loopback and stops it afterwards): a LiveQuery keeps a LiveList equal to an ordered query
 // while rows are inserted, updated in a burst (coalesced) and deleted, and heals after its
 // connection is terminated (changes made meanwhile arrive once it is back); ScopeToken signs,
-// verifies and refuses tokens. Exits 1 on a failure.
+// verifies and refuses tokens; the row-level mode (RowLevelProof.swift) equals the full query.
+// Exits 1 on a failure.
 import Diffable
 import DiffablePostgres
 import DiffableWeb
@@ -93,6 +94,10 @@ try await run("UPDATE players SET score = 5000 WHERE id = 7")
 try await run("INSERT INTO players VALUES (1000, 'newcomer', 4000)")
 try await converged("changes made while its connection was down")
 check(live.statistics.connections > connectionsBefore, "it connected again (\(live.statistics.connections) connections in all)")
+
+// Row-level mode: after random writes (inserts, re-ranks, scope changes, key changes, deletes,
+// an overflowing burst, a truncate), every scope's merged list equals a direct SELECT.
+try await RowLevelProof.run(admin: admin, configuration: configuration, logger: logger)
 
 // ScopeToken: what the live-database suite's viewers present (its tokens are minted in Python).
 let signer = try ScopeToken.Signer(secret: Array("0123456789abcdef0123456789abcdef".utf8))

@@ -87,12 +87,23 @@ void ids_release(ids *list) {
     }
 }
 
+/* Keys text by its UTF-8 form when that form is provably NFC: 1, or 0 when only unicodedata can
+ * tell. A str (`text`, NULL for bytes from elsewhere) with as many code points as UTF-8 bytes is
+ * ASCII, which is NFC, so its bytes need no look (PyUnicode_GetLength is O(1)); other text takes
+ * the core's one-pass check and hash. No Python code runs. */
+static inline int key_if_nfc(PyObject *text, const char *utf8, size_t length, uint64_t *key) {
+    if (text != NULL && (Py_ssize_t)length == PyUnicode_GetLength(text)) {
+        *key = dfc_hash_one(utf8, length, 0);
+        return 1;
+    }
+    return dfc_hash_if_nfc(utf8, length, 0, key);
+}
+
 int ids_key_text(PyObject *text, const char *utf8, size_t length, module_state *unicode, PyObject **keep,
                  const char **bytes, size_t *size, uint64_t *key) {
     *keep = NULL;
     *bytes = utf8, *size = length;
-    /* The common case: one pass over the bytes checks NFC and hashes. */
-    if (dfc_hash_if_nfc(utf8, length, 0, key)) return 0;
+    if (key_if_nfc(text, utf8, length, key)) return 0; /* the common case */
     PyObject *decoded = text;
     if (decoded == NULL && (decoded = PyUnicode_DecodeUTF8(utf8, (Py_ssize_t)length, "strict")) == NULL) return -1;
     unicode->normalize_calls++;
@@ -310,12 +321,8 @@ static int read_bytes(PyObject *sequence, int is_list, const char *side, size_t 
         } else {
             Py_ssize_t utf8_size;
             const char *utf8 = PyUnicode_AsUTF8AndSize(item, &utf8_size);
-            /* As many code points as UTF-8 bytes: ASCII, so NFC without a look at the bytes. */
-            if (utf8 != NULL && utf8_size == PyUnicode_GetLength(item)) {
-                scratch->keys[i] = dfc_hash_one(utf8, (size_t)utf8_size, 0);
-                status = ids_arena_put(scratch, i, utf8, (size_t)utf8_size);
-            } else if (utf8 != NULL && dfc_hash_if_nfc(utf8, (size_t)utf8_size, 0, &scratch->keys[i])) {
-                /* The common case: proven NFC and hashed in one pass; no Python code ran. */
+            if (utf8 != NULL && key_if_nfc(item, utf8, (size_t)utf8_size, &scratch->keys[i])) {
+                /* The common case: proven NFC and keyed; no Python code ran. */
                 status = ids_arena_put(scratch, i, utf8, (size_t)utf8_size);
             } else {
                 PyErr_Clear();  /* read_str asks again and reports it */

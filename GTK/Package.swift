@@ -3,6 +3,17 @@
 // GListModel). Its own package, so an app that uses only Diffable never needs GTK's headers.
 import PackageDescription
 
+/// A program on DiffableGTK (the demo, the test runner, the bench): GTK, the shim and Diffable,
+/// plus DiffableTools (seeded random sequences) when `usingTools`.
+func gtkProgram(_ name: String, usingTools: Bool = false, path: String? = nil) -> Target {
+    var dependencies: [Target.Dependency] = [
+        "DiffableGTK", "CGtk4", "CDiffableGTK", .product(name: "Diffable", package: "Diffable"),
+    ]
+    if usingTools { dependencies.append(.product(name: "DiffableTools", package: "Diffable")) }
+    return .executableTarget(
+        name: name, dependencies: dependencies, path: path, swiftSettings: [.swiftLanguageMode(.v5)])
+}
+
 let package = Package(
     name: "DiffableGTK",
     products: [
@@ -28,30 +39,11 @@ let package = Package(
             name: "DiffableGTK",
             dependencies: ["CGtk4", "CDiffableGTK", .product(name: "Diffable", package: "Diffable")]
         ),
-        .executableTarget(
-            name: "diffable-gtk-demo",
-            dependencies: ["DiffableGTK", "CGtk4", "CDiffableGTK", .product(name: "Diffable", package: "Diffable")],
-            swiftSettings: [.swiftLanguageMode(.v5)]
-        ),
+        gtkProgram("diffable-gtk-demo"),
         // Not a test target: GTK must own the main thread, which a test harness does not give.
         // `make gtk-test` runs it headless (broadway) and reads its "GTK: N passed, M failed".
-        .executableTarget(
-            name: "diffable-gtk-tests",
-            dependencies: [
-                "DiffableGTK", "CGtk4", "CDiffableGTK", .product(name: "Diffable", package: "Diffable"),
-                .product(name: "DiffableTools", package: "Diffable"),
-            ],
-            path: "Tests/GTKTestRunner",
-            swiftSettings: [.swiftLanguageMode(.v5)]
-        ),
+        gtkProgram("diffable-gtk-tests", usingTools: true, path: "Tests/GTKTestRunner"),
         // `make gtk-bench`: applies against replacing the whole list (not a test).
-        .executableTarget(
-            name: "diffable-gtk-bench",
-            dependencies: [
-                "DiffableGTK", "CGtk4", "CDiffableGTK", .product(name: "Diffable", package: "Diffable"),
-                .product(name: "DiffableTools", package: "Diffable"),
-            ],
-            swiftSettings: [.swiftLanguageMode(.v5)]
-        ),
+        gtkProgram("diffable-gtk-bench", usingTools: true),
     ]
 )

@@ -1,22 +1,49 @@
+#if canImport(Synchronization) && !canImport(Darwin)
+    import Synchronization
+#endif
+
 /// One yes-or-no answer per type, decided on the type's first question and kept for the
 /// process: for the facts about identifier types that the runtime answers slowly (a
 /// conformance the type lacks is looked up again on every cast, scanning the conformance
 /// records: about 55,000 instructions a time, measured) or that take a walk over the type's
 /// layout.
+///
+/// Asked once per snapshot operation (every `appendItems` of a type keyed by its `hashValue`
+/// asks whether it provides its own key), so the two types answered last are kept where a
+/// read takes no lock: each in one atomic word, the type's metadata address with the answer
+/// in bit 0 and bit 1 set (metadata is at least 8-byte aligned). A word is a whole entry, so
+/// relaxed loads and stores cannot pair one type with another's answer. The rest go through a
+/// dictionary under a lock (measured at about 450 instructions a question).
 final class TypeAnswerCache: @unchecked Sendable {
     private let answers = Locked([ObjectIdentifier: Bool]())
     private let decide: @Sendable (Any.Type) -> Bool
+    #if canImport(Synchronization) && !canImport(Darwin)
+        private let recent = Atomic<UInt>(0)
+        private let older = Atomic<UInt>(0)
+    #endif
 
     /// A cache of `decide`'s answers. - Complexity: O(1).
     init(_ decide: @escaping @Sendable (Any.Type) -> Bool) { self.decide = decide }
 
     /// `decide(type)`, computed once per type.
-    /// - Complexity: one dictionary lookup under a lock, plus `decide` on a type's first call.
+    /// - Complexity: O(1): two atomic loads for the two types asked last; otherwise one
+    ///   dictionary lookup under a lock, plus `decide` on a type's first call.
     func answer(for type: Any.Type) -> Bool {
+        let address = UInt(bitPattern: unsafeBitCast(type, to: UnsafeRawPointer.self))
+        #if canImport(Synchronization) && !canImport(Darwin)
+            let first = recent.load(ordering: .relaxed)
+            if first & ~3 == address { return first & 1 != 0 }
+            let second = older.load(ordering: .relaxed)
+            if second & ~3 == address { return second & 1 != 0 }
+        #endif
         let id = ObjectIdentifier(type)
-        if let known = answers.withLock({ $0[id] }) { return known }
-        let decided = decide(type)
-        answers.withLock { $0[id] = decided }
-        return decided
+        let known = answers.withLock { $0[id] }
+        let answer = known ?? decide(type)
+        if known == nil { answers.withLock { $0[id] = answer } }
+        #if canImport(Synchronization) && !canImport(Darwin)
+            older.store(recent.load(ordering: .relaxed), ordering: .relaxed)
+            recent.store(address | 2 | (answer ? 1 : 0), ordering: .relaxed)
+        #endif
+        return answer
     }
 }

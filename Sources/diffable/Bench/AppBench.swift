@@ -84,7 +84,10 @@ enum AppBench {
     /// A phase run untimed for instruction counts (`--app-profile PHASE:N`): N changes of
     /// Diffable's side only, after the same set-up as a timed row.
     struct Profile {
-        enum Phase: String { case buildDiff = "build-diff", apply }
+        enum Phase: String {
+            case buildDiff = "build-diff"
+            case apply
+        }
         var phase: Phase
         var changes: Int
 

@@ -23,15 +23,24 @@ struct BoxedModel: Hashable, Sendable, CustomStringConvertible {
     var description: String { "BoxedModel(\(box.value))" }
 }
 
-enum TrivialRef: Hashable { case post(Int), ad(Int) }
-enum TextRef: Hashable { case name(String), number(Int) }
+enum TrivialRef: Hashable {
+    case post(Int)
+    case ad(Int)
+}
+
+enum TextRef: Hashable {
+    case name(String)
+    case number(Int)
+}
 struct HoldsExistential: Hashable { var value: AnyHashable }
 struct HoldsArray: Hashable { var values: [Int] }
 
 @Suite struct KeyStabilityTests {
     @Test func valuesNoOneCanChangeAreNotChecked() {
-        for type: Any.Type in [Int.self, Double.self, UUID.self, String.self, Substring.self, Character.self, PlainModel.self, TrivialRef.self]
-        {
+        let stable: [Any.Type] = [
+            Int.self, Double.self, UUID.self, String.self, Substring.self, Character.self, PlainModel.self, TrivialRef.self,
+        ]
+        for type in stable {
             #expect(!KeyStability.keyCanChange(type), "\(type)")
         }
     }

@@ -16,8 +16,8 @@
 /// Decided from the type's layout (the runtime's field records), once per type per process.
 enum KeyStability {
     /// Whether the key of a stored `type` value can change (conservatively true when unsure).
-    /// - Complexity: O(fields, recursively) on a type's first call, then one dictionary lookup
-    ///   under a lock.
+    /// - Complexity: O(fields, recursively) on a type's first call, then O(1)
+    ///   (``TypeAnswerCache/answer(for:)``).
     static func keyCanChange(_ type: Any.Type) -> Bool { answers.answer(for: type) }
 
     private static let answers = TypeAnswerCache { !bytesAreFinal($0) }

@@ -256,16 +256,18 @@ texts = [t.text or \"\" for t in ET.parse(sys.argv[1]).getroot().iter(\"{http://
 assert texts.count(\"snapshot: build + diff (churn)\") == 1 and not any(\"per run\" in t for t in texts), texts
 " "$scratch/snap.svg"'
 diffable_cli bench --suite app --sizes 100 --runs 1 --csv > "$scratch/app.csv" 2> /dev/null; status=$?
-check "bench --suite app: build + diff, the lists read, and build + apply for six identifier kinds, both baselines on the diffs" \
+check "bench --suite app: build + diff, the lists read, and build + apply for eight identifier kinds, both baselines on the diffs" \
     '[ $status -eq 0 ] && python3 -c "
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-kinds = [\"Enum\", \"Int\", \"Item\", \"String\", \"Struct\", \"UUID\"]
-assert len(rows) == 18 and sorted({r[\"keys\"] for r in rows}) == kinds, rows
+kinds = [\"Enum\", \"Int\", \"Item\", \"KeyedEnum\", \"KeyedStruct\", \"String\", \"Struct\", \"UUID\"]
+assert len(rows) == 24 and sorted({r[\"keys\"] for r in rows}) == kinds, rows
 diffs = [r for r in rows if r[\"scenario\"] == \"build + diff\"]
-assert len(diffs) == 6 and all(r[\"count\"] == \"100\" and float(r[\"plain_swift_ms\"]) > 0 and float(r[\"difference_from_ms\"]) > 0 for r in diffs), diffs
-assert sum(r[\"scenario\"].startswith(\"build + apply\") for r in rows) == 6, rows
+assert len(diffs) == 8 and all(r[\"count\"] == \"100\" and float(r[\"plain_swift_ms\"]) > 0 and float(r[\"difference_from_ms\"]) > 0 for r in diffs), diffs
+assert sum(r[\"scenario\"].startswith(\"build + apply\") for r in rows) == 8, rows
 " "$scratch/app.csv"'
+diffable_cli bench --suite app --app-ids Item,KeyedStruct --sizes 100 --app-profile apply:3 --csv > "$scratch/profile.csv" 2> /dev/null; status=$?
+check "bench --app-profile runs the phase untimed and prints no rows" '[ $status -eq 0 ] && [ "$(wc -l < "$scratch/profile.csv")" -le 1 ]'
 # With stdout a pipe, the first row must arrive while later rows are still being measured.
 mkfifo "$scratch/rows"
 timeout 300 "$bin" bench --suite flat,sectioned --sizes 1000,100000 --scenarios churn --keys int --runs 3 --csv > "$scratch/rows" 2> /dev/null &
@@ -273,7 +275,7 @@ bench_pid=$!
 { read -r _; read -r _; if kill -0 $bench_pid 2> /dev/null; then echo running > "$scratch/streamed"; fi; cat > /dev/null; } < "$scratch/rows"
 wait $bench_pid; status=$?
 check "bench prints each row as it is measured when stdout is a pipe" '[ $status -eq 0 ] && [ -s "$scratch/streamed" ]'
-for args in "--sizes 1e99" "--sizes 0" "--suite nope" "--json --csv" "--baseline-budget 0"; do
+for args in "--sizes 1e99" "--sizes 0" "--suite nope" "--json --csv" "--baseline-budget 0" "--app-profile diff:3" "--app-profile apply:-1"; do
     diffable_cli bench $args > /dev/null 2> "$scratch/err"; status=$?
     check "bench $args is refused with exit 2" '[ $status -eq 2 ]'
 done

@@ -210,26 +210,28 @@ where Item.ID: Sendable {
 
     /// The `id`s of items present in both snapshots whose values differ; `ids` is the `id`
     /// mirror of `values` (the same layout), `baseIDs` the one of `base`.
-    /// - Complexity: O(n) expected: one `id` lookup (by the key `ids` holds, not hashed again)
-    ///   and one `!=` per item of `values`.
+    /// - Complexity: O(n) expected: one `id` lookup (by the key `ids` holds, not hashed again,
+    ///   in code pre-specialized for the common `id` types: ``placesOfItems(of:in:)``) and one
+    ///   `!=` per item of `values`.
     func changedItems(_ values: Snapshot, ids: IDSnapshot, base: Snapshot, baseIDs: IDSnapshot) -> [Item.ID] {
-        let new = values.storage, newIDs = ids.storage, old = base.storage, oldIDs = baseIDs.storage
+        let new = values.storage, newIDs = ids.storage, old = base.storage
+        let places = placesOfItems(of: newIDs, in: baseIDs.storage)
         var changed: [Item.ID] = []
         new.items.ids.withUnsafeBufferPointer { newValues in
             old.items.ids.withUnsafeBufferPointer { oldValues in
-                newIDs.withItemKeys { newKeys in
-                    for position in 0..<new.sectionOrder.count {
-                        let valueSlots = new.sectionItems[Int(new.sectionOrder[position])]
-                        let idSlots = newIDs.sectionItems[Int(newIDs.sectionOrder[position])]
-                        for index in 0..<valueSlots.count {
-                            let idSlot = idSlots[index]
-                            let id = newIDs.itemID(atSlot: idSlot)
-                            guard let slot = oldIDs.itemSlot(id, key: newKeys[Int(idSlot)]) else { continue }
-                            // Both old snapshots have one layout: the same position holds the old value.
-                            let (section, oldIndex) = oldIDs.displayPlace(ofItemSlot: slot)
-                            let oldSlot = old.sectionItems[Int(old.sectionOrder[section])][oldIndex]
-                            let newValue = newValues.baseAddress! + Int(valueSlots[index])
-                            if self.values.differ(newValue, oldValues.baseAddress! + Int(oldSlot)) { changed.append(id) }
+                var flat = 0
+                for position in 0..<new.sectionOrder.count {
+                    let valueSlots = new.sectionItems[Int(new.sectionOrder[position])]
+                    for index in 0..<valueSlots.count {
+                        let place = places[flat]
+                        flat += 1
+                        guard place >= 0 else { continue }
+                        // Both old snapshots have one layout: the same position holds the old value.
+                        let oldSlot = old.sectionItems[Int(old.sectionOrder[Int(place >> 32)])][Int(place & 0xFFFF_FFFF)]
+                        let newValue = newValues.baseAddress! + Int(valueSlots[index])
+                        if self.values.differ(newValue, oldValues.baseAddress! + Int(oldSlot)) {
+                            // The id snapshot has the values' layout: the same position holds the `id`.
+                            changed.append(newIDs.itemID(atSlot: newIDs.sectionItems[Int(newIDs.sectionOrder[position])][index]))
                         }
                     }
                 }

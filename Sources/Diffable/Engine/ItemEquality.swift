@@ -20,7 +20,7 @@ final class ItemEquality {
     @inlinable
     static func forIdentifiers<T: Equatable>(_ type: T.Type) -> ItemEquality? {
         switch KeyStrategy.of(type) {
-        case .hashValue, .bytes:
+        case .hashValue, .provided, .bytes:
             ItemEquality { $0.assumingMemoryBound(to: T.self).pointee == $1.assumingMemoryBound(to: T.self).pointee }
         default: nil
         }

@@ -14,7 +14,7 @@
                 let stored = key(at: slot)
                 precondition(table.find(stored) { $0 == Int32(slot) } != nil, "slot \(slot) not in the table")
                 let id = ids[slot]
-                if strategy != .hashValue && id == id {
+                if !strategy.isUserKeyed && id == id {
                     precondition(stored == strategy.key(id), "slot \(slot) stores a stale key")
                     precondition(lookUp(id, key: stored) == Int32(slot), "identifier at slot \(slot) found elsewhere")
                 }

@@ -7,8 +7,9 @@ import Foundation
 /// - Integers (all fixed widths) are their own key: injective, never confirmed.
 /// - Strings: XXH3-64 (seed 0) of the NFC UTF-8 bytes, the cross-language key.
 /// - UUIDs and byte arrays: XXH3-64 of their bytes.
+/// - ``IdentifierKeyConvertible`` types: their own `identifierKey`.
 /// - Every other `Hashable`: its `hashValue` (per process).
-/// Hashed keys may collide, so matches on them are confirmed with `==`.
+/// Hashed and provided keys may collide, so matches on them are confirmed with `==`.
 ///
 /// Inlinable, with the key functions: an app's module then makes the keys of its own
 /// identifier types in code specialized for them (its `hash(into:)` called directly, not
@@ -16,7 +17,7 @@ import Foundation
 @usableFromInline
 enum KeyStrategy: Equatable {
     case int64, int32, int16, int8, uint64, uint32, uint16, uint8
-    case string, uuid, bytes, hashValue
+    case string, uuid, bytes, provided, hashValue
 
     @inlinable
     static func of<T>(_ type: T.Type) -> KeyStrategy {
@@ -32,9 +33,18 @@ enum KeyStrategy: Equatable {
         case ObjectIdentifier(String.self): .string
         case ObjectIdentifier(UUID.self): .uuid
         case ObjectIdentifier([UInt8].self): .bytes
-        default: .hashValue
+        default: providesItsKey(type) ? .provided : .hashValue
         }
     }
+
+    /// Whether `type` conforms to ``IdentifierKeyConvertible``, kept per type
+    /// (``TypeAnswerCache``): a cast costs a runtime lookup on every snapshot operation of a
+    /// type keyed by its `hashValue`, in code that cannot decide it at compile time.
+    /// - Complexity: O(1) (``TypeAnswerCache/answer(for:)``).
+    @usableFromInline
+    static func providesItsKey(_ type: Any.Type) -> Bool { providedKeyTypes.answer(for: type) }
+
+    private static let providedKeyTypes = TypeAnswerCache { $0 is any IdentifierKeyConvertible.Type }
 
     /// Whether identifiers of `type`, keyed by this strategy, are their own keys: 8-byte
     /// integers whose bit pattern is the key, so that a key array beside them would repeat them.
@@ -51,12 +61,17 @@ enum KeyStrategy: Equatable {
     var isInjective: Bool {
         switch self {
         case .int64, .int32, .int16, .int8, .uint64, .uint32, .uint16, .uint8: true
-        case .string, .uuid, .bytes, .hashValue: false
+        case .string, .uuid, .bytes, .provided, .hashValue: false
         }
     }
 
+    /// Whether the keys come from the identifier type's own code (its `hashValue` or its
+    /// `identifierKey`), which may break the key contract; Diffable's own keys cannot.
+    @inlinable
+    var isUserKeyed: Bool { self == .hashValue || self == .provided }
+
     /// The key of `value`, whose type must be the one this strategy was made for.
-    /// - Complexity: O(1) for integers and hash values; O(length) for strings and bytes.
+    /// - Complexity: O(1) for integers, hash values and provided keys; O(length) for strings and bytes.
     @inlinable @inline(__always)
     func key<T: Hashable>(_ value: T) -> UInt64 {
         switch self {
@@ -72,6 +87,7 @@ enum KeyStrategy: Equatable {
         case .uuid:
             withUnsafeBytes(of: Self.reinterpret(value, as: UUID.self).uuid) { IdentifierKey.bytes($0) }
         case .bytes: Self.reinterpret(value, as: [UInt8].self).withUnsafeBytes { IdentifierKey.bytes($0) }
+        case .provided: Self.providedKey(value)
         case .hashValue: UInt64(bitPattern: Int64(value.hashValue))
         }
     }
@@ -86,6 +102,7 @@ enum KeyStrategy: Equatable {
         // string out through a pointer (a retain and a release per identifier).
         if self == .string { return IdentifierKey.strings(unsafeBitCast(values, to: [String].self)) }
         if self == .uuid { return IdentifierKey.uuids(unsafeBitCast(values, to: [UUID].self)) }
+        if self == .provided { return Self.providedKeys(values) }
         return values.mapped { key($0) }
     }
 

@@ -33,6 +33,8 @@ enum AppBench {
         case item = "Item"
         case `struct` = "Struct"
         case `enum` = "Enum"
+        case keyedStruct = "KeyedStruct"
+        case keyedEnum = "KeyedEnum"
     }
 
     /// A small identifier struct of an app's own (three fields, synthesized `Hashable`).
@@ -48,6 +50,27 @@ enum AppBench {
         case ad(Int)
     }
 
+    /// ``RowID`` keyed by its own ``IdentifierKeyConvertible/identifierKey``: the same
+    /// values and `==`, without `Hasher`.
+    struct KeyedRowID: IdentifierKeyConvertible, Sendable {
+        var row: RowID
+        var identifierKey: UInt64 {
+            UInt64(bitPattern: Int64(row.serial)) ^ UInt64(UInt32(bitPattern: row.feed)) << 32 ^ UInt64(UInt32(bitPattern: row.kind)) << 48
+        }
+    }
+
+    /// ``RowRef`` keyed by its own ``IdentifierKeyConvertible/identifierKey``: the payload and
+    /// the case in one word (`.post(n)` and `.ad(n)` differ in the low bit).
+    struct KeyedRowRef: IdentifierKeyConvertible, Sendable {
+        var ref: RowRef
+        var identifierKey: UInt64 {
+            switch ref {
+            case .post(let serial): UInt64(bitPattern: Int64(serial)) << 1
+            case .ad(let serial): UInt64(bitPattern: Int64(serial)) << 1 | 1
+            }
+        }
+    }
+
     /// An app's model value, matched by `id`.
     struct Item: Hashable, Identifiable, Sendable {
         var id: UUID
@@ -58,20 +81,42 @@ enum AppBench {
     /// Items a timed run covers at least: small n repeat the change.
     static let itemsPerRun = 100_000
 
-    static func measure(kind: IDKind, count: Int, runs: Int, seed: UInt64, log: BenchLog) -> [BenchRow] {
+    /// A phase run untimed for instruction counts (`--app-profile PHASE:N`): N changes of
+    /// Diffable's side only, after the same set-up as a timed row.
+    struct Profile {
+        enum Phase: String {
+            case buildDiff = "build-diff"
+            case apply
+        }
+        var phase: Phase
+        var changes: Int
+
+        /// Parses `PHASE:N`.
+        init(parsing text: String) throws {
+            let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let phase = Phase(rawValue: parts[0]), let changes = Int(parts[1]), changes >= 0 else {
+                throw BenchError("--app-profile: expected build-diff:N or apply:N with N ≥ 0 (got \(text))")
+            }
+            (self.phase, self.changes) = (phase, changes)
+        }
+    }
+
+    /// The suite's three rows for `kind` at `count` items; with `profile`, no rows: that
+    /// phase's changes only, untimed.
+    static func measure(kind: IDKind, count: Int, runs: Int, seed: UInt64, log: BenchLog, profile: Profile? = nil) -> [BenchRow] {
         let label = "app \(kind.rawValue) n=\(BenchSizes.label(count))"
         log.step(label, phase: "inputs")
         let layouts = SectionedScenario.churn.layouts(itemCount: count, seed: seed &+ UInt64(count))
         let largest = max(count, (layouts.new.lazy.compactMap { $0.max() }.max() ?? 0) + 1)
-        let context = Context(kind: kind, layouts: layouts, runs: runs, label: label, log: log)
+        let context = Context(kind: kind, layouts: layouts, runs: runs, label: label, log: log, profile: profile)
         switch kind {
         case .int: return context.rows(values: Array(0..<largest))
         case .string: return context.rows(values: (0..<largest).map(BenchKeys.name))
         case .uuid: return context.rows(values: (0..<largest).map(uuid))
-        case .struct:
-            let rows = (0..<largest).map { RowID(feed: Int32($0 % 3), kind: Int32($0 % 5), serial: BenchKeys.scrambled($0)) }
-            return context.rows(values: rows)
-        case .enum: return context.rows(values: (0..<largest).map { $0 % 10 == 0 ? RowRef.ad($0) : RowRef.post($0) })
+        case .struct: return context.rows(values: (0..<largest).map(rowID))
+        case .enum: return context.rows(values: (0..<largest).map(rowRef))
+        case .keyedStruct: return context.rows(values: (0..<largest).map { KeyedRowID(row: rowID($0)) })
+        case .keyedEnum: return context.rows(values: (0..<largest).map { KeyedRowRef(ref: rowRef($0)) })
         case .item:
             let items = (0..<largest).map { Item(id: uuid($0), title: "Item \($0)", isFavorite: $0 % 7 == 0) }
             // 1% of the values change under a kept id: the data source reconfigures their cells.
@@ -84,6 +129,12 @@ enum AppBench {
             return context.rows(values: items, edited: edited)
         }
     }
+
+    /// The struct identifier of model item `id`.
+    static func rowID(_ id: Int) -> RowID { RowID(feed: Int32(id % 3), kind: Int32(id % 5), serial: BenchKeys.scrambled(id)) }
+
+    /// The enum identifier of model item `id`.
+    static func rowRef(_ id: Int) -> RowRef { id % 10 == 0 ? .ad(id) : .post(id) }
 
     /// A UUID made from `id` by a bijection, so every run has the same ids and they look random.
     static func uuid(_ id: Int) -> UUID {
@@ -102,6 +153,7 @@ enum AppBench {
         var runs: Int
         var label: String
         var log: BenchLog
+        var profile: Profile?
 
         var itemCount: Int { layouts.old.reduce(0) { $0 + $1.count } }
         var repeats: Int { max(1, AppBench.itemsPerRun / max(itemCount, 1)) }
@@ -109,7 +161,30 @@ enum AppBench {
         /// Both measurements on the model `values` (the new model's values from `edited`, when given).
         func rows<Value: AppModelValue>(values: [Value], edited: [Value]? = nil) -> [BenchRow] {
             let old = layouts.old.map { $0.map { values[$0] } }, new = layouts.new.map { $0.map { (edited ?? values)[$0] } }
+            if let profile {
+                run(profile, old: old, new: new)
+                return []
+            }
             return [buildAndDiff(old: old, new: new), buildDiffAndRead(old: old, new: new), buildAndApply(old: old, new: new)]
+        }
+
+        /// `profile`'s changes, Diffable's side only, as the timed rows make them.
+        private func run<Value: AppModelValue>(_ profile: Profile, old: [[Value]], new: [[Value]]) {
+            var checksum = 0
+            switch profile.phase {
+            case .buildDiff:
+                let before = AppBench.snapshot(layouts.oldSections, old, Value.identifiers)
+                for _ in 0..<profile.changes {
+                    checksum &+= AppBench.snapshot(layouts.newSections, new, Value.identifiers).difference(from: before).movedItemCount
+                }
+            case .apply:
+                let (dataSource, _) = makeDataSource(old: old)
+                for change in 0..<profile.changes {
+                    dataSource.apply(snapshot(change % 2 == 0, old: old, new: new), completion: nil)
+                }
+                checksum = dataSource.snapshot().numberOfItems
+            }
+            if checksum == -1 { log.note("") }  // keeps the results alive
         }
 
         private func row(_ scenario: String, _ seconds: Double) -> BenchRow {
@@ -178,23 +253,35 @@ enum AppBench {
             return row
         }
 
-        /// Build a snapshot and apply it, alternating between the two, through a data source
-        /// whose view runs on this thread.
-        private func buildAndApply<Value: AppModelValue>(old: [[Value]], new: [[Value]]) -> BenchRow {
+        /// A data source on a headless view whose context is this thread (an apply made here
+        /// runs to completion before returning), showing the old model.
+        private func makeDataSource<Value: AppModelValue>(old: [[Value]]) -> (
+            DiffableDataSource<Int, Value, Value>, FirstScreenListView<Value>
+        ) {
             let view = FirstScreenListView<Value>(checking: false)
-            // The view's context is this thread: an apply made here runs to completion before returning.
             let here = ViewExecutor(enqueue: { $0() }, isCurrent: { true })
             let dataSource: DiffableDataSource<Int, Value, Value> =
                 if let byID = AppBench.matchingByID(view: view, executor: here) { byID } else {
                     DiffableDataSource(view: view, executor: here) { _, value in value }
                 }
             dataSource.applySnapshotUsingReloadData(AppBench.snapshot(layouts.oldSections, old) { $0 }, completion: nil)
+            return (dataSource, view)
+        }
+
+        /// The snapshot of the values of the new model (`toNew`) or of the old one, as an app builds it.
+        private func snapshot<Value: AppModelValue>(_ toNew: Bool, old: [[Value]], new: [[Value]]) -> DiffableDataSourceSnapshot<Int, Value>
+        {
+            toNew ? AppBench.snapshot(layouts.newSections, new) { $0 } : AppBench.snapshot(layouts.oldSections, old) { $0 }
+        }
+
+        /// Build a snapshot and apply it, alternating between the two, through a data source
+        /// whose view runs on this thread.
+        private func buildAndApply<Value: AppModelValue>(old: [[Value]], new: [[Value]]) -> BenchRow {
+            let (dataSource, view) = makeDataSource(old: old)
             var toNew = true
             let seconds = Measure.median(runs: runs) {
                 for _ in 0..<repeats {
-                    let snapshot =
-                        toNew ? AppBench.snapshot(layouts.newSections, new) { $0 } : AppBench.snapshot(layouts.oldSections, old) { $0 }
-                    dataSource.apply(snapshot, completion: nil)
+                    dataSource.apply(snapshot(toNew, old: old, new: new), completion: nil)
                     toNew.toggle()
                 }
             }
@@ -250,6 +337,8 @@ extension String: AppModelValue { typealias AppID = String }
 extension UUID: AppModelValue { typealias AppID = UUID }
 extension AppBench.RowID: AppModelValue { typealias AppID = Self }
 extension AppBench.RowRef: AppModelValue { typealias AppID = Self }
+extension AppBench.KeyedRowID: AppModelValue { typealias AppID = Self }
+extension AppBench.KeyedRowRef: AppModelValue { typealias AppID = Self }
 extension AppBench.Item: AppModelValue {
     static func identifiers(_ values: [Self]) -> [UUID] { values.map(\.id) }
 }

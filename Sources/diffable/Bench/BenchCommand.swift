@@ -56,6 +56,15 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "App suite only: comma-separated identifier types: Int, String, UUID, Item, Struct, Enum (default all).")
     var appIds: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "App suite only: no timing; run Diffable's side of one phase, build-diff or apply, N changes per row (PHASE:N), for instruction counts.",
+            discussion: """
+                Under callgrind, two runs with different N subtract the set-up: their difference over the difference of N is \
+                one change (docs/PERFORMANCE.md). Prints no rows.
+                """))
+    var appProfile: String?
+
     @Option(help: "Timed runs per measurement (median reported), after one warm-up.")
     var runs: Int = 5
 
@@ -120,7 +129,8 @@ struct BenchCommand: ParsableCommand {
                 produced = ApplyBench.measure(keys: keys, count: count, runs: runs, seed: seed, sustained: !sustainedDone, log: log)
                 sustainedDone = true
             case .app(let kind, let count):
-                produced = AppBench.measure(kind: kind, count: count, runs: runs, seed: seed, log: log)
+                let profile = try appProfile.map(AppBench.Profile.init(parsing:))
+                produced = AppBench.measure(kind: kind, count: count, runs: runs, seed: seed, log: log, profile: profile)
             case .files(let old, let new):
                 produced = [try FilesBench.measure(old: old, new: new, format: inputFormat, runs: runs, budget: budget, log: log)]
             }
@@ -163,6 +173,9 @@ struct BenchCommand: ParsableCommand {
             throw ValidationError("give two snapshot files (OLD NEW), or none for the built-in workloads")
         }
         if json && csv { throw ValidationError("--json and --csv exclude each other") }
+        if let appProfile {
+            do { _ = try AppBench.Profile(parsing: appProfile) } catch { throw ValidationError("\(error)") }
+        }
         if cpuTime && suite.split(separator: ",").contains(where: { ["apply", "all"].contains($0.trimmingCharacters(in: .whitespaces)) }) {
             throw ValidationError("--cpu-time cannot time the apply suite: its applies run on the view's thread")
         }

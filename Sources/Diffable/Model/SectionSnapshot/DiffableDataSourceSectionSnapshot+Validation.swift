@@ -68,7 +68,7 @@ extension DiffableDataSourceSectionSnapshot {
         problems += cycles(parents: parents, isFirst: { !isRepeat[$0] }).map { .cycle($0.map { String(reflecting: items[$0]) }) }
         // Identifiers keyed by the user's hashValue are keyed again: a second key that differs
         // is a hash that is not a function of the value (Double.nan, unequal to itself, is exempt).
-        if strategy == .hashValue {
+        if strategy.isUserKeyed {
             problems += items.indices.filter { items[$0] == items[$0] && strategy.key(items[$0]) != keys[$0] }.map {
                 .inconsistentHashing(String(reflecting: items[$0]), positions: [$0])
             }

@@ -21,7 +21,7 @@
                 }
                 // The hinted lookup finds what the table finds.
                 let id = id(at: position)
-                if items.strategy != .hashValue && id == id { precondition(self.position(of: id) == position, "position of \(position)") }
+                if !items.strategy.isUserKeyed && id == id { precondition(self.position(of: id) == position, "position of \(position)") }
                 ancestors.append(position)
             }
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 extension DiffableDataSourceSnapshot {
     /// Builds a snapshot from untrusted data without ever trapping.
     ///
@@ -12,6 +14,13 @@ extension DiffableDataSourceSnapshot {
     /// identifier is then hashed again and looked up: one whose hash value differs between the
     /// two calls throws ``SnapshotError/inconsistentHashing(sections:items:)`` naming it and its position.
     /// - Complexity: O(n + s) expected (twice the hashing for types keyed by `hashValue`).
+    // Pre-specialized: the data source builds the `id` mirror of values matched by `id` through
+    // it, from code generic over the identifier types.
+    @specialized(where SectionIdentifierType == Int, ItemIdentifierType == Int)
+    @specialized(where SectionIdentifierType == Int, ItemIdentifierType == String)
+    @specialized(where SectionIdentifierType == String, ItemIdentifierType == String)
+    @specialized(where SectionIdentifierType == Int, ItemIdentifierType == UUID)
+    @specialized(where SectionIdentifierType == String, ItemIdentifierType == UUID)
     public init(validating sections: [(SectionIdentifierType, [ItemIdentifierType])]) throws(SnapshotError) {
         self.init()
         let sectionIdentifiers = sections.mapped { $0.0 }

@@ -3,18 +3,35 @@
 /// whose hash value changed since (or that equals another one stored under another key) is
 /// what "equal but different hash values" means to it.
 extension SnapshotStorage {
-    /// Whether an identifier type is keyed by its own `hashValue`. Integers, strings, UUIDs and
-    /// byte arrays are keyed by Diffable and hash soundly, so they are never checked.
-    var hashesNeedChecking: Bool { items.strategy == .hashValue || sectionStrategy == .hashValue }
+    /// Whether an identifier type is keyed by its own code (its `hashValue` or its
+    /// `identifierKey`). Integers, strings, UUIDs and byte arrays are keyed by Diffable and
+    /// hash soundly, so they are never checked.
+    var hashesNeedChecking: Bool { items.strategy.isUserKeyed || sectionStrategy.isUserKeyed }
+
+    /// ``hashMismatches()`` of the levels whose stored keys can change (``KeyStability``):
+    /// what the data source checks on every apply.
+    /// - Complexity: O(1) when neither level's keys can change; otherwise as ``hashMismatches()``.
+    func hashMismatchesWhereKeysCanChange() -> (sections: [SnapshotError.HashMismatch], items: [SnapshotError.HashMismatch]) {
+        let checkSections = sectionStrategy.isUserKeyed && KeyStability.keyCanChange(S.self)
+        let checkItems = items.strategy.isUserKeyed && KeyStability.keyCanChange(I.self)
+        guard checkSections || checkItems else { return ([], []) }
+        return hashMismatches(checkingSections: checkSections, items: checkItems)
+    }
 
     /// Every stored identifier that is equal to itself but that its own lookup does not find
     /// at its own slot: sections as `[section]`, items as `[section, item]`, in display order.
     /// Identifiers unequal to themselves (`Double.nan`) are distinct by design and skipped.
     /// - Complexity: O(n + s) expected hash-and-compare operations, for the types keyed by `hashValue`; O(1) otherwise.
     func hashMismatches() -> (sections: [SnapshotError.HashMismatch], items: [SnapshotError.HashMismatch]) {
+        hashMismatches(checkingSections: sectionStrategy.isUserKeyed, items: items.strategy.isUserKeyed)
+    }
+
+    /// ``hashMismatches()`` of the levels asked for.
+    private func hashMismatches(checkingSections checkSections: Bool, items checkItems: Bool)
+        -> (sections: [SnapshotError.HashMismatch], items: [SnapshotError.HashMismatch])
+    {
         var sections: [SnapshotError.HashMismatch] = []
         var mismatchedItems: [SnapshotError.HashMismatch] = []
-        let checkSections = sectionStrategy == .hashValue, checkItems = items.strategy == .hashValue
         for (position, section) in sectionOrder.enumerated() {
             if checkSections {
                 let id = sectionIDs[Int(section)]!
@@ -45,7 +62,7 @@ extension SnapshotStorage {
     /// any found is stored under another hash value).
     /// - Complexity: O(n) `==` calls, for the types keyed by `hashValue`; O(1) otherwise.
     func itemsEqual(to identifier: I) -> [Int32] {
-        guard items.strategy == .hashValue else { return [] }
+        guard items.strategy.isUserKeyed else { return [] }
         let ids = items.ids
         return ids.indices.filter { ids[$0] == identifier }.map { Int32($0) }
     }
@@ -53,7 +70,7 @@ extension SnapshotStorage {
     /// The displayed section slots equal to `identifier` (see ``itemsEqual(to:)``).
     /// - Complexity: O(s) `==` calls, for the types keyed by `hashValue`; O(1) otherwise.
     func sectionsEqual(to identifier: S) -> [Int32] {
-        guard sectionStrategy == .hashValue else { return [] }
+        guard sectionStrategy.isUserKeyed else { return [] }
         return sectionOrder.filter { sectionIDs[Int($0)] == identifier }
     }
 

@@ -22,7 +22,7 @@
                 }
                 precondition(sectionTable.find(sectionKeys[Int(section)]) { $0 == section } != nil)
                 let id = sectionIDs[Int(section)]!
-                precondition(sectionStrategy == .hashValue || id != id || sectionSlot(id) == section)
+                precondition(sectionStrategy.isUserKeyed || id != id || sectionSlot(id) == section)
             }
             precondition(seen == itemCount, "\(seen) items in sections, \(itemCount) slots")
             precondition(sectionOffsets.count == sectionOrder.count, "\(sectionOffsets.count) offsets for \(sectionOrder.count) sections")

@@ -27,6 +27,14 @@ extension DiffableDataSourceSnapshot {
 
     /// The index path of `identifier`, or nil when it is not in the snapshot.
     /// - Complexity: O(1) expected.
+    // `@specialized`: the data source's queries call this from their generic bodies (the data
+    // source is not specialized for its cell type), which never pick an exported
+    // `@_specialize`; this entry point checks the types itself and runs the specialized body.
+    @specialized(where SectionIdentifierType == Int, ItemIdentifierType == Int)
+    @specialized(where SectionIdentifierType == Int, ItemIdentifierType == String)
+    @specialized(where SectionIdentifierType == String, ItemIdentifierType == String)
+    @specialized(where SectionIdentifierType == Int, ItemIdentifierType == UUID)
+    @specialized(where SectionIdentifierType == String, ItemIdentifierType == UUID)
     func indexPathOfItem(_ identifier: ItemIdentifierType) -> IndexPath? {
         indexPath(ofItem: identifier).map { IndexPath(item: $0.item, section: $0.section) }
     }

@@ -23,7 +23,10 @@ extension DiffableDataSource {
     /// `hash(into:)` run holding that lock and must not call back into the data source.
     /// - Complexity: O(1) expected.
     public func indexPath(for itemIdentifier: ItemIdentifierType) -> IndexPath? {
-        lock.withLock { published.snapshot.indexPathOfItem(itemIdentifier) }
+        lock.withLock {
+            // Borrowed, not retained: the lock keeps the shown snapshot, and its storage, alive.
+            Unmanaged.passUnretained(published.snapshot.storage)._withUnsafeGuaranteedRef { $0.indexPathOfItem(itemIdentifier) }
+        }
     }
 
     /// The section identifier at `index`, or nil when out of range.

@@ -25,6 +25,10 @@ extension DiffableDataSourceSnapshot {
         return storage.itemID(inSectionAt: indexPath.section, index: indexPath.item)
     }
 
+    /// The index path of `identifier`, or nil when it is not in the snapshot.
+    /// - Complexity: O(1) expected.
+    func indexPathOfItem(_ identifier: ItemIdentifierType) -> IndexPath? { storage.indexPathOfItem(identifier) }
+
     /// This snapshot with the item at `source` moved so that it ends at `destination`, the
     /// index path it has *after* the move (UIKit's `moveRow(at:to:)`), or nil when either
     /// path is out of range.

@@ -17,9 +17,16 @@ extension DiffableDataSource {
     }
 
     /// Where `itemIdentifier` is shown, or nil when it is not.
+    ///
+    /// The item is looked up in the shown snapshot in place, under the data source's lock
+    /// (no copy of the snapshot is retained and released), so the identifier type's `==` and
+    /// `hash(into:)` run holding that lock and must not call back into the data source.
     /// - Complexity: O(1) expected.
     public func indexPath(for itemIdentifier: ItemIdentifierType) -> IndexPath? {
-        snapshot().indexPathOfItem(itemIdentifier)
+        lock.withLock {
+            // Borrowed, not retained: the lock keeps the shown snapshot, and its storage, alive.
+            Unmanaged.passUnretained(published.snapshot.storage)._withUnsafeGuaranteedRef { $0.indexPathOfItem(itemIdentifier) }
+        }
     }
 
     /// The section identifier at `index`, or nil when out of range.

@@ -76,7 +76,9 @@ public final class DiffableDataSource<
     /// `shown` (guarded as they are).
     let matcher: any ItemMatcher<SectionIdentifierType, ItemIdentifierType>
 
-    // Shared between threads, guarded by `lock`. Never held while calling out.
+    // Shared between threads, guarded by `lock`. Never held while calling out (the view, the
+    // providers, handlers, completions), save the identifiers' `==` and `hash(into:)` that
+    // `indexPath(for:)` runs on the shown snapshot in place.
     let lock = Lock()
     /// What ``snapshot()`` and the queries report: the state the view last committed.
     var published: State

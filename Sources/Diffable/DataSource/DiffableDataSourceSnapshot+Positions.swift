@@ -27,9 +27,7 @@ extension DiffableDataSourceSnapshot {
 
     /// The index path of `identifier`, or nil when it is not in the snapshot.
     /// - Complexity: O(1) expected.
-    func indexPathOfItem(_ identifier: ItemIdentifierType) -> IndexPath? {
-        indexPath(ofItem: identifier).map { IndexPath(item: $0.item, section: $0.section) }
-    }
+    func indexPathOfItem(_ identifier: ItemIdentifierType) -> IndexPath? { storage.indexPathOfItem(identifier) }
 
     /// This snapshot with the item at `source` moved so that it ends at `destination`, the
     /// index path it has *after* the move (UIKit's `moveRow(at:to:)`), or nil when either
@@ -49,5 +47,23 @@ extension DiffableDataSourceSnapshot {
             moved.appendItems([item], toSection: section)
         }
         return moved
+    }
+}
+
+extension SnapshotStorage {
+    /// The index path of `identifier` in display order, or nil when it is not stored.
+    /// - Complexity: O(1) expected.
+    // `@specialized`: the data source's queries call this from their generic bodies (the data
+    // source is not specialized for its cell type), which never pick an exported
+    // `@_specialize`; this entry point checks the types itself and runs the specialized body.
+    @specialized(where S == Int, I == Int)
+    @specialized(where S == Int, I == String)
+    @specialized(where S == String, I == String)
+    @specialized(where S == Int, I == UUID)
+    @specialized(where S == String, I == UUID)
+    func indexPathOfItem(_ identifier: I) -> IndexPath? {
+        guard let slot = itemSlot(identifier) else { return nil }
+        let place = displayPlace(ofItemSlot: slot)
+        return IndexPath(item: place.index, section: place.section)
     }
 }

@@ -68,27 +68,32 @@ public struct BatchUpdate: Equatable, Hashable, Sendable, Codable {
     var reloadItemList: ItemPathList
     var reconfigureItemList: ItemPathList
 
-    /// - Complexity: O(1), or O(count) on the first read of a list a diff made.
+    /// - Complexity: O(1), or O(count) on the first read of a list a diff made (on every read
+    ///   of one of up to 32 paths, which is not kept).
     public var deleteItems: [IndexPath] {
         get { deleteItemList.indexPaths }
         set { deleteItemList = .indexPaths(newValue) }
     }
-    /// - Complexity: O(1), or O(count) on the first read of a list a diff made.
+    /// - Complexity: O(1), or O(count) on the first read of a list a diff made (on every read
+    ///   of one of up to 32 paths, which is not kept).
     public var insertItems: [IndexPath] {
         get { insertItemList.indexPaths }
         set { insertItemList = .indexPaths(newValue) }
     }
-    /// - Complexity: O(1), or O(count) on the first read of a list a diff made.
+    /// - Complexity: O(1), or O(count) on the first read of a list a diff made (on every read
+    ///   of one of up to 32 paths, which is not kept).
     public var moveItems: [ItemMove] {
         get { moveItemList.moves }
         set { moveItemList = .moves(newValue) }
     }
-    /// - Complexity: O(1), or O(count) on the first read of a list a diff made.
+    /// - Complexity: O(1), or O(count) on the first read of a list a diff made (on every read
+    ///   of one of up to 32 paths, which is not kept).
     public var reloadItems: [IndexPath] {
         get { reloadItemList.indexPaths }
         set { reloadItemList = .indexPaths(newValue) }
     }
-    /// - Complexity: O(1), or O(count) on the first read of a list a diff made.
+    /// - Complexity: O(1), or O(count) on the first read of a list a diff made (on every read
+    ///   of one of up to 32 paths, which is not kept).
     public var reconfigureItems: [IndexPath] {
         get { reconfigureItemList.indexPaths }
         set { reconfigureItemList = .indexPaths(newValue) }

@@ -6,7 +6,8 @@ import Foundation
 /// `IndexPath` pairs that a caller counting them never looks at).
 ///
 /// Immutable except for the cache of materialized lists, which a lock guards: batches
-/// are `Sendable` and may be read from several threads at once.
+/// are `Sendable` and may be read from several threads at once. Short lists are not cached
+/// (``madeOnEveryRead``).
 final class PackedIndexPaths: @unchecked Sendable {
     /// The paths: a Swift array, or the block the diff context wrote them into.
     let paths: ResultArray<PackedIndexPath>
@@ -55,8 +56,10 @@ final class PackedIndexPaths: @unchecked Sendable {
     /// - Complexity: O(1).
     var hasMaterializedLists: Bool { withCache { !$0.paths.isEmpty || !$0.moves.isEmpty } }
 
-    /// The paths in `range` as `IndexPath`s, made on the first request and kept.
-    /// - Complexity: O(range.count) the first time, O(1) after.
+    /// The paths in `range` as `IndexPath`s, made on the first request and kept (a short
+    /// list is made on every request, see ``madeOnEveryRead``).
+    /// - Complexity: O(range.count) the first time, O(1) after (O(range.count) ≤ O(32)
+    ///   every time for a short list).
     func indexPaths(_ range: Range<Int>) -> [IndexPath] {
         // An empty list is never cached: most of a batch's lists are empty, and each read
         // would otherwise take the lock.
@@ -71,8 +74,10 @@ final class PackedIndexPaths: @unchecked Sendable {
             })
     }
 
-    /// Moves from the paths at `from` to those at `to` (equal lengths), made once.
-    /// - Complexity: O(count) the first time, O(1) after.
+    /// Moves from the paths at `from` to those at `to` (equal lengths), made once (a short
+    /// list on every request, see ``madeOnEveryRead``).
+    /// - Complexity: O(count) the first time, O(1) after (O(count) ≤ O(32) every time for a
+    ///   short list).
     func moves(from: Range<Int>, to: Range<Int>) -> [BatchUpdate.ItemMove] {
         if from.isEmpty { return [] }
         return materialize(
@@ -88,16 +93,26 @@ final class PackedIndexPaths: @unchecked Sendable {
             })
     }
 
+    /// Lists up to this many paths are made on every read and never cached: making one (an
+    /// array and its paths, about 200 + 50 instructions a path) costs about what the cache
+    /// costs to consult and fill (the lock, a dynamically checked access, the entry's array
+    /// and its release with the diff), and an app reads each list of a small diff once. At
+    /// 10^2 items a change's lists hold a few paths each; caching them was a third of what
+    /// reading every list added to a build + diff.
+    static let madeOnEveryRead = 32
+
     /// Lists up to this many paths are made holding the lock (one acquisition per list);
     /// longer ones outside it, so that readers of other lists do not wait for them.
     private static let madeUnderLock = 4096
 
-    /// The list `find` gives from the cache, else the one `make` makes, stored by `store`
-    /// (the first one stored wins when two threads make the same list).
-    /// - Complexity: O(1) plus `make` the first time.
+    /// The list `make` makes when it is short (``madeOnEveryRead``); otherwise the list
+    /// `find` gives from the cache, else the one `make` makes, stored by `store` (the first
+    /// one stored wins when two threads make the same list).
+    /// - Complexity: O(1) plus `make` the first time; `make` on every read of a short list.
     private func materialize<List>(
         _ count: Int, find: (Materialized) -> List?, store: (inout Materialized, List) -> Void, make: () -> List
     ) -> List {
+        if count <= Self.madeOnEveryRead { return make() }
         if count <= Self.madeUnderLock {
             return withCache { cache in
                 if let cached = find(cache) { return cached }
@@ -129,7 +144,8 @@ enum ItemPathList: Sendable {
         }
     }
 
-    /// - Complexity: O(count) on the first read of a packed list, O(1) otherwise.
+    /// - Complexity: O(count) on the first read of a packed list (every read of a short one),
+    ///   O(1) otherwise.
     var indexPaths: [IndexPath] {
         switch self {
         case .indexPaths(let paths): paths
@@ -161,7 +177,8 @@ enum ItemMoveList: Sendable {
         }
     }
 
-    /// - Complexity: O(count) on the first read of a packed list, O(1) otherwise.
+    /// - Complexity: O(count) on the first read of a packed list (every read of a short one),
+    ///   O(1) otherwise.
     var moves: [BatchUpdate.ItemMove] {
         switch self {
         case .moves(let moves): moves

@@ -16,6 +16,9 @@ final class Lock: @unchecked Sendable {
     init() {}
 
     /// Runs `body` holding the lock. - Complexity: O(1) plus `body`.
+    // Inlined: called from code not specialized for `R`, a call would look up `R`'s metadata
+    // (a query by item reading the data source's snapshot paid that on every call).
+    @inline(__always)
     func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
         try mutex.withLock(body)
     }
@@ -40,6 +43,7 @@ final class Lock: @unchecked Sendable {
         }
 
         /// Runs `body` holding the mutex. - Complexity: O(1) plus `body`.
+        @inline(__always)
         func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }

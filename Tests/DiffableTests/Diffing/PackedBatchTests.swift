@@ -80,6 +80,20 @@ import Testing
         #expect(readers.count == 8 && readers.allSatisfy { $0 == readers[0] && $0.count == 1_999 })
     }
 
+    @Test func shortListsAreMadeOnEveryReadAndNotCached() throws {
+        var items = (0..<20).map { "i\($0)" }
+        let old = RandomSnapshots.build([("S", items)])
+        items.reverse()
+        let batch = try #require(RandomSnapshots.build([("S", items)]).difference(from: old).structuralBatch)
+        guard case .packed(let store, _, _) = batch.moveItemList else {
+            Issue.record("a diff's moves should be packed")
+            return
+        }
+        #expect(batch.moveItems.count == 19 && batch.moveItems.count <= PackedIndexPaths.madeOnEveryRead)
+        #expect(batch.moveItems == batch.moveItems && batch == Self.rebuilt(batch))
+        #expect(!store.hasMaterializedLists)
+    }
+
     @Test func countsDoNotMaterializeTheLists() throws {
         var items = (0..<1_000).map { "i\($0)" }
         let old = RandomSnapshots.build([("S", items)])

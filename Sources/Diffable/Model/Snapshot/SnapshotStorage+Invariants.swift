@@ -30,6 +30,13 @@
             for (position, section) in sectionOrder.enumerated() {
                 precondition(sectionOffsets.value(at: position) == sectionItems[Int(section)].count, "stale offset at \(position)")
             }
+            if let starts = sectionStarts.starts {
+                var start = 0
+                for (position, section) in sectionOrder.enumerated() {
+                    precondition(starts[Int(section)] == start, "stale cached start at \(position)")
+                    start += sectionItems[Int(section)].count
+                }
+            }
             precondition(sectionTable.count == sectionOrder.count)
         }
     }

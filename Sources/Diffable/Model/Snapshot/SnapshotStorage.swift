@@ -9,8 +9,9 @@
 ///
 /// Flat positions (`indexOfItem`) come from prefix sums of the section sizes (a Fenwick
 /// tree) that every mutation keeps exact: O(log s) per section whose size changed, and a
-/// query is O(log s). Reads never write: a snapshot's storage is shared by its copies
-/// across threads, so no query may fill a cache in it.
+/// query is O(log s). A snapshot's storage is shared by its copies across threads, so the
+/// one cache a query fills, the sums as a plain array once lookups outnumber changes
+/// (``SectionStartsCache``), is published atomically; nothing else a read touches is written.
 ///
 /// The item and section arrays opt out of run-time exclusivity checks, as the outline's
 /// storage does and for the same reason: each access to a class's stored property otherwise
@@ -39,7 +40,9 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     @exclusivity(unchecked) var sectionIDs: ContiguousArray<S?> = []
     @exclusivity(unchecked) var sectionKeys: ContiguousArray<UInt64> = []
     @exclusivity(unchecked) var sectionItems: ContiguousArray<ContiguousArray<Int32>> = []
-    @exclusivity(unchecked) var sectionPosition: ContiguousArray<Int32> = []
+    @exclusivity(unchecked) var sectionPosition: ContiguousArray<Int32> = [] {
+        didSet { sectionStarts.invalidate() }  // the cached starts are by section slot
+    }
     private var freeSectionSlots: [Int32] = []
     let sectionTable: IdentifierTable
     /// Scratch marks per section slot for ``detachItems(_:)`` (equal to `markEpoch` when marked).
@@ -61,7 +64,14 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     /// change is O(log s), where a plain array of starts would cost O(s) per append. Unchecked
     /// like the arrays above: every `indexOfItem` reads it, and a checked read registered the
     /// access with the runtime (a sixth of a lookup among 10^4 items).
-    @exclusivity(unchecked) private(set) var sectionOffsets = FenwickTree()
+    @exclusivity(unchecked) private(set) var sectionOffsets = FenwickTree() {
+        didSet { sectionStarts.invalidate() }
+    }
+    /// Each displayed section's first flat index by section slot (so a lookup skips the
+    /// section's position), built by lookups while the sections do not change (see
+    /// ``SectionStartsCache``): dropped on every change of ``sectionOffsets`` or
+    /// ``sectionPosition``, never copied.
+    let sectionStarts = SectionStartsCache()
 
     init() {
         sectionTable = IdentifierTable()
@@ -222,11 +232,34 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     }
 
     /// The item's position counting every item of the sections before its own.
-    /// - Complexity: O(log s).
+    /// - Complexity: O(1) while the section starts are cached, otherwise O(log s) amortized
+    ///   (see ``sectionStart(walkingTo:)``).
     @inline(__always)
     func flatIndex(ofItemSlot slot: Int32) -> Int {
         let place = itemPlace[Int(slot)]
-        return sectionOffsets.prefixSum(Int(sectionPosition[Int(place.section)])) + Int(place.index)
+        guard let starts = sectionStarts.starts else { return sectionStart(walkingTo: place.section) + Int(place.index) }
+        return starts[Int(place.section)] + Int(place.index)
+    }
+
+    /// The flat index of the first item of the displayed section at `section` (a slot), when
+    /// the starts are not cached: the tree's prefix sum, or the starts built and published
+    /// when enough lookups have walked the tree since the last change.
+    /// - Complexity: O(log s), or O(s) for the lookup that builds the starts (once per
+    ///   s / 8 lookups after a change, so O(log s) amortized).
+    @inline(never)
+    func sectionStart(walkingTo section: Int32) -> Int {
+        let count = sectionOrder.count
+        guard sectionStarts.shouldBuild(sectionCount: count) else {
+            return sectionOffsets.prefixSum(Int(sectionPosition[Int(section)]))
+        }
+        let starts = sectionStarts.publish(count: sectionPosition.count) { starts in
+            var start = 0
+            for displayed in sectionOrder {
+                starts[Int(displayed)] = start
+                start += sectionItems[Int(displayed)].count
+            }
+        }
+        return starts[Int(section)]
     }
 
     // MARK: Sections

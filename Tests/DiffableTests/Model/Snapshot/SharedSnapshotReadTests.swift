@@ -3,9 +3,11 @@ import Testing
 
 @testable import Diffable
 
-/// One snapshot shared by many tasks, read with every query at once: reads must never write.
-/// Run under ThreadSanitizer by `make tsan` (a lazy cache in shared storage shows up there
-/// as a data race; without TSan it shows up as a wrong answer here).
+/// One snapshot shared by many tasks, read with every query at once: reads must never write
+/// save the section starts `indexOfItem` publishes atomically (``SectionStartsCache``), which
+/// these reads build concurrently. Run under ThreadSanitizer by `make tsan` (a lazy cache in
+/// shared storage not published atomically shows up there as a data race; without TSan it
+/// shows up as a wrong answer here).
 @Suite struct SharedSnapshotReadTests {
     /// A sectioned snapshot whose section sizes just changed (a delete), so any
     /// derived offsets a read could be tempted to rebuild are "fresh".

@@ -77,8 +77,8 @@ public final class DiffableDataSource<
     let matcher: any ItemMatcher<SectionIdentifierType, ItemIdentifierType>
 
     // Shared between threads, guarded by `lock`. Never held while calling out (the view, the
-    // providers, handlers, completions), save the identifiers' `==` and `hash(into:)` that
-    // `indexPath(for:)` runs on the shown snapshot in place.
+    // providers, handlers, completions, an app's identifier type's `==` and `hash(into:)`);
+    // `indexPath(for:)` runs only the standard library's and Foundation's under it.
     let lock = Lock()
     /// What ``snapshot()`` and the queries report: the state the view last committed.
     var published: State

@@ -19,8 +19,19 @@ enum KeyStrategy: Equatable {
     case int64, int32, int16, int8, uint64, uint32, uint16, uint8
     case string, uuid, bytes, provided, hashValue
 
+    /// The strategy for identifiers of `type`.
+    /// - Complexity: O(1).
     @inlinable
     static func of<T>(_ type: T.Type) -> KeyStrategy {
+        builtIn(type) ?? (providesItsKey(type) ? .provided : .hashValue)
+    }
+
+    /// The strategy for `type` when it is one the library keys itself (integers, `String`,
+    /// `UUID`, `[UInt8]`), whose `==` and hashing are the standard library's or Foundation's
+    /// and so cannot call back into Diffable; nil for an app's own types.
+    /// - Complexity: O(1); folds to a constant in code specialized for `T`.
+    @inlinable
+    static func builtIn<T>(_ type: T.Type) -> KeyStrategy? {
         switch ObjectIdentifier(type) {
         case ObjectIdentifier(Int.self), ObjectIdentifier(Int64.self): .int64
         case ObjectIdentifier(Int32.self): .int32
@@ -33,7 +44,7 @@ enum KeyStrategy: Equatable {
         case ObjectIdentifier(String.self): .string
         case ObjectIdentifier(UUID.self): .uuid
         case ObjectIdentifier([UInt8].self): .bytes
-        default: providesItsKey(type) ? .provided : .hashValue
+        default: nil
         }
     }
 

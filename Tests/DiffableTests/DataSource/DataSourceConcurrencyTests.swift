@@ -160,6 +160,44 @@ import Testing
         let reordered = Snapshot.build(["A"], [["b", "c", "d", "a"]])
         #expect(harness.onView(\.performedBatches) == target.difference(from: reordered).batches)
     }
+
+    /// An app's identifier type whose `==` queries the data source from another thread (a
+    /// stand-in for any `==` that reaches the data source): `indexPath(for:)` must not run
+    /// that `==` holding the data source's lock, or the query would wait for it. The query
+    /// gets 2 s, so a held lock fails the test instead of hanging it.
+    @Test func anAppsEqualityMayQueryTheDataSource() async {
+        let harness = DataSourceHarness<Int, CallingBackID>()
+        await harness.dataSource.apply(.build([0], [[CallingBackID(value: 1), CallingBackID(value: 2)]]))
+        let answered = Locked([Bool]())
+        CallingBackID.onEquality.withLock {
+            $0 = {
+                let done = DispatchSemaphore(value: 0)
+                DispatchQueue.global().async {
+                    _ = harness.dataSource.snapshot()
+                    done.signal()
+                }
+                let result = done.wait(timeout: .now() + 2) == .success
+                answered.withLock { $0.append(result) }
+            }
+        }
+        defer { CallingBackID.onEquality.withLock { $0 = nil } }
+        #expect(harness.dataSource.indexPath(for: CallingBackID(value: 2)) == IndexPath(item: 1, section: 0))
+        let results = answered.withLock { $0 }
+        #expect(!results.isEmpty && results.allSatisfy { $0 }, "queries from `==` answered: \(results)")
+    }
+}
+
+/// An identifier whose `==` runs a hook once per comparison (not re-entered by the hook).
+private struct CallingBackID: Hashable, Sendable {
+    let value: Int
+    static let onEquality = Locked<(@Sendable () -> Void)?>(nil)
+
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        if let hook = onEquality.withLock({ $0 }) { hook() }
+        return lhs.value == rhs.value
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }
 
 /// Records completions from any thread: how often each ran, in which order, what was wrong.

@@ -35,6 +35,20 @@ public protocol IdentifierKeyConvertible: Hashable {
     var identifierKey: UInt64 { get }
 }
 
+extension IdentifierKeyConvertible where Self: Identifiable {
+    /// The key of the value's `id`, as Diffable keys that `id` on its own (XXH3 of a `UUID`'s
+    /// bytes, an integer itself, …): for a snapshot of an app's model values rather than of
+    /// their ids, so that adding a value hashes its `id` alone, not every field.
+    ///
+    /// Meets the contract whenever equal values have equal `id`s, as with the `==` Swift
+    /// synthesizes for a struct (it compares every stored property, `id` among them). A value
+    /// whose `==` ignores `id` must not use this key. Values that share an `id` but differ
+    /// elsewhere (an edited title) share a key, which costs one `==` where they meet.
+    /// - Complexity: O(1) for integer and `UUID` ids; otherwise what keying the `id` costs.
+    @inlinable
+    public var identifierKey: UInt64 { KeyStrategy.of(ID.self).key(id) }
+}
+
 extension KeyStrategy {
     /// The key of `value`, a ``IdentifierKeyConvertible`` whose conformance the caller has
     /// found (``of(_:)``): in code specialized for the type the cast folds away and the key

@@ -5,7 +5,8 @@ import Foundation
 /// `diffable bench --suite app`: what an app pays per change at 10^2–10^4 items, through the
 /// public API, with the identifier types apps use: `Int`, `String`, `UUID`, a model
 /// struct matched by its `UUID` id, a small `Hashable` struct and an enum (types the library
-/// was not compiled for, as an app's own are).
+/// was not compiled for, as an app's own are), and the last three keyed by their own
+/// ``IdentifierKeyConvertible`` keys.
 ///
 /// The app's model is its sections' identifiers (sections of 100, ``SectionedScenario/churn``:
 /// 10% of the items deleted, inserted or moved, across sections too). One change is:
@@ -31,6 +32,7 @@ enum AppBench {
         case string = "String"
         case uuid = "UUID"
         case item = "Item"
+        case keyedItem = "KeyedItem"
         case `struct` = "Struct"
         case `enum` = "Enum"
         case keyedStruct = "KeyedStruct"
@@ -78,6 +80,14 @@ enum AppBench {
         var isFavorite: Bool
     }
 
+    /// ``Item`` keyed by its `id` (``IdentifierKeyConvertible``'s key for `Identifiable`
+    /// values): the same fields and `==`, without `Hasher` over every field.
+    struct KeyedItem: Hashable, Identifiable, IdentifierKeyConvertible, Sendable {
+        var id: UUID
+        var title: String
+        var isFavorite: Bool
+    }
+
     /// Items a timed run covers at least: small n repeat the change.
     static let itemsPerRun = 100_000
 
@@ -118,16 +128,26 @@ enum AppBench {
         case .keyedStruct: return context.rows(values: (0..<largest).map { KeyedRowID(row: rowID($0)) })
         case .keyedEnum: return context.rows(values: (0..<largest).map { KeyedRowRef(ref: rowRef($0)) })
         case .item:
-            let items = (0..<largest).map { Item(id: uuid($0), title: "Item \($0)", isFavorite: $0 % 7 == 0) }
-            // 1% of the values change under a kept id: the data source reconfigures their cells.
-            var generator = SplitMix64(seed: seed &+ 17)
-            let edited = items.map { item in
-                var item = item
-                if Int.random(in: 0..<100, using: &generator) == 0 { item.title += " (edited)" }
-                return item
-            }
+            let (items, edited) = modelValues(largest, seed: seed)
             return context.rows(values: items, edited: edited)
+        case .keyedItem:
+            let (items, edited) = modelValues(largest, seed: seed)
+            let keyed = { (item: Item) in KeyedItem(id: item.id, title: item.title, isFavorite: item.isFavorite) }
+            return context.rows(values: items.map(keyed), edited: edited.map(keyed))
         }
+    }
+
+    /// The model values of ids `0..<count`, and the same with 1% of them changed under a kept
+    /// id (the data source reconfigures their cells).
+    static func modelValues(_ count: Int, seed: UInt64) -> (values: [Item], edited: [Item]) {
+        let items = (0..<count).map { Item(id: uuid($0), title: "Item \($0)", isFavorite: $0 % 7 == 0) }
+        var generator = SplitMix64(seed: seed &+ 17)
+        let edited = items.map { item in
+            var item = item
+            if Int.random(in: 0..<100, using: &generator) == 0 { item.title += " (edited)" }
+            return item
+        }
+        return (items, edited)
     }
 
     /// The struct identifier of model item `id`.
@@ -291,17 +311,26 @@ enum AppBench {
             var row = row("build + apply (headless view)", seconds)
             row.identifiersHashed = "inside (Diffable only)"
             row.notes.append("\(label): \(view.batchCount) batches applied")
-            if Value.self == Item.self { row.scenario = "build + apply (headless view, matched by id, 1% reconfigured)" }
+            if Value.self == Item.self || Value.self == KeyedItem.self {
+                row.scenario = "build + apply (headless view, matched by id, 1% reconfigured)"
+            }
             return row
         }
     }
 
-    /// A data source matching items by `id` when `Value` is the suite's struct, else nil.
+    /// A data source matching items by `id` when `Value` is one of the suite's model values, else nil.
     private static func matchingByID<Value: Hashable & Sendable>(view: FirstScreenListView<Value>, executor: ViewExecutor)
         -> DiffableDataSource<Int, Value, Value>?
     {
-        guard let view = view as? FirstScreenListView<Item> else { return nil }
-        let dataSource = DiffableDataSource<Int, Item, Item>(view: view, executor: executor, matchingItemsByID: .reconfigure) { _, item in
+        matchingByID(view: view, executor: executor, as: Item.self) ?? matchingByID(view: view, executor: executor, as: KeyedItem.self)
+    }
+
+    /// A data source matching `Model` values by `id` when `Value` is `Model`, else nil.
+    private static func matchingByID<Value: Hashable & Sendable, Model: Hashable & Identifiable & Sendable>(
+        view: FirstScreenListView<Value>, executor: ViewExecutor, as _: Model.Type
+    ) -> DiffableDataSource<Int, Value, Value>? where Model.ID: Sendable {
+        guard let view = view as? FirstScreenListView<Model> else { return nil }
+        let dataSource = DiffableDataSource<Int, Model, Model>(view: view, executor: executor, matchingItemsByID: .reconfigure) { _, item in
             item
         }
         return dataSource as? DiffableDataSource<Int, Value, Value>
@@ -340,5 +369,8 @@ extension AppBench.RowRef: AppModelValue { typealias AppID = Self }
 extension AppBench.KeyedRowID: AppModelValue { typealias AppID = Self }
 extension AppBench.KeyedRowRef: AppModelValue { typealias AppID = Self }
 extension AppBench.Item: AppModelValue {
+    static func identifiers(_ values: [Self]) -> [UUID] { values.map(\.id) }
+}
+extension AppBench.KeyedItem: AppModelValue {
     static func identifiers(_ values: [Self]) -> [UUID] { values.map(\.id) }
 }

@@ -97,9 +97,10 @@ struct LiveBoard {
                     rowsQuery: { team, ids in "SELECT id, name, team, score, tag FROM players WHERE id = ANY(\(ids)) AND team = \(team)" },
                     id: { $0.id }, areInIncreasingOrder: Self.isRanked(_:before:)) : nil)
         let lists = ScopedLiveLists<String, Int, PlayerRow>(
-            authenticate: { request in
+            authenticateUntil: { request in
                 guard let token = cookie(named: Self.cookieName, in: request) else { throw MissingCookie() }
-                return try signer.verify(token)
+                let claims = try signer.claims(of: token)
+                return (claims.scope, claims.expiresAt)
             },
             list: { team in await live.list(for: team) })
         lists.allowedOrigins = Set(peerPorts.map { "http://127.0.0.1:\($0)" })

@@ -56,6 +56,7 @@ enum LiveQueryRowLevel {
         let fullQueries = (after.refreshes - after.rowLevelRefreshes) - (first.refreshes - first.rowLevelRefreshes)
         check(
             after.rowLevelRefreshes > first.rowLevelRefreshes && fullQueries == 0,
-            "LiveQuery, row-level: \(after.rowLevelRefreshes - first.rowLevelRefreshes) merges and \(fullQueries) full queries after the first")
+            "LiveQuery, row-level: \(after.rowLevelRefreshes - first.rowLevelRefreshes) merges and \(fullQueries) full queries after the first"
+        )
     }
 }

@@ -551,8 +551,8 @@ web-db-soak:
 	$(MAKE) --no-print-directory web-db-test WEB_DB_STEADY=60
 
 # Commit-to-screen latency, bytes per update against re-sending the query result as JSON, and
-# server CPU per update, with 1 and 3 instances and 100 and 300 clients (release build; not a
-# test; DB_BENCH_ARGS, e.g. --clients 100 --instances 1 --seconds 10).
+# server CPU per update, with 1 and 3 instances and 100 and 300 clients, row-level mode (release
+# build; not a test; DB_BENCH_ARGS, e.g. --modes row-level,requery --clients 300 --instances 3).
 DB_BENCH_ARGS ?=
 db-bench: deps web-db-deps
 	cd Web && swift build -c release --product diffable-web-db

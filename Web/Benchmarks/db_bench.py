@@ -19,8 +19,9 @@ a viewer received per batch against the size of the whole query result as JSON (
 it would cost); server CPU is the instances' user+system time over the measured window.
 
 --modes requery,row-level runs every point in each mode, one after the other (same session, same
-table): requery runs each team's whole query per notification; row-level (serve --row-level)
-re-reads only the notified rows. The row-level trigger is installed either way (it serves both).
+table): row-level (the default, as diffable-web-db serves) re-reads only the notified rows;
+requery (serve --requery) runs each team's whole query per notification. The row-level trigger is
+installed either way (it serves both).
 """
 import argparse
 import asyncio
@@ -72,6 +73,8 @@ async def viewer(url, token, sampled, window, record, connected):
                 if match.group(1) == b"batch":
                     record["batches"] += 1
                     record["batch_bytes"] += len(raw)
+                    if sampled and record["example"] is None:
+                        record["example"] = raw.decode()
                 else:
                     record["reloads"] += 1
             await socket_.send('{"t":"ack","seq":%d}' % seq)
@@ -83,7 +86,8 @@ def worker(assignments, window_queue, result_queue, ready_queue):
         window = [float("inf"), float("-inf")]
         records, connected, tasks = [], [], []
         for url, token, sampled in assignments:
-            record = {"batches": 0, "batch_bytes": 0, "reload_bytes": 0, "reloads": 0, "errors": 0, "tags": {}, "sampled": sampled}
+            record = {"batches": 0, "batch_bytes": 0, "reload_bytes": 0, "reloads": 0, "errors": 0, "tags": {}, "sampled": sampled,
+                      "example": None}
             records.append(record)
             tasks.append(asyncio.create_task(viewer(url, token, sampled, window, record, connected)))
             await asyncio.sleep(0.005)
@@ -106,7 +110,7 @@ async def point(args, instances_count, clients, secret, log_dir, mode):
     rows = await writer.expected("red")
     resend_bytes = len(json.dumps([{"id": r[0], "name": r[1], "team": r[2], "score": r[3], "tag": r[4]} for r in rows]))
     ports = [free_port() for _ in range(instances_count)]
-    extra = ["--row-level"] if mode == "row-level" else []
+    extra = ["--requery"] if mode == "requery" else []
     instances = [Instance(args.program, port, [p for p in ports if p != port], secret, log_dir, f"bench{i}-{clients}-{mode}").start(extra)
                  for i, port in enumerate(ports)]
     token = mint_token(secret, "red", time.time() + 3600)
@@ -152,6 +156,10 @@ async def point(args, instances_count, clients, secret, log_dir, mode):
         instance.stop()
     with open("/proc/loadavg") as f:
         load = f.read().split()[0]
+    if args.dump:
+        example = next((r["example"] for r in records if r["example"]), None)
+        with open(args.dump, "w") as f:
+            f.write(example or "")
 
     commits = range(first_commit, last_commit + 1)
     latencies = []
@@ -199,7 +207,7 @@ async def main(args):
     modes = args.modes.split(",")
     if any(mode not in ("requery", "row-level") for mode in modes):
         raise SystemExit(f"db_bench.py: --modes takes requery and/or row-level, not {args.modes}")
-    subprocess.run([args.program, "setup", "--row-level"], check=True)
+    subprocess.run([args.program, "setup"], check=True)
     log_dir = tempfile.mkdtemp(prefix="diffable-db-bench.")
     results = []
     for instances_count in [int(x) for x in args.instances.split(",")]:
@@ -228,7 +236,7 @@ async def main(args):
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--program", required=True)
-    parser.add_argument("--modes", default="requery", help="requery, row-level or both (comma-separated), each point in each")
+    parser.add_argument("--modes", default="row-level", help="requery, row-level or both (comma-separated), each point in each")
     parser.add_argument("--instances", default="1,3")
     parser.add_argument("--clients", default="100,300")
     parser.add_argument("--rows", type=int, default=10_000)
@@ -237,5 +245,6 @@ if __name__ == "__main__":
     parser.add_argument("--seconds", type=float, default=15)
     parser.add_argument("--warmup", type=float, default=3)
     parser.add_argument("--sample", type=int, default=20, help="viewers that record arrivals (the others only acknowledge)")
+    parser.add_argument("--dump", help="write one batch message a viewer received to this file (the last point's)")
     parser.add_argument("--workers", type=int, default=2, help="processes for the viewers that are not sampled")
     asyncio.run(main(parser.parse_args()))

@@ -505,6 +505,18 @@ def test_reconfigure_keeps_node_and_reload_replaces_it(page, server):
     assert page.evaluate(DOM_STATE) == expected_flat([("main", [("a", "alpha"), ("b", "beta 2"), ("c", "gamma")])])
 
 
+def test_moved_and_changed_row_goes_as_one_move_keeping_its_node(page, server):
+    post_snapshot(server, [("main", [("a", "alpha"), ("b", "beta"), ("c", "gamma")])])
+    page.evaluate("() => document.querySelectorAll('#list .dl-row').forEach((li) => { li.marker = li.textContent; })")
+    before = page.evaluate(COUNTERS)
+    post_snapshot(server, [("main", [("c", "gamma 2"), ("a", "alpha"), ("b", "beta")])])
+    steps = delta(before, page.evaluate(COUNTERS), "steps")
+    # c moves and changes: one move step carrying its new content, no reconfigure step.
+    assert steps["m"] == 1 and steps["c"] == 0, steps
+    assert page.evaluate("() => Array.from(document.querySelectorAll('#list .dl-row')).map((li) => [li.marker, li.textContent])") == [
+        ["gamma", "gamma 2"], ["alpha", "alpha"], ["beta", "beta"]]
+
+
 def test_100_rapid_applies_end_at_the_last_snapshot(page, server):
     """Applies sent without waiting coalesce behind the browser; the last one wins."""
     rng = random.Random(100)

@@ -33,6 +33,9 @@ import PostgresNIO
 /// Rows whose item equals one seen earlier in the same result are skipped (a snapshot holds each
 /// item once) and counted in ``LiveQueryStatistics/duplicatesSkipped``.
 ///
+/// **Row-level mode** (opt-in, `rowLevel:`) re-reads only the rows a notification names and
+/// merges them into the current result, as ``ScopedLiveQuery`` does (see ``RowLevelChanges``).
+///
 /// For one list per viewer scope (the query filtered by a bound parameter), see
 /// ``ScopedLiveQuery``: this is its one-scope case.
 public final class LiveQuery<Section: Hashable & Sendable, Item: Hashable & Sendable>: Sendable {
@@ -55,16 +58,21 @@ public final class LiveQuery<Section: Hashable & Sendable, Item: Hashable & Send
     ///     use ``ScopedLiveQuery`` for a query that takes one.
     ///   - channel: the channel the table's trigger notifies (an SQL identifier).
     ///   - decode: the item for one row.
+    ///   - rowLevel: nil (the default) to run the whole query per notification; else how to
+    ///     re-read and merge only the notified rows (``RowLevelChanges``, its scope `Void`:
+    ///     `rowsQuery: { _, ids in "… WHERE id = ANY(\(ids))" }`), with the trigger of
+    ///     ``RowLevelChanges/triggerSQL(table:channel:key:)``.
     /// - Complexity: O(1).
     public init(
         list: LiveList<Section, Item>, configuration: PostgresConnection.Configuration, section: Section, query: String,
         channel: String, retryDelay: Duration = .seconds(1), logger: Logger = Logger(label: "DiffablePostgres"),
-        decode: @escaping @Sendable (PostgresRow) throws -> Item
+        decode: @escaping @Sendable (PostgresRow) throws -> Item, rowLevel: RowLevelChanges<Void, Item>? = nil
     ) {
         self.list = list
         engine = ScopedLiveQuery(
             configuration: configuration, channel: channel, section: section, retryDelay: retryDelay, logger: logger,
-            makeList: { _ in list }, query: { _ in PostgresQuery(unsafeSQL: query) }, decode: decode)
+            makeList: { _ in list }, query: { _ in PostgresQuery(unsafeSQL: query) }, decode: decode,
+            rowLevel: rowLevel?.forAnyScope())
         _ = engine.registeredList(for: 0)
     }
 

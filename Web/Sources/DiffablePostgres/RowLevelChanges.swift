@@ -27,7 +27,7 @@ import PostgresNIO
 /// sent while the connection was down are lost). Every ``fullCheckInterval`` row-level applies,
 /// the full query runs anyway and its result replaces the merged one; a difference (a comparator
 /// that disagrees with `ORDER BY`, e.g. on text collation) is counted in
-/// ``LiveQueryStatistics/rowLevelMismatches``.
+/// ``LiveQueryStatistics/fullCheckDifferences``.
 public struct RowLevelChanges<Scope: Sendable, Item: Sendable>: Sendable {
     /// The scope's query restricted to the keys (bound as an `integer[]`/`bigint[]` parameter).
     public let rowsQuery: @Sendable (Scope, [Int]) -> PostgresQuery
@@ -49,6 +49,15 @@ public struct RowLevelChanges<Scope: Sendable, Item: Sendable>: Sendable {
         self.id = id
         self.areInIncreasingOrder = areInIncreasingOrder
         self.fullCheckInterval = fullCheckInterval
+    }
+
+    /// The same mode for a query without a scope (``LiveQuery``'s): every scope reads the same rows.
+    /// - Complexity: O(1).
+    func forAnyScope<Other: Sendable>() -> RowLevelChanges<Other, Item> where Scope == Void {
+        let rowsQuery = rowsQuery
+        return RowLevelChanges<Other, Item>(
+            rowsQuery: { _, keys in rowsQuery((), keys) }, id: id, areInIncreasingOrder: areInIncreasingOrder,
+            fullCheckInterval: fullCheckInterval)
     }
 
     /// The payload the trigger sends instead of keys that do not fit in one notification.

@@ -64,6 +64,15 @@ public enum ScopeToken {
         /// - Throws: a ``Refusal`` saying what was wrong.
         /// - Complexity: O(token length).
         public func verify(_ token: String, now: Date = Date()) throws(Refusal) -> String {
+            try claims(of: token, now: now).scope
+        }
+
+        /// The scope `token` was signed for and when it expires, if its signature is this key's
+        /// and it has not expired at `now`: what ``ScopedLiveLists`` needs to close a connection
+        /// when its token expires.
+        /// - Throws: a ``Refusal`` saying what was wrong.
+        /// - Complexity: O(token length).
+        public func claims(of token: String, now: Date = Date()) throws(Refusal) -> (scope: String, expiresAt: Date) {
             guard token.utf8.count <= 4 * maxScopeBytes else {
                 throw Refusal(kind: .malformed, description: "the token has \(token.utf8.count) bytes, more than any valid one")
             }
@@ -86,7 +95,7 @@ public enum ScopeToken {
             guard let scope = String(bytes: scopeBytes, encoding: .utf8) else {
                 throw Refusal(kind: .malformed, description: "the token's scope is not UTF-8")
             }
-            return scope
+            return (scope, Date(timeIntervalSince1970: Double(expiry)))
         }
     }
 

@@ -213,7 +213,7 @@ public final class ScopedLiveQuery<Scope: Hashable & Sendable, Section: Hashable
             return (state.targets.map { ($0.key, $0.value) }, state.pendingKeys, state.pendingFull)
         }
         for (scope, target) in scopes {
-            let (merged, applies) = state.locked { _ in (target.snapshot?.itemIdentifiers, target.rowLevelApplies) }
+            let (merged, applies) = state.locked { _ in (target.snapshot == nil ? nil : target.items, target.rowLevelApplies) }
             guard let rowLevel, !full, let merged, applies < rowLevel.fullCheckInterval else {
                 try await refresh(scope, on: connection, session: session)
                 continue
@@ -263,6 +263,7 @@ public final class ScopedLiveQuery<Scope: Hashable & Sendable, Section: Hashable
                 target.rowLevelApplies = 0
             }
             target.snapshot = snapshot
+            target.items = snapshot.numberOfItems == items.count ? items : snapshot.itemIdentifiers
             // Under the lock, so applies keep the sessions' order. Not awaited: a slow browser
             // must not hold back the next query (the list's views coalesce what is not sent yet).
             target.list.apply(snapshot, completion: nil)
@@ -281,6 +282,9 @@ public final class ScopedLiveQuery<Scope: Hashable & Sendable, Section: Hashable
     private final class Target {
         let list: LiveList<Section, Item>
         var snapshot: Snapshot?
+        /// The snapshot's rows in order (what a row-level merge starts from; kept so that it is
+        /// not read back out of the snapshot each time).
+        var items: [Item] = []
         /// Row-level applies since the last full query.
         var rowLevelApplies = 0
         var waiting: [CheckedContinuation<LiveList<Section, Item>, Never>] = []

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
+import Logging
 import NIOCore
 import NIOWebSocket
 
@@ -49,28 +50,58 @@ extension LiveList {
         return "WebSocket refused: Origin \(origin) is not this site (\(host ?? "no Host header")) nor an allowed origin"
     }
 
+    /// The largest shared body copied behind its browser's header into one frame; a larger
+    /// one (a whole list, say) goes as a second frame from the shared buffer.
+    static var copiedBodyLimit: Int { 64 << 10 }
+
     /// Runs one client's connection until it closes: messages from the session to the socket,
-    /// frames from the socket to the session.
-    func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
-        let (messages, continuation) = AsyncStream<OutgoingMessage>.makeStream()
+    /// frames from the socket to the session; at `closing`'s time (if any), the server closes it
+    /// with `closing`'s status, after the messages already queued.
+    func serve(
+        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, closing: ClosingTime? = nil, logger: Logger? = nil
+    ) async throws {
+        // A message, or nil: close the connection (closing's status).
+        let (messages, continuation) = AsyncStream<OutgoingMessage?>.makeStream()
         let meter = OutgoingMeter()
         let viewer = connect(meter: meter) { message in
             meter.queued(message.byteCount)
             continuation.yield(message)
         }
         defer { disconnect(viewer) }
+        let deadline = closing.map { closing in
+            Task {
+                try await Task.sleep(for: .seconds(max(0, closing.at.timeIntervalSinceNow)))
+                (logger ?? self.logger)?.notice("DiffableWeb: closing a connection (status \(closing.code)): \(closing.log)")
+                continuation.yield(nil)
+            }
+        }
+        // The connection ended first: its closing time no longer matters.
+        defer { deadline?.cancel() }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await message in messages {
                     switch message {
                     case .text(let text):
                         try await outbound.writeTextMessage(text)
+                    case .shared(let header, let body) where body.readableBytes <= Self.copiedBodyLimit:
+                        // One frame, one write (one system call, one TCP segment to wake the
+                        // browser): copying a small body costs less than a second write.
+                        var frame = ByteBuffer()
+                        frame.reserveCapacity(header.utf8.count + body.readableBytes)
+                        frame.writeString(header)
+                        frame.writeImmutableBuffer(body)
+                        try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: frame)))
                     case .shared(let header, let body):
-                        // One message in two frames: the body's buffer is shared, not copied.
+                        // One message in two frames: the large body's buffer is shared, not copied.
                         try await outbound.write(.custom(WebSocketFrame(fin: false, opcode: .text, data: ByteBuffer(string: header))))
                         try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .continuation, data: body)))
+                    case nil:
+                        if let closing {
+                            try await outbound.close(.unknown(UInt16(closing.code)), reason: closing.reason)
+                        }
+                        return
                     }
-                    meter.written(message.byteCount)
+                    meter.written(message?.byteCount ?? 0)
                 }
             }
             do {
@@ -95,6 +126,16 @@ extension LiveList {
             continuation.finish()
         }
     }
+}
+
+/// When and how the server ends a connection itself (its credentials expire).
+struct ClosingTime: Sendable {
+    let at: Date
+    /// The WebSocket close status (an application's: 4000–4999) and its reason.
+    let code: Int
+    let reason: String
+    /// What the server's log says.
+    let log: String
 }
 
 /// What one client was sent and what still waits for it.

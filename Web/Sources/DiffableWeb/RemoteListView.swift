@@ -41,6 +41,12 @@ public final class RemoteListView: ListView, @unchecked Sendable {
     private var outbox: JSONText?
     private var outboxStepCount = 0
     private var outboxCompletions: [(Bool) -> Void] = []
+    /// The last structural batch's item steps (and the refresh steps after it), their rows
+    /// rendered, held back from `outbox` so that a row it moves and a later batch of the same
+    /// turn reconfigures goes as one move step carrying the new content.
+    private var held: [HeldStep] = []
+    /// Index in `held` of the move step that put a row at each final position.
+    private var heldMoves: [IndexPath: Int] = [:]
 
     /// A section whose batch moves at least this many of its rows, and at least a quarter of
     /// them, is sent as its new order (one "o" step: each kept row by its current index, each
@@ -127,9 +133,14 @@ public final class RemoteListView: ListView, @unchecked Sendable {
             }
         }
         let reordered = reorderedSections(of: batch, newCounts: newCounts)
-        if reordered.isEmpty {
+        if reordered.isEmpty, !steps.contains(where: \.rendersSection) {
+            hold(steps, of: batch, from: dataSource)
+        } else if reordered.isEmpty {
+            // A section rendered now, from the data source as it is: the steps go out as they are.
+            writeHeld()
             writeSteps(steps, of: dataSource, into: &outbox!, count: &outboxStepCount)
         } else {
+            writeHeld()
             // No section changes and no moves between sections: each step stays in its section,
             // so the other sections' steps and the new orders do not depend on each other.
             writeSteps(steps.filter { !reordered.contains($0.onlySection) }, of: dataSource, into: &outbox!, count: &outboxStepCount)
@@ -145,6 +156,7 @@ public final class RemoteListView: ListView, @unchecked Sendable {
     /// Sends the batches collected in this turn as one message; their completions wait for its
     /// acknowledgement.
     func flush() {
+        writeHeld()
         guard let body = outbox else { return }
         outbox = nil
         outboxStepCount = 0
@@ -239,59 +251,115 @@ public final class RemoteListView: ListView, @unchecked Sendable {
         (0..<dataSource.numberOfSections()).map { dataSource.numberOfItems(inSection: $0) }
     }
 
+    /// Holds an item-only batch's steps with their rows rendered now. A reconfigure of a row
+    /// that the last structural batch moved is folded into that move (`["m",…,row]`): the
+    /// browser updates the moved node's content as it moves it, and the row's position and
+    /// markup go once.
+    /// - Complexity: O(k log k) for k steps, plus the rows rendered.
+    private func hold(_ steps: [ListStep], of batch: BatchUpdate, from dataSource: any ListViewDataSource<RemoteRow>) {
+        if !batch.isRefreshOnly {
+            // Positions after an earlier structural batch no longer name the rows it moved.
+            writeHeld()
+            heldMoves = finalPositions(ofMovesIn: steps, batch: batch)
+        }
+        for step in steps {
+            switch step {
+            case .reconfigureItem(let path):
+                let row = dataSource.cell(at: path)
+                if let move = heldMoves[path] {
+                    held[move].row = row
+                } else {
+                    held.append(HeldStep(step: step, row: row))
+                }
+            case .insertItem(let path), .reloadItem(let path):
+                // A reloaded row gets a new node: later content goes to it, not to the moved one.
+                heldMoves[path] = nil
+                held.append(HeldStep(step: step, row: dataSource.cell(at: path)))
+            default:
+                held.append(HeldStep(step: step, row: nil))
+            }
+        }
+    }
+
+    /// For each final position a move of `batch` fills, the index in `held` (after the steps
+    /// already held) of the move step that takes the row there. The core lists a section's
+    /// item moves in the final order of their rows (``BatchValidator/steps(for:oldCounts:newCounts:)``,
+    /// step 5), after every section step, so the j-th move step into section s is the move to
+    /// the j-th smallest final position in s. Empty (nothing folded) if the counts disagree.
+    /// - Complexity: O(k log k) for k moves.
+    private func finalPositions(ofMovesIn steps: [ListStep], batch: BatchUpdate) -> [IndexPath: Int] {
+        var targets: [Int: [Int]] = [:]
+        for move in batch.moveItems { targets[move.to.section, default: []].append(move.to.item) }
+        for section in targets.keys { targets[section]!.sort() }
+        var taken: [Int: Int] = [:]
+        var positions: [IndexPath: Int] = [:]
+        for (offset, step) in steps.enumerated() {
+            guard case .moveItem(_, let to) = step else { continue }
+            let rank = taken[to.section, default: 0]
+            guard let finals = targets[to.section], rank < finals.count else { return [:] }
+            taken[to.section] = rank + 1
+            positions[IndexPath(item: finals[rank], section: to.section)] = held.count + offset
+        }
+        return positions.count == batch.moveItems.count ? positions : [:]
+    }
+
+    /// Appends the held steps to `outbox`.
+    /// - Complexity: O(held steps and their rows' bytes).
+    private func writeHeld() {
+        heldMoves = [:]
+        guard !held.isEmpty, outbox != nil else { return }
+        for step in held { writeStep(step.step, row: step.row, of: nil, into: &outbox!, count: &outboxStepCount) }
+        held = []
+    }
+
     /// Appends the steps, comma-separated after the `count` already written; each step an array
     /// whose first element names it (see Web/README.md, "Wire format").
     private func writeSteps(
         _ steps: [ListStep], of dataSource: any ListViewDataSource<RemoteRow>, into json: inout JSONText, count: inout Int
     ) {
         for step in steps {
-            if count > 0 { json.append(",") }
-            count += 1
-            switch step {
-            case .deleteItem(let path):
-                json.append(#"["d","#)
-                writePath(path, to: &json)
-            case .insertItem(let path):
-                json.append(#"["i","#)
-                writePath(path, to: &json)
-                json.append(",")
-                writeRow(dataSource.cell(at: path), to: &json)
-            case .moveItem(let from, let to):
-                json.append(#"["m","#)
-                writePath(from, to: &json)
-                json.append(",")
-                writePath(to, to: &json)
-            case .reloadItem(let path):
-                json.append(#"["r","#)
-                writePath(path, to: &json)
-                json.append(",")
-                writeRow(dataSource.cell(at: path), to: &json)
-            case .reconfigureItem(let path):
-                json.append(#"["c","#)
-                writePath(path, to: &json)
-                json.append(",")
-                writeRow(dataSource.cell(at: path), to: &json)
-            case .deleteSection(let index):
-                json.append(#"["D","#)
-                json.append(index)
-            case .insertSection(let index):
-                json.append(#"["I","#)
-                json.append(index)
-                json.append(",")
-                writeSection(index, of: dataSource, to: &json)
-            case .moveSection(let from, let to):
-                json.append(#"["M","#)
-                json.append(from)
-                json.append(",")
-                json.append(to)
-            case .reloadSection(let index):
-                json.append(#"["R","#)
-                json.append(index)
-                json.append(",")
-                writeSection(index, of: dataSource, to: &json)
-            }
-            json.append("]")
+            let row: RemoteRow? =
+                switch step {
+                case .insertItem(let path), .reloadItem(let path), .reconfigureItem(let path): dataSource.cell(at: path)
+                default: nil
+                }
+            writeStep(step, row: row, of: dataSource, into: &json, count: &count)
         }
+    }
+
+    /// Appends one step: `row` is the rendered row of an insert, reload or reconfigure, or the
+    /// new content of a moved row (nil: it keeps its content); `dataSource` renders a section
+    /// step's rows (never nil for those).
+    private func writeStep(
+        _ step: ListStep, row: RemoteRow?, of dataSource: (any ListViewDataSource<RemoteRow>)?, into json: inout JSONText,
+        count: inout Int
+    ) {
+        if count > 0 { json.append(",") }
+        count += 1
+        json.append(step.opening)
+        switch step {
+        case .deleteItem(let path), .insertItem(let path), .reloadItem(let path), .reconfigureItem(let path):
+            writePath(path, to: &json)
+        case .moveItem(let from, let to):
+            writePath(from, to: &json)
+            json.append(",")
+            writePath(to, to: &json)
+        case .deleteSection(let index):
+            json.append(index)
+        case .insertSection(let index), .reloadSection(let index):
+            json.append(index)
+            json.append(",")
+            writeSection(index, of: dataSource!, to: &json)
+        case .moveSection(let from, let to):
+            json.append(from)
+            json.append(",")
+            json.append(to)
+        }
+        if let row {
+            json.append(",")
+            writeRow(row, to: &json)
+        }
+        json.append("]")
     }
 
     /// The sections of `batch` to send as their new order (``reorderThreshold``).
@@ -386,7 +454,37 @@ public final class RemoteListView: ListView, @unchecked Sendable {
     }
 }
 
+/// A step held back in the current turn, with its row rendered when its batch was performed.
+private struct HeldStep {
+    let step: ListStep
+    /// An insert's, reload's or reconfigure's row; a move's new content (folded reconfigure).
+    var row: RemoteRow?
+}
+
 private extension ListStep {
+    /// Whether the step renders a whole section from the data source (insert or reload).
+    var rendersSection: Bool {
+        switch self {
+        case .insertSection, .reloadSection: true
+        default: false
+        }
+    }
+
+    /// The opening of the step's array, its name: `["d",` and so on (Web/README.md, "Wire format").
+    var opening: StaticString {
+        switch self {
+        case .deleteItem: #"["d","#
+        case .insertItem: #"["i","#
+        case .moveItem: #"["m","#
+        case .reloadItem: #"["r","#
+        case .reconfigureItem: #"["c","#
+        case .deleteSection: #"["D","#
+        case .insertSection: #"["I","#
+        case .moveSection: #"["M","#
+        case .reloadSection: #"["R","#
+        }
+    }
+
     /// The one section an item step touches (only asked of batches without section steps or
     /// moves between sections).
     var onlySection: Int {

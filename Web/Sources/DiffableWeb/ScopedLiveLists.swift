@@ -18,13 +18,19 @@ import NIOCore
 ///
 /// A connection whose `Origin` is foreign or whose authentication throws is refused before
 /// the upgrade; the reason is logged (the browser learns nothing more than the refusal).
+/// Credentials that expire (``init(authenticateUntil:list:)``) also end a connection already
+/// open: when they expire the server logs it and closes it with status
+/// ``credentialsExpiredCloseCode`` (4401), which the browser client reports instead of
+/// reconnecting with them.
 public final class ScopedLiveLists<Scope: Hashable & Sendable, Section: Hashable & Sendable, Item: Hashable & Sendable>: Sendable {
     /// The scope a request is authenticated for; throws (any error, logged) to refuse it.
     public typealias Authenticate = @Sendable (Request) throws -> Scope
+    /// The scope a request is authenticated for and until when (nil: no end); throws to refuse it.
+    public typealias AuthenticateUntil = @Sendable (Request) throws -> (scope: Scope, expiresAt: Date?)
     /// The list a scope's viewers share (made on first use by the app, e.g. a live query's).
     public typealias ListForScope = @Sendable (Scope) async throws -> LiveList<Section, Item>
 
-    private let authenticate: Authenticate
+    private let authenticate: AuthenticateUntil
     private let listForScope: ListForScope
     private let settings: Settings
 
@@ -41,9 +47,21 @@ public final class ScopedLiveLists<Scope: Hashable & Sendable, Section: Hashable
         set { settings.update { $0.logger = newValue } }
     }
 
+    /// The WebSocket close status sent when a connection's credentials expire: an application
+    /// code (4000–4999), 4000 + HTTP's 401.
+    public static var credentialsExpiredCloseCode: Int { 4401 }
+
+    /// Credentials that do not expire (or whose expiry the app enforces itself).
     /// - Complexity: O(1).
-    public init(authenticate: @escaping Authenticate, list: @escaping ListForScope) {
-        self.authenticate = authenticate
+    public convenience init(authenticate: @escaping Authenticate, list: @escaping ListForScope) {
+        self.init(authenticateUntil: { request in (try authenticate(request), nil) }, list: list)
+    }
+
+    /// Credentials valid until a time (e.g. ``ScopeToken``'s `claims(of:)`): a connection still
+    /// open then is closed with ``credentialsExpiredCloseCode``, the reason logged.
+    /// - Complexity: O(1).
+    public init(authenticateUntil: @escaping AuthenticateUntil, list: @escaping ListForScope) {
+        self.authenticate = authenticateUntil
         self.listForScope = list
         settings = Settings(.init(origins: [], logger: Logger(label: "DiffableWeb")))
     }
@@ -61,13 +79,19 @@ public final class ScopedLiveLists<Scope: Hashable & Sendable, Section: Hashable
             },
             onUpgrade: { [self] inbound, outbound, context in
                 // Checked again: what passed the upgrade is not carried to here.
-                let list = try await listForScope(try scope(of: context.request))
-                try await list.serve(inbound: inbound, outbound: outbound)
+                let (scope, expiry) = try scope(of: context.request)
+                let list = try await listForScope(scope)
+                let closing = expiry.map { expiry in
+                    ClosingTime(
+                        at: expiry, code: Self.credentialsExpiredCloseCode, reason: "credentials expired",
+                        log: "credentials for scope \(scope) expired at \(expiry)")
+                }
+                try await list.serve(inbound: inbound, outbound: outbound, closing: closing, logger: logger)
             })
     }
 
-    /// The request's scope, or an HTTP 403 whose reason is logged.
-    private func scope(of request: Request) throws -> Scope {
+    /// The request's scope and its expiry, or an HTTP 403 whose reason is logged.
+    private func scope(of request: Request) throws -> (scope: Scope, expiresAt: Date?) {
         let (origins, logger) = (settings.value.origins, settings.value.logger)
         if let problem = LiveList<Section, Item>.originProblem(request, allowedOrigins: origins) {
             logger.warning("DiffableWeb: \(problem)")

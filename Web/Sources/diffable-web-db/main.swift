@@ -1,5 +1,6 @@
 // diffable-web-db: the leaderboard on PostgreSQL, one list per team, for several instances.
-//   setup   creates the players table if it is missing and installs its NOTIFY trigger;
+//   setup   creates the players table if it is missing and installs its NOTIFY trigger (the
+//           row-level one, which serves both modes; --plain: the one that names no rows);
 //   serve   serves the board on 127.0.0.1 and prints the page's URL.
 // The database comes from PGHOST, PGPORT, PGUSER, PGDATABASE (PGPASSWORD if set); the key that
 // signs viewers' team tokens from DIFFABLE_SCOPE_SECRET (at least 32 bytes, the same on every
@@ -8,10 +9,12 @@ import Foundation
 import WebServing
 
 let usage = """
-    usage: diffable-web-db setup [--row-level]
-           diffable-web-db serve [--port N] [--peer-port N]... [--demo-login] [--row-level]
-    setup --row-level: install the trigger that notifies the changed rows' keys (serves both modes);
-    serve --row-level: re-read only the notified rows instead of each team's whole query.
+    usage: diffable-web-db setup [--plain]
+           diffable-web-db serve [--port N] [--peer-port N]... [--demo-login] [--requery]
+    setup: install the trigger that notifies the changed rows' keys (serves both modes); --plain:
+    the trigger that notifies without keys (re-query mode only).
+    serve: re-read only the notified rows (row-level mode); --requery: run each team's whole
+    query per notification instead.
     serve: --peer-port: another instance's port (its page's origin may connect here, and this
     page's client fails over to it); --demo-login: /login?team=NAME signs the visitor in as that
     team (a stand-in for a real sign-in, for the demo only).
@@ -27,7 +30,7 @@ let command = arguments.isEmpty ? "" : arguments.removeFirst()
 let database = DatabaseSettings.fromEnvironment()
 switch command {
 case "setup":
-    try await LiveBoard.setUp(database, rowLevel: arguments.contains("--row-level"))
+    try await LiveBoard.setUp(database, rowLevel: !arguments.contains("--plain"))
 case "serve":
     var peers: [Int] = []
     var index = 0
@@ -41,7 +44,7 @@ case "serve":
     }
     try await LiveBoard(
         database: database, secret: Array(secret.utf8), peerPorts: peers, demoLogin: arguments.contains("--demo-login"),
-        rowLevel: arguments.contains("--row-level")
+        rowLevel: !arguments.contains("--requery")
     )
     .run(port: intOption("--port", default: 8080, in: arguments, program: "diffable-web-db"))
 default:

@@ -27,20 +27,22 @@ final class FakeBrowser: @unchecked Sendable {
     init(_ list: LiveList<String, Entry>, acknowledging: Bool = true) {
         self.list = list
         self.acknowledging = acknowledging
-        viewer = list.connect { [weak self] message in self?.received(message.text) }
+        // Under the lock: the hub may deliver the first message (on its queue) before connect's
+        // result is stored, and `received` must not read `viewer` before then.
+        lock.withLock { viewer = list.connect { [weak self] message in self?.received(message.text) } }
     }
 
     private func received(_ text: String) {
-        let sequence: Int? = lock.withLock {
+        let (sequence, viewer): (Int?, LiveListViewer<String, Entry>) = lock.withLock {
             do {
                 try model.apply(message: text)
                 kinds.append(text.hasPrefix(#"{"t":"reload""#) ? "reload" : "batch")
             } catch {
                 failures.append("\(error)")
             }
-            if acknowledging { return model.sequence }
+            if acknowledging { return (model.sequence, self.viewer) }
             unacknowledged.append(model.sequence)
-            return nil
+            return (nil, self.viewer)
         }
         if let sequence { _ = list.receive(#"{"t":"ack","seq":\#(sequence)}"#, from: viewer) }
     }

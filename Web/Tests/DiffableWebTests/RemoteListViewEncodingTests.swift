@@ -97,8 +97,13 @@ struct ReplayModel {
         case "m":
             let (s, i, s2, i2) = (try int(step, 1), try int(step, 2), try int(step, 3), try int(step, 4))
             try checkRow(s, i)
-            let row = sections[s].rows.remove(at: i)
+            var row = sections[s].rows.remove(at: i)
             try checkRow(s2, i2, insert: true)
+            // A move may carry the row's new content, as a reconfigure does.
+            if step.count > 5 {
+                row.html = try make(step[5]).html
+                kinds["m+c", default: 0] += 1
+            }
             sections[s2].rows.insert(row, at: i2)
         case "r":
             let (s, i) = (try int(step, 1), try int(step, 2))
@@ -175,13 +180,17 @@ final class Harness: @unchecked Sendable {
         }
     }
 
-    /// Applies `layout` (reloading the given items and sections, whose texts change first) and
-    /// checks the replayed model against it. Returns the step kinds of this apply.
+    /// Applies `layout` (reloading or reconfiguring the given items and reloading the given
+    /// sections, whose texts change first) and checks the replayed model against it. Returns the
+    /// step kinds of this apply ("m+c": moves that carried new content).
     @discardableResult
-    func apply(_ layout: Layout, reloadItems: [String] = [], reloadSections: [String] = []) async throws -> [String: Int] {
+    func apply(
+        _ layout: Layout, reloadItems: [String] = [], reloadSections: [String] = [], reconfigureItems: [String] = []
+    ) async throws -> [String: Int] {
         version += 1
         let before = queue.sync { self.model }
         for id in reloadItems { texts.setRow(id, "v\(version) \"quoted\" \\ ü 😀\n") }
+        for id in reconfigureItems { texts.setRow(id, "v\(version) reconfigured") }
         for id in reloadSections {
             texts.setHeader(id, "v\(version)")
             for item in layout.first(where: { $0.id == id })?.items ?? [] { texts.setRow(item, "v\(version) in reloaded \(id)") }
@@ -190,6 +199,7 @@ final class Harness: @unchecked Sendable {
         snapshot.appendSections(layout.map(\.id))
         for section in layout { snapshot.appendItems(section.items, toSection: section.id) }
         snapshot.reloadItems(reloadItems)
+        snapshot.reconfigureItems(reconfigureItems)
         snapshot.reloadSections(reloadSections)
         await dataSource.apply(snapshot)
         let (failures, model) = queue.sync { (self.failures, self.model) }
@@ -329,6 +339,22 @@ func rows(_ prefix: String, _ count: Int) -> [String] { (0..<count).map { "\(pre
         #expect(kinds["I", default: 0] == 2 && kinds["D", default: 0] == 1, "\(kinds)")
     }
 
+    /// Rows that move and change in one apply go as one move each, carrying the new content;
+    /// the rows that change without moving as reconfigures.
+    @Test func movedRowsCarryTheirNewContent() async throws {
+        let harness = Harness()
+        try await harness.apply(layout([("A", rows("a", 8)), ("B", rows("b", 4))]))
+        let kinds = try await harness.apply(
+            layout([("A", ["a0", "a6", "a1", "a2", "a3", "a4", "b3", "a7"]), ("B", ["a5", "b0", "b1", "b2"])]),
+            reconfigureItems: ["a6", "b3", "a5", "a2", "b1"])
+        // a6, b3 and a5 move (a5 and b3 between sections); a2 and b1 stay.
+        #expect(kinds["m+c"] == 3 && kinds["c"] == 2 && kinds["m"] == 3, "\(kinds)")
+        let last = harness.messages.last ?? ""
+        for id in ["a6", "b3", "a5", "a2", "b1"] {
+            #expect(last.components(separatedBy: "\(id)|v2 reconfigured").count == 2, "\(id)'s new content sent once in \(last)")
+        }
+    }
+
     @Test func aLargeReorderGoesAsOneNewOrder() async throws {
         let harness = Harness(reorderThreshold: 4)
         let items = rows("k", 40)
@@ -394,12 +420,14 @@ func rows(_ prefix: String, _ count: Int) -> [String] { (0..<count).map { "\(pre
             let reloadItems = stillShown.isEmpty || !random.chance(0.3) ? [] : [stillShown[random.int(0...stillShown.count - 1)]]
             let kept = sections.map(\.id).filter { id in current.contains { $0.id == id } }
             let reloadSections = kept.isEmpty || !random.chance(0.15) ? [] : [kept[random.int(0...kept.count - 1)]]
-            let kinds = try await harness.apply(sections, reloadItems: reloadItems, reloadSections: reloadSections)
+            let reconfigureItems = stillShown.filter { !reloadItems.contains($0) && random.chance(0.3) }
+            let kinds = try await harness.apply(
+                sections, reloadItems: reloadItems, reloadSections: reloadSections, reconfigureItems: reconfigureItems)
             for (kind, count) in kinds { seen[kind, default: 0] += count }
             current = sections
         }
         // The sequences exercised every kind of step they were meant to.
-        for kind in ["d", "i", "m", "r", "D", "I", "M", "R"] { #expect(seen[kind, default: 0] > 0, "no \(kind) step in \(seen)") }
+        for kind in ["d", "i", "m", "r", "c", "m+c", "D", "I", "M", "R"] { #expect(seen[kind, default: 0] > 0, "no \(kind) step in \(seen)") }
         if threshold == 3 { #expect(seen["o", default: 0] > 0, "no new order in \(seen)") }
     }
 }

@@ -286,7 +286,7 @@ class ListClient:
                 sections[step[1]].insert(step[2], step[3])
             elif op == "m":
                 row = sections[step[1]].pop(step[2])
-                sections[step[3]].insert(step[4], row)
+                sections[step[3]].insert(step[4], step[5] if len(step) > 5 else row)
             elif op in ("r", "c"):
                 sections[step[1]][step[2]] = step[3]
             elif op == "o":
@@ -313,6 +313,8 @@ class ListClient:
             for step in message["steps"]:
                 if step[0] in ("i", "r", "c"):
                     rows.append(step[3])
+                elif step[0] == "m" and len(step) > 5:
+                    rows.append(step[5])
                 elif step[0] == "o":
                     rows += [entry for entry in step[2] if not isinstance(entry, int)]
                 elif step[0] in ("I", "R"):

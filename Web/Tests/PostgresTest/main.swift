@@ -98,6 +98,8 @@ check(live.statistics.connections > connectionsBefore, "it connected again (\(li
 // Row-level mode: after random writes (inserts, re-ranks, scope changes, key changes, deletes,
 // an overflowing burst, a truncate), every scope's merged list equals a direct SELECT.
 try await RowLevelProof.run(admin: admin, configuration: configuration, logger: logger)
+// The same mode through LiveQuery, the one-scope API.
+try await LiveQueryRowLevel.run(admin: admin, configuration: configuration, logger: logger)
 
 // ScopeToken: what the live-database suite's viewers present (its tokens are minted in Python).
 let signer = try ScopeToken.Signer(secret: Array("0123456789abcdef0123456789abcdef".utf8))

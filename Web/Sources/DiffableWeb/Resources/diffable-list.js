@@ -123,10 +123,16 @@
     return Array.from(ul.children);
   }
 
+  // The WebSocket close status a server sends when the viewer's credentials expire
+  // (ScopedLiveLists.credentialsExpiredCloseCode).
+  const CREDENTIALS_EXPIRED = 4401;
+
   class DiffableList {
     // container: the element the list fills; url: the WebSocket path or URL (relative to the
     // page), or an array of them (instances to fail over to, tried in turn).
-    // options.onStatus(text), options.onError(error), options.onApplied(info): optional callbacks.
+    // options.onStatus(text), options.onError(error), options.onApplied(info), options.onExpired():
+    // optional callbacks (onExpired: the server closed the connection because the viewer's
+    // credentials expired; the list stops until reconnect()).
     constructor(container, url, options) {
       this.container = container;
       this.endpoints = (Array.isArray(url) ? url : [url]).map((each) => {
@@ -144,6 +150,7 @@
       this.seq = 0;
       this.awaitingReload = true;
       this.closed = false;
+      this.expired = false;
       this.retryDelay = 250;
       this.stats = { messages: 0, reloads: 0, resyncs: 0, gaps: 0, steps: { d: 0, i: 0, m: 0, r: 0, c: 0, D: 0, I: 0, M: 0, R: 0 } };
       this.lastError = null;
@@ -169,6 +176,15 @@
       socket.onmessage = (event) => this.onMessage(event.data);
       socket.onclose = (event) => {
         if (this.socket !== socket) return;
+        if (event.code === CREDENTIALS_EXPIRED) {
+          // The server closed it because the viewer's credentials (its cookie) expired: the same
+          // credentials would be refused again, so this stops and says so. After signing in
+          // again, the page calls reconnect().
+          this.expired = true;
+          this.status("signed out: credentials expired");
+          if (this.options.onExpired) this.options.onExpired();
+          return;
+        }
         this.status(event.code === 1009 ? "closed: message too large" : "reconnecting");
         // The next instance, round the list; with one URL, the same one after a growing delay.
         this.endpointIndex = (this.endpointIndex + 1) % this.endpoints.length;
@@ -181,6 +197,14 @@
     close() {
       this.closed = true;
       if (this.socket) this.socket.close();
+    }
+
+    // Connects again after the server closed the connection because its credentials expired
+    // (options.onExpired), once the page has new ones (e.g. a fresh cookie).
+    reconnect() {
+      if (this.closed || !this.expired) return;
+      this.expired = false;
+      this.connect();
     }
 
     status(text) {
@@ -342,6 +366,8 @@
             const before = to.rows.get(step[4]);
             this.moveNode(to.ul, node, before);
             to.rows.insert(step[4], node);
+            // A move may carry the row's new content (a reconfigure folded into it).
+            if (step.length > 5) fillRow(node, step[5]);
             break;
           }
           case "r": {

@@ -213,12 +213,19 @@ static inline bool dfc__bytes_equal(const unsigned char *a, const unsigned char 
     return memcmp(a, b, n) == 0;
 }
 
+/* Whether equal keys are taken as a match with no check here (integers, or the caller
+ * checking afterwards). */
+static inline bool dfc__keys_decide(const dfc_match *match) {
+    return match->kind == DFC_MATCH_INJECTIVE || match->kind == DFC_MATCH_DEFERRED;
+}
+
 /* True when element a of side sa and element b of side sb are the same identifier,
  * given that their keys are equal. */
 static inline bool dfc__confirm(const dfc_identity *identity, int sa, uint32_t a, int sb,
                                 uint32_t b) {
     switch (identity->match.kind) {
     case DFC_MATCH_INJECTIVE:
+    case DFC_MATCH_DEFERRED: /* the caller confirms afterwards */
         return true;
     case DFC_MATCH_BYTES: {
         const dfc_list *la = identity->lists[sa];

@@ -184,7 +184,7 @@ int dfc_diff_sections(dfc_context *context, const dfc_snapshot *old_snapshot, co
 #undef DFC_SCRATCH
 
     bool in_place;
-    if (!validate && section_match->kind == DFC_MATCH_INJECTIVE && item_match->kind == DFC_MATCH_INJECTIVE &&
+    if (!validate && dfc__keys_decide(section_match) && dfc__keys_decide(item_match) &&
         dfc__same_layout(old_snapshot, new_snapshot)) {
         /* Trusted integer keys, equal arrays: every section and item matches in place. */
         dfc__identity_maps(p.section_old_to_new, p.section_new_to_old, sn);

@@ -11,6 +11,7 @@ const char *dfc_status_string(int status) {
     case DFC_ERR_INVALID_ARGUMENT: return "DFC_ERR_INVALID_ARGUMENT: an option, flag or callback is invalid";
     case DFC_ERR_INCONSISTENT: return "DFC_ERR_INCONSISTENT: arrays disagree (offsets or section starts not ascending)";
     case DFC_ERR_UNKNOWN_IDENTIFIER: return "DFC_ERR_UNKNOWN_IDENTIFIER: an index names no element of its list";
+    case DFC_ERR_SHARED_KEY: return "DFC_ERR_SHARED_KEY: two elements of one list share a key; diff again confirming matches";
     case DFC_ERR_NO_ROOM: return "DFC_ERR_NO_ROOM: the table is full; reserve room before inserting";
     default: return "DFC_ERR_UNKNOWN_STATUS: not a status code of this library";
     }

@@ -29,6 +29,9 @@ void test_flat_random_replay(void);
 void test_flat_large_modes_agree(void);
 void test_flat_exhaustive_small(void);
 void test_forced_collisions(void);
+void test_deferred_match_is_injective_on_unique_keys(void);
+void test_deferred_match_with_shared_keys(void);
+void test_deferred_match_refuses_one_partner_for_two(void);
 void test_callback_identity(void);
 void test_bytes_confirm_every_length(void);
 void test_duplicates_reported(void);
@@ -69,6 +72,9 @@ int main(int argc, char **argv) {
         {"flat_large_modes_agree", test_flat_large_modes_agree},
         {"flat_exhaustive_small", test_flat_exhaustive_small},
         {"forced_collisions", test_forced_collisions},
+        {"deferred_match_is_injective_on_unique_keys", test_deferred_match_is_injective_on_unique_keys},
+        {"deferred_match_with_shared_keys", test_deferred_match_with_shared_keys},
+        {"deferred_match_refuses_one_partner_for_two", test_deferred_match_refuses_one_partner_for_two},
         {"callback_identity", test_callback_identity},
         {"bytes_confirm_every_length", test_bytes_confirm_every_length},
         {"duplicates_reported", test_duplicates_reported},

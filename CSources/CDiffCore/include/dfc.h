@@ -167,7 +167,8 @@ enum {
     DFC_ERR_INVALID_ARGUMENT = 5, /**< an enum or flag value is out of range */
     DFC_ERR_INCONSISTENT = 6,    /**< arrays disagree (e.g. section starts not ascending) */
     DFC_ERR_UNKNOWN_IDENTIFIER = 7, /**< an index names no element of its list */
-    DFC_ERR_NO_ROOM = 8          /**< a table is full: dfc_idtable_reserve first */
+    DFC_ERR_NO_ROOM = 8,         /**< a table is full: dfc_idtable_reserve first */
+    DFC_ERR_SHARED_KEY = 9       /**< DFC_MATCH_DEFERRED: one list's elements share a key the matching must tell apart */
 };
 
 /**
@@ -354,8 +355,25 @@ enum { DFC_SIDE_OLD = 0, DFC_SIDE_NEW = 1 };
 enum {
     DFC_MATCH_INJECTIVE = 0, /**< keys are the identifiers (integers): no check */
     DFC_MATCH_BYTES = 1,     /**< compare the lists' bytes */
-    DFC_MATCH_CALLBACK = 2   /**< ask dfc_match.equal */
+    DFC_MATCH_CALLBACK = 2,  /**< ask dfc_match.equal */
+    DFC_MATCH_DEFERRED = 3   /**< keys decide; the caller confirms every match afterwards */
 };
+
+/*
+ * DFC_MATCH_DEFERRED is for callers whose keys are hashes and whose equality is
+ * cheap in bulk but dear through a callback (a call per key match). Keys decide
+ * as with DFC_MATCH_INJECTIVE; the caller then checks each matched pair (the
+ * result's maps) with its own equality and, if a pair differs (two identifiers
+ * with one key), diffs again with DFC_MATCH_CALLBACK. Only with
+ * DFC_DIFF_ASSUME_UNIQUE (else DFC_ERR_INVALID_ARGUMENT). When two elements of
+ * one list share a key and two elements of the other list both find the first
+ * one, the maps could not be a matching at all: the diff stops with
+ * DFC_ERR_SHARED_KEY, for the caller to diff again confirming. A result whose
+ * every matched pair the caller finds equal is the result DFC_MATCH_CALLBACK
+ * gives: identifiers are unique, so every element's partner is decided by
+ * identity, and no element is left unmatched while an equal one is free (its key
+ * would have found it, or found a different identifier the check rejects).
+ */
 
 /**
  * Equality callback: nonzero when element `a_index` of list `a_side` equals

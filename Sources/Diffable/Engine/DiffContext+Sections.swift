@@ -14,12 +14,20 @@ extension DiffContext {
 
     /// The two-level diff of two flat forms (unique by construction, so the core skips
     /// duplicate validation): the one call into the core's diff for flat snapshots and
-    /// outlines alike. Hashed keys are confirmed by `==` on the identifiers, reached through
-    /// the flat forms' slots (items by `itemEquality` when given: the caller's `==`); the identifiers are borrowed buffers valid for the whole call
-    /// (the core may ask for equality a million times, and no retain may happen per ask).
+    /// outlines alike. The identifiers are borrowed buffers, reached through the flat forms'
+    /// slots, valid for the whole call.
+    ///
+    /// Hashed keys first decide alone (``EqualityOracle/deferredMatch(injective:)``): every
+    /// pair the core matched is then checked with `==` in one pass here (items by
+    /// `itemEquality` when given: the caller's `==`, compiled where the type is known). Only
+    /// when a pair differs, or one side's identifiers share a key, is the diff run again with
+    /// each key match confirmed by a call as the core meets it (a hash collision: rare, and
+    /// the answer the same). A call per match cost 45–65 instructions; a check in the pass, the
+    /// comparison itself.
     /// With `maps` false the position maps are left in the context (the result's are empty):
     /// a caller that only performs the batches (the data source) copies nothing it drops.
-    /// - Complexity: O(n + s) expected plus O(k log k) for the LIS of matched items.
+    /// - Complexity: O(n + s) expected plus O(k log k) for the LIS of matched items; twice
+    ///   that when two different identifiers share a key.
     func diffSections<S: Equatable, I: Equatable>(
         old oldFlat: FlatSnapshot, new newFlat: FlatSnapshot, refresh: FlatRefresh,
         sections: (old: UnsafeBufferPointer<S>, new: UnsafeBufferPointer<S>, injective: Bool),
@@ -30,16 +38,39 @@ extension DiffContext {
             newFlat.itemSlots.withUnsafeBufferPointer { newItemSlots in
                 oldFlat.sectionSlots.withUnsafeBufferPointer { oldSectionSlots in
                     newFlat.sectionSlots.withUnsafeBufferPointer { newSectionSlots in
-                        EqualityOracle.withMatch(
+                        if !sections.injective || !items.injective {
+                            var sectionMatch = EqualityOracle.deferredMatch(injective: sections.injective)
+                            var itemMatch = EqualityOracle.deferredMatch(injective: items.injective)
+                            var result = dfc_sections_result()
+                            let status = runDiff(old: oldFlat, new: newFlat, refresh, &sectionMatch, &itemMatch, &result)
+                            if status == Int32(DFC_OK),
+                                sections.injective
+                                    || EqualityOracle.matchesAreEqual(
+                                        old: sections.old, at: oldSectionSlots, new: sections.new, at: newSectionSlots,
+                                        newToOld: result.new_section_to_old, oldToNew: result.old_section_to_new),
+                                items.injective
+                                    || EqualityOracle.matchesAreEqual(
+                                        old: items.old, at: oldItemSlots, new: items.new, at: newItemSlots,
+                                        newToOld: result.new_item_to_old, oldToNew: result.old_item_to_new, equality: itemEquality)
+                            {
+                                return resultOfDiff(result, old: oldFlat, new: newFlat, maps: maps)
+                            }
+                            if status != Int32(DFC_ERR_SHARED_KEY) && status != Int32(DFC_OK) {
+                                CoreError.require(status, "snapshot diff")
+                            }
+                        }
+                        return EqualityOracle.withMatch(
                             injective: sections.injective, old: sections.old, at: oldSectionSlots, new: sections.new, at: newSectionSlots
                         ) { sectionMatch in
                             EqualityOracle.withMatch(
                                 injective: items.injective, old: items.old, at: oldItemSlots, new: items.new, at: newItemSlots,
                                 equality: itemEquality
                             ) { itemMatch in
-                                diffSections(
-                                    old: oldFlat, new: newFlat, refresh: refresh, sectionMatch: &sectionMatch, itemMatch: &itemMatch,
-                                    maps: maps)
+                                var result = dfc_sections_result()
+                                let status = runDiff(old: oldFlat, new: newFlat, refresh, &sectionMatch, &itemMatch, &result)
+                                // Snapshots are valid by construction: a failure here is a bug in Diffable or exhausted memory.
+                                CoreError.require(status, "snapshot diff")
+                                return resultOfDiff(result, old: oldFlat, new: newFlat, maps: maps)
                             }
                         }
                     }
@@ -48,15 +79,15 @@ extension DiffContext {
         }
     }
 
-    /// The core call itself, with the match rules made.
+    /// The core call itself, with the match rules made; its status, and on success `result`
+    /// filled (arrays owned by the context until its next diff).
     /// - Complexity: O(n + s) expected plus O(k log k) for the LIS of matched items.
-    private func diffSections(
-        old oldFlat: FlatSnapshot, new newFlat: FlatSnapshot, refresh: FlatRefresh, sectionMatch: inout dfc_match,
-        itemMatch: inout dfc_match, maps: Bool
-    ) -> SectionsDiffResult {
+    private func runDiff(
+        old oldFlat: FlatSnapshot, new newFlat: FlatSnapshot, _ refresh: FlatRefresh, _ sectionMatch: inout dfc_match,
+        _ itemMatch: inout dfc_match, _ result: inout dfc_sections_result
+    ) -> Int32 {
         releaseHandedOverBuffers()
-        var result = dfc_sections_result()
-        let status: Int32 = oldFlat.withCSnapshot { oldSnapshot in
+        return oldFlat.withCSnapshot { oldSnapshot in
             newFlat.withCSnapshot { newSnapshot in
                 refresh.reloadItems.withUnsafeBufferPointer { reload in
                     refresh.reconfigureItems.withUnsafeBufferPointer { reconfigure in
@@ -73,8 +104,13 @@ extension DiffContext {
                 }
             }
         }
-        // Snapshots are valid by construction: a failure here is a bug in Diffable or exhausted memory.
-        CoreError.require(status, "snapshot diff")
+    }
+
+    /// The Swift result of a successful core diff.
+    /// - Complexity: O(item operations + s), plus O(n) for the maps when `maps` is set.
+    private func resultOfDiff(_ result: dfc_sections_result, old oldFlat: FlatSnapshot, new newFlat: FlatSnapshot, maps: Bool)
+        -> SectionsDiffResult
+    {
         // A context too large to be kept hands its item maps and paths over (no copy made
         // while its scratch is allocated); otherwise they are copied and it stays warm.
         let handOver = handsOverResults ? allocations : nil

@@ -1,8 +1,10 @@
 internal import CDiffCore
 import Foundation
 
-/// Equality confirmations for identifiers whose keys are hashes: the C core asks,
-/// Swift answers with `==` on the identifiers behind the two positions.
+/// Equality for identifiers whose keys are hashes: the matches a diff made on keys alone
+/// checked in one pass (``matchesAreEqual(old:at:new:at:newToOld:oldToNew:equality:)``), or,
+/// when identifiers share a key, each key match confirmed as the C core meets it (the core
+/// asks, Swift answers with `==` on the identifiers behind the two positions).
 ///
 /// Scoped like swift-collections' unsafe handles: the `dfc_match` handed to `body`
 /// points at a context on this call's stack and at the caller's buffers, and is
@@ -44,6 +46,34 @@ enum EqualityOracle {
             return ids + Int((old ? context.pointee.oldSlots : context.pointee.newSlots)![Int(position)])
         }
         return identifier(aSide, a).pointee == identifier(bSide, b).pointee
+    }
+
+    /// The match rule of one level for a diff whose matches are checked afterwards: keys decide
+    /// (injective keys need no check; hashed ones are checked by
+    /// ``matchesAreEqual(old:at:new:at:newToOld:oldToNew:equality:)``).
+    /// - Complexity: O(1).
+    static func deferredMatch(injective: Bool) -> dfc_match {
+        dfc_match(kind: Int32(injective ? DFC_MATCH_INJECTIVE : DFC_MATCH_DEFERRED), equal: nil, user_data: nil)
+    }
+
+    /// Whether every pair a diff matched on keys alone (`newToOld`, `oldToNew`: the result's
+    /// maps by flat position) holds equal identifiers: through the caller's `equality` when
+    /// given (one call, its loop specialized in the caller's module), else here, specialized
+    /// for `String` and `UUID` and wherever `T` is known.
+    /// - Complexity: O(new positions) comparisons.
+    static func matchesAreEqual<T: Equatable>(
+        old oldIDs: UnsafeBufferPointer<T>, at oldSlots: UnsafeBufferPointer<Int32>,
+        new newIDs: UnsafeBufferPointer<T>, at newSlots: UnsafeBufferPointer<Int32>,
+        newToOld: UnsafePointer<Int32>?, oldToNew: UnsafePointer<Int32>?, equality: ItemEquality? = nil
+    ) -> Bool {
+        let pairs = MatchedPairs(
+            oldIDs: UnsafeRawPointer(oldIDs.baseAddress), oldSlots: oldSlots.baseAddress,
+            newIDs: UnsafeRawPointer(newIDs.baseAddress), newSlots: newSlots.baseAddress,
+            newToOld: newToOld, oldToNew: oldToNew, newCount: newSlots.count)
+        if let equality { return equality.matchesAreEqual(pairs) }
+        if T.self == String.self { return pairs.allEqual(as: String.self) }
+        if T.self == UUID.self { return pairs.allEqual(as: UUID.self) }
+        return pairs.allEqual(as: T.self)
     }
 
     /// Calls `body` with the match rule for one level (sections or items): injective keys

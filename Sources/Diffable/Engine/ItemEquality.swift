@@ -1,19 +1,26 @@
 /// An identifier type's `==` compiled in the caller's module, where the type is known: what
-/// the diff's equality oracle calls to confirm a key match of identifiers the library was not
-/// compiled for (an app's own structs and enums), instead of its unspecialized comparison
-/// (each identifier copied through its value witness, `==` through the witness table).
+/// the diff uses to check the matches of identifiers the library was not compiled for (an
+/// app's own structs and enums), instead of its unspecialized comparison (each identifier
+/// copied through its value witness, `==` through the witness table).
 ///
-/// A class whose closure is a `let`: the oracle calls it through a borrowed reference, so a
-/// confirmation retains nothing (a closure read out of plain memory is retained per call).
+/// A class whose closures are `let`s: the diff calls them through a borrowed reference, so a
+/// call retains nothing (a closure read out of plain memory is retained per call).
 @usableFromInline
 final class ItemEquality {
-    /// Whether the identifiers at the two addresses are equal.
+    /// Whether the identifiers at the two addresses are equal: one key match confirmed as the
+    /// core meets it (the path taken when identifiers share a key).
     @usableFromInline let equal: (UnsafeRawPointer, UnsafeRawPointer) -> Bool
+    /// Whether every pair a diff matched on keys alone holds equal identifiers: one call for
+    /// the whole diff, the loop and `==` specialized for the type.
+    @usableFromInline let matchesAreEqual: (MatchedPairs) -> Bool
 
     @inlinable
-    init(_ equal: @escaping (UnsafeRawPointer, UnsafeRawPointer) -> Bool) { self.equal = equal }
+    init(_ equal: @escaping (UnsafeRawPointer, UnsafeRawPointer) -> Bool, matchesAreEqual: @escaping (MatchedPairs) -> Bool) {
+        self.equal = equal
+        self.matchesAreEqual = matchesAreEqual
+    }
 
-    /// The caller's `==` for `type`, or nil when the library confirms its matches itself:
+    /// The caller's `==` for `type`, or nil when the library checks its matches itself:
     /// integers (their keys are the identifiers), and `String` and `UUID`, whose comparisons
     /// it has specialized.
     /// - Complexity: O(1).
@@ -21,7 +28,9 @@ final class ItemEquality {
     static func forIdentifiers<T: Equatable>(_ type: T.Type) -> ItemEquality? {
         switch KeyStrategy.of(type) {
         case .hashValue, .provided, .bytes:
-            ItemEquality { $0.assumingMemoryBound(to: T.self).pointee == $1.assumingMemoryBound(to: T.self).pointee }
+            ItemEquality(
+                { $0.assumingMemoryBound(to: T.self).pointee == $1.assumingMemoryBound(to: T.self).pointee },
+                matchesAreEqual: { $0.allEqual(as: T.self) })
         default: nil
         }
     }
@@ -29,3 +38,40 @@ final class ItemEquality {
 
 @available(*, unavailable)
 extension ItemEquality: Sendable {}
+
+/// The pairs of identifiers a diff matched on keys alone, by flat position: new position `j`
+/// was matched to old position `newToOld[j]` (negative: unmatched), and position `p` of a
+/// side holds the identifier at index `slots[p]` of that side's identifiers. Valid only
+/// while the diff's buffers are (inside the call that made it).
+@usableFromInline
+struct MatchedPairs {
+    @usableFromInline let oldIDs: UnsafeRawPointer?, oldSlots: UnsafePointer<Int32>?
+    @usableFromInline let newIDs: UnsafeRawPointer?, newSlots: UnsafePointer<Int32>?
+    @usableFromInline let newToOld: UnsafePointer<Int32>?, oldToNew: UnsafePointer<Int32>?
+    /// New positions (the length of `newSlots` and `newToOld`).
+    @usableFromInline let newCount: Int
+
+    init(
+        oldIDs: UnsafeRawPointer?, oldSlots: UnsafePointer<Int32>?, newIDs: UnsafeRawPointer?, newSlots: UnsafePointer<Int32>?,
+        newToOld: UnsafePointer<Int32>?, oldToNew: UnsafePointer<Int32>?, newCount: Int
+    ) {
+        (self.oldIDs, self.oldSlots, self.newIDs, self.newSlots) = (oldIDs, oldSlots, newIDs, newSlots)
+        (self.newToOld, self.oldToNew, self.newCount) = (newToOld, oldToNew, newCount)
+    }
+
+    /// Whether every matched pair holds equal identifiers of type `T`, and each pair is
+    /// matched both ways (a shared key could have given an old identifier two partners).
+    /// - Complexity: O(newCount) comparisons.
+    @inlinable
+    func allEqual<T: Equatable>(as _: T.Type) -> Bool {
+        guard newCount > 0, let oldIDs, let oldSlots, let newIDs, let newSlots, let newToOld, let oldToNew else { return true }
+        let old = oldIDs.assumingMemoryBound(to: T.self), new = newIDs.assumingMemoryBound(to: T.self)
+        for position in 0..<newCount {
+            let partner = Int(newToOld[position])
+            if partner < 0 { continue }
+            guard oldToNew[partner] == Int32(truncatingIfNeeded: position), old[Int(oldSlots[partner])] == new[Int(newSlots[position])]
+            else { return false }
+        }
+        return true
+    }
+}

@@ -115,4 +115,24 @@ import Testing
             #expect(actual == expected, "round \(round)")
         }
     }
+
+    /// Sections whose identifiers share keys (in pairs, on either side): the section moves,
+    /// inserts and deletes are the ones distinct keys give, with items matched as usual.
+    @Test func collidingSectionIdentifiersDiffLikeDistinctOnes() {
+        var generator = SeededGenerator(seed: 21)
+        for round in 0..<400 {
+            let oldSections = (0..<Int.random(in: 0...8, using: &generator)).map { _ in Int.random(in: 0..<12, using: &generator) }
+            let newSections = (0..<Int.random(in: 0...8, using: &generator)).map { _ in Int.random(in: 0..<12, using: &generator) }
+            func build<S: Hashable>(_ sections: [Int], _ name: (Int) -> S) -> DiffableDataSourceSnapshot<S, Int> {
+                var snapshot = DiffableDataSourceSnapshot<S, Int>()
+                let unique = sections.reduce(into: [Int]()) { if !$0.contains($1) { $0.append($1) } }
+                snapshot.appendSections(unique.map(name))
+                for section in unique { snapshot.appendItems([section * 100, section * 100 + 1], toSection: name(section)) }
+                return snapshot
+            }
+            let expected = build(newSections) { $0 }.difference(from: build(oldSections) { $0 }).batches
+            let colliding = build(newSections, PairwiseCollidingID.init).difference(from: build(oldSections, PairwiseCollidingID.init))
+            #expect(colliding.batches == expected, "round \(round): \(oldSections) -> \(newSections)")
+        }
+    }
 }

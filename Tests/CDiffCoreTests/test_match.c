@@ -1,0 +1,142 @@
+/* Deferred matching (dfc_match.c, DFC_MATCH_DEFERRED): keys decide, the caller checks each
+ * matched pair afterwards. With keys unique per list it is the injective diff; with keys that
+ * collide, every result whose pairs all check equal is the confirmed (byte) diff's result, and
+ * a key two elements of one list share either fails a pair's check or stops the diff with
+ * DFC_ERR_SHARED_KEY. */
+#include "dfc.h"
+#include "harness.h"
+#include "oracle.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+static const dfc_match deferred = {DFC_MATCH_DEFERRED, NULL, NULL};
+
+/* Two lists of distinct values from 0..<2*max, each up to max long. */
+static void distinct_pair(uint64_t *a, size_t *n, uint64_t *b, size_t *m, size_t max) {
+    uint64_t pool[256];
+    for (size_t i = 0; i < 2 * max; i++) pool[i] = i * 7 + 1;
+    shuffle(pool, 2 * max);
+    *n = rng_below(max + 1);
+    memcpy(a, pool, *n * sizeof(uint64_t));
+    /* Most of the new list is the old one, the rest fresh values, in a partly shuffled order. */
+    size_t kept = 0;
+    for (size_t i = 0; i < *n; i++)
+        if (rng_below(4) != 0) b[kept++] = a[i];
+    size_t fresh = rng_below(max - kept + 1);
+    for (size_t i = 0; i < fresh; i++) b[kept + i] = pool[max + i];
+    *m = kept + fresh;
+    for (size_t swaps = rng_below(4); swaps > 0 && *m > 1; swaps--) {
+        size_t i = rng_below(*m), j = rng_below(*m);
+        uint64_t t = b[i];
+        b[i] = b[j];
+        b[j] = t;
+    }
+}
+
+/* Whether every matched pair of `r` pairs equal values, and the maps agree both ways. */
+static bool pairs_check(const uint64_t *a, size_t n, const uint64_t *b, size_t m, const dfc_flat_result *r) {
+    for (size_t j = 0; j < m; j++) {
+        int32_t i = r->new_to_old[j];
+        if (i == DFC_NOT_FOUND) continue;
+        if ((size_t)i >= n || a[i] != b[j] || r->old_to_new[i] != (int32_t)j) return false;
+    }
+    return true;
+}
+
+static bool same_list(const uint32_t *x, const uint32_t *y, size_t count) {
+    return count == 0 || memcmp(x, y, count * sizeof(uint32_t)) == 0;
+}
+
+/* Keys unique per list: the deferred diff is the injective one, operation for operation. */
+void test_deferred_match_is_injective_on_unique_keys(void) {
+    dfc_context *ctx = dfc_context_create(NULL), *other = dfc_context_create(NULL);
+    rng_state = 7;
+    enum { MAX = 100 };
+    uint64_t a[MAX], b[MAX];
+    for (int round = 0; round < 400; round++) {
+        size_t n, m;
+        distinct_pair(a, &n, b, &m, MAX);
+        dfc_list old_list = {a, n, NULL, NULL}, new_list = {b, m, NULL, NULL};
+        dfc_flat_result r, expected;
+        CHECK_EQ_INT(dfc_diff_flat(ctx, &old_list, &new_list, &deferred, DFC_DIFF_ASSUME_UNIQUE, &r), DFC_OK);
+        CHECK_EQ_INT(diff_keys(other, a, n, b, m, DFC_DIFF_ASSUME_UNIQUE, &expected), DFC_OK);
+        CHECK(pairs_check(a, n, b, m, &r));
+        CHECK_EQ_INT(r.move_count, expected.move_count);
+        CHECK(r.delete_count == expected.delete_count && same_list(r.deletes, expected.deletes, r.delete_count));
+        CHECK(r.insert_count == expected.insert_count && same_list(r.inserts, expected.inserts, r.insert_count));
+        CHECK(same_list(r.move_from, expected.move_from, r.move_count) && same_list(r.move_to, expected.move_to, r.move_count));
+    }
+    dfc_context_free(ctx);
+    dfc_context_free(other);
+}
+
+/* Keys masked to 2 bits, so most elements share a key with others in their own list: a
+ * result is either refused (DFC_ERR_SHARED_KEY), or has a pair whose values differ (the
+ * caller's check fails), or is exactly the confirmed diff's. Each of the three happens. */
+void test_deferred_match_with_shared_keys(void) {
+    dfc_context *ctx = dfc_context_create(NULL), *other = dfc_context_create(NULL);
+    rng_state = 11;
+    enum { MAX = 24 };
+    uint64_t a[MAX], b[MAX], old_keys[MAX], new_keys[MAX];
+    unsigned char old_bytes[MAX * 8], new_bytes[MAX * 8];
+    uint64_t old_offsets[MAX + 1], new_offsets[MAX + 1];
+    int refused = 0, rejected = 0, accepted = 0;
+    for (int round = 0; round < 3000; round++) {
+        size_t n, m;
+        distinct_pair(a, &n, b, &m, MAX);
+        for (size_t i = 0; i < n; i++) old_keys[i] = a[i] & 3, memcpy(old_bytes + i * 8, &a[i], 8), old_offsets[i] = i * 8;
+        for (size_t i = 0; i < m; i++) new_keys[i] = b[i] & 3, memcpy(new_bytes + i * 8, &b[i], 8), new_offsets[i] = i * 8;
+        old_offsets[n] = n * 8, new_offsets[m] = m * 8;
+        dfc_list old_list = {old_keys, n, NULL, NULL}, new_list = {new_keys, m, NULL, NULL};
+        dfc_flat_result r, expected;
+        int status = dfc_diff_flat(ctx, &old_list, &new_list, &deferred, DFC_DIFF_ASSUME_UNIQUE, &r);
+        CHECK(status == DFC_OK || status == DFC_ERR_SHARED_KEY);
+        if (status == DFC_ERR_SHARED_KEY) {
+            refused++;
+            continue;
+        }
+        if (!pairs_check(a, n, b, m, &r)) {
+            rejected++;
+            continue;
+        }
+        accepted++;
+        dfc_list old_bytes_list = {old_keys, n, old_bytes, old_offsets}, new_bytes_list = {new_keys, m, new_bytes, new_offsets};
+        const dfc_match bytes = {DFC_MATCH_BYTES, NULL, NULL};
+        CHECK_EQ_INT(dfc_diff_flat(other, &old_bytes_list, &new_bytes_list, &bytes, DFC_DIFF_ASSUME_UNIQUE, &expected), DFC_OK);
+        CHECK(memcmp(r.new_to_old, expected.new_to_old, m * sizeof(int32_t)) == 0);
+        CHECK(r.move_count == expected.move_count && same_list(r.move_from, expected.move_from, r.move_count) &&
+              same_list(r.move_to, expected.move_to, r.move_count));
+        CHECK(r.delete_count == expected.delete_count && r.insert_count == expected.insert_count);
+        CHECK(oracle_flat_replay(a, n, b, m, &r));
+    }
+    CHECK(refused > 0);
+    CHECK(rejected > 0);
+    CHECK(accepted > 0);
+    dfc_context_free(ctx);
+    dfc_context_free(other);
+}
+
+/* Two new elements find one old element through the table: the diff stops, naming the cause. */
+void test_deferred_match_refuses_one_partner_for_two(void) {
+    dfc_context *ctx = dfc_context_create(NULL);
+    const uint64_t old_keys[] = {10, 20, 20, 30}, new_keys[] = {30, 20, 20, 10};
+    dfc_list old_list = {old_keys, 4, NULL, NULL}, new_list = {new_keys, 4, NULL, NULL};
+    dfc_flat_result r;
+    CHECK_EQ_INT(dfc_diff_flat(ctx, &old_list, &new_list, &deferred, DFC_DIFF_ASSUME_UNIQUE, &r), DFC_ERR_SHARED_KEY);
+    CHECK(strstr(dfc_status_string(DFC_ERR_SHARED_KEY), "DFC_ERR_SHARED_KEY") != NULL);
+    /* Only for unique lists: a validated diff cannot defer its duplicate checks. */
+    CHECK_EQ_INT(dfc_diff_flat(ctx, &old_list, &new_list, &deferred, 0, &r), DFC_ERR_INVALID_ARGUMENT);
+    /* The same for a sectioned diff, at both levels. */
+    const uint32_t starts[] = {0, 4};
+    const uint64_t section = 1;
+    dfc_snapshot old_snapshot = {{&section, 1, NULL, NULL}, old_list, starts};
+    dfc_snapshot new_snapshot = {{&section, 1, NULL, NULL}, new_list, starts};
+    dfc_sections_result sections;
+    CHECK_EQ_INT(dfc_diff_sections(ctx, &old_snapshot, &new_snapshot, NULL, &injective, &deferred, DFC_DIFF_ASSUME_UNIQUE, &sections),
+                 DFC_ERR_SHARED_KEY);
+    CHECK_EQ_INT(dfc_diff_sections(ctx, &old_snapshot, &new_snapshot, NULL, &deferred, &deferred, 0, &sections),
+                 DFC_ERR_INVALID_ARGUMENT);
+    dfc_context_free(ctx);
+}

@@ -6,7 +6,8 @@
  * the sectioned diff must succeed or fail with the same verdict, its two-level batch
  * must replay onto the old sections under UIKit's rules to exactly the new ones, with
  * UIKit's counts and minimal moves (oracle.h), and the trusted path must give the same
- * batch. Built by `make fuzz` with the toolchain's clang; `make fuzz-replay` runs the
+ * batch; matched on keys of 3 bits with deferred checks (DFC_MATCH_DEFERRED), the diff
+ * is refused, or a matched pair is unequal, or it is that same batch. Built by `make fuzz` with the toolchain's clang; `make fuzz-replay` runs the
  * corpus through a plain main (fuzz_main.c). */
 #include "dfc.h"
 #include "../harness.h"
@@ -77,6 +78,38 @@ static bool same_batch(const dfc_batch *x, const dfc_batch *y) {
 #undef SAME
 }
 
+/* Whether every pair a map matched holds equal values, both ways. */
+static bool pairs_equal(const uint64_t *old_values, const uint64_t *new_values, size_t new_count, const int32_t *new_to_old,
+                        const int32_t *old_to_new) {
+    for (size_t j = 0; j < new_count; j++)
+        if (new_to_old[j] != DFC_NOT_FOUND && (old_values[new_to_old[j]] != new_values[j] || old_to_new[new_to_old[j]] != (int32_t)j))
+            return false;
+    return true;
+}
+
+/* Keys of 3 bits (most elements share one with another), matches checked afterwards as a
+ * caller of DFC_MATCH_DEFERRED checks them: a result whose pairs all hold equal values is
+ * the exact diff's batch (`expected`). */
+static void check_deferred(dfc_context *ctx, const side *a, const side *b, const dfc_refresh *refresh,
+                           const dfc_sections_result *expected) {
+    side ka = *a, kb = *b;
+    for (size_t k = 0; k < ka.section_count; k++) ka.sections[k] &= 7;
+    for (size_t k = 0; k < kb.section_count; k++) kb.sections[k] &= 7;
+    for (size_t i = 0; i < ka.item_count; i++) ka.items[i] &= 7;
+    for (size_t i = 0; i < kb.item_count; i++) kb.items[i] &= 7;
+    dfc_snapshot old_s = {{ka.sections, ka.section_count, NULL, NULL}, {ka.items, ka.item_count, NULL, NULL}, ka.starts};
+    dfc_snapshot new_s = {{kb.sections, kb.section_count, NULL, NULL}, {kb.items, kb.item_count, NULL, NULL}, kb.starts};
+    const dfc_match deferred = {DFC_MATCH_DEFERRED, NULL, NULL};
+    dfc_sections_result r;
+    int status = dfc_diff_sections(ctx, &old_s, &new_s, refresh, &deferred, &deferred, DFC_DIFF_ASSUME_UNIQUE, &r);
+    CHECK(status == DFC_OK || status == DFC_ERR_SHARED_KEY);
+    if (status != DFC_OK) return;
+    if (!pairs_equal(a->sections, b->sections, b->section_count, r.new_section_to_old, r.old_section_to_new) ||
+        !pairs_equal(a->items, b->items, b->item_count, r.new_item_to_old, r.old_item_to_new))
+        return;
+    CHECK(same_batch(&r.structural, &expected->structural) && same_batch(&r.refresh, &expected->refresh));
+}
+
 static void check_sections(dfc_context *ctx, const side *a, const side *b, const uint8_t *data, size_t size) {
     dfc_snapshot old_s = {{a->sections, a->section_count, NULL, NULL}, {a->items, a->item_count, NULL, NULL}, a->starts};
     dfc_snapshot new_s = {{b->sections, b->section_count, NULL, NULL}, {b->items, b->item_count, NULL, NULL}, b->starts};
@@ -104,6 +137,7 @@ static void check_sections(dfc_context *ctx, const side *a, const side *b, const
     dfc_sections_result again;
     CHECK(dfc_diff_sections(trusted, &old_s, &new_s, &refresh, &match, &match, DFC_DIFF_ASSUME_UNIQUE, &again) == DFC_OK);
     CHECK(same_batch(&r.structural, &again.structural) && same_batch(&r.refresh, &again.refresh));
+    check_deferred(trusted, a, b, &refresh, &r);
     dfc_context_free(trusted);
 }
 

@@ -31,6 +31,26 @@ int dfc_hash_bytes(const void *bytes, const uint64_t *offsets, size_t count, uin
     return DFC_OK;
 }
 
+/* One loop per common size, so that XXH3's length dispatch folds away and its short path is inlined. */
+#define DFC_HASH_EACH(fixed_size)                                                                  \
+    for (size_t i = 0; i < count; i++) keys[i] = XXH3_64bits_withSeed(base + i * stride, (fixed_size), seed)
+
+int dfc_hash_strided(const void *bytes, size_t size, size_t stride, size_t count, uint64_t seed, uint64_t *keys) {
+    if (count == 0) return DFC_OK;
+    if (bytes == NULL || keys == NULL) return DFC_ERR_NULL_ARGUMENT;
+    if (count > DFC_MAX_COUNT) return DFC_ERR_TOO_LARGE;
+    if (size > stride) return DFC_ERR_INVALID_ARGUMENT;
+    /* The span read is (count - 1) * stride + size bytes. */
+    if (stride > (SIZE_MAX - size) / count || dfc__byte_range_overflows(bytes, (uint64_t)((count - 1) * stride + size)))
+        return DFC_ERR_TOO_LARGE;
+    const unsigned char *base = bytes;
+    if (size == 16) DFC_HASH_EACH(16);
+    else if (size == 8) DFC_HASH_EACH(8);
+    else DFC_HASH_EACH(size);
+    return DFC_OK;
+}
+#undef DFC_HASH_EACH
+
 /* Code points that keep a string in NFC whatever surrounds them: NFC_QC=Yes,
  * canonical combining class 0, and never the second character of a canonical
  * composition (so no neighbour can compose with them or reorder around them).

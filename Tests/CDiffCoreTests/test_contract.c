@@ -485,6 +485,25 @@ static long hash_bytes_empty_strings(contract_env *e) {
     return e->out.keys[0] == EMPTY_KEY && e->out.keys[1] == EMPTY_KEY ? DFC_OK : WRONG_OUTPUT;
 }
 static long hash_bytes_too_large(contract_env *e) { return dfc_hash_bytes("ab", two_offsets, DFC_MAX_COUNT + 1, 0, e->out.keys); }
+/* Three 16-byte identifiers at a stride of 24 (a struct's field), and four 5-byte ones at 8. */
+static long hash_strided_valid(contract_env *e) {
+    unsigned char values[72];
+    for (size_t i = 0; i < sizeof values; i++) values[i] = (unsigned char)(i * 13 + 1);
+    int status = dfc_hash_strided(values, 16, 24, 3, 0, e->out.keys);
+    if (status != DFC_OK) return status;
+    for (size_t i = 0; i < 3; i++)
+        if (e->out.keys[i] != dfc_hash_one(values + i * 24, 16, 0)) return WRONG_OUTPUT;
+    if ((status = dfc_hash_strided(values, 5, 8, 4, 0, e->out.keys)) != DFC_OK) return status;
+    for (size_t i = 0; i < 4; i++)
+        if (e->out.keys[i] != dfc_hash_one(values + i * 8, 5, 0)) return WRONG_OUTPUT;
+    return DFC_OK;
+}
+static long hash_strided_null_bytes(contract_env *e) { return dfc_hash_strided(NULL, 16, 16, 2, 0, e->out.keys); }
+static long hash_strided_null_keys(contract_env *e) { (void)e; return dfc_hash_strided("abcd", 2, 2, 2, 0, NULL); }
+static long hash_strided_zero(contract_env *e) { (void)e; return dfc_hash_strided(NULL, 16, 16, 0, 0, NULL); }
+static long hash_strided_too_large(contract_env *e) { return dfc_hash_strided("ab", 1, 1, DFC_MAX_COUNT + 1, 0, e->out.keys); }
+static long hash_strided_span_overflows(contract_env *e) { return dfc_hash_strided("ab", 1, SIZE_MAX / 2, 3, 0, e->out.keys); }
+static long hash_strided_size_above_stride(contract_env *e) { return dfc_hash_strided("abcd", 3, 2, 2, 0, e->out.keys); }
 static long hash_bytes_offsets_past_memory(contract_env *e) {
     const uint64_t offsets[] = {0, 2, UINT64_MAX};
     return dfc_hash_bytes("ab", offsets, 2, 0, e->out.keys);
@@ -1236,6 +1255,15 @@ static const contract_row rows[] = {
     STATUS(dfc_hash_bytes, CASE_OVERFLOW, "offsets to UINT64_MAX", hash_bytes_offsets_past_memory, DFC_ERR_TOO_LARGE),
     STATUS(dfc_hash_bytes, CASE_OVERFLOW, "offsets past PTRDIFF_MAX", hash_bytes_offsets_past_ptrdiff, DFC_ERR_TOO_LARGE),
     CANNOT(dfc_hash_bytes, CASE_ALLOCATION, NO_ALLOCATION),
+
+    STATUS(dfc_hash_strided, CASE_VALID, "keys equal dfc_hash_one, sizes 16 and 5", hash_strided_valid, DFC_OK),
+    STATUS(dfc_hash_strided, CASE_VALID, "size above stride", hash_strided_size_above_stride, DFC_ERR_INVALID_ARGUMENT),
+    STATUS(dfc_hash_strided, CASE_NULL, "NULL bytes, count 2", hash_strided_null_bytes, DFC_ERR_NULL_ARGUMENT),
+    STATUS(dfc_hash_strided, CASE_NULL, "NULL keys, count 2", hash_strided_null_keys, DFC_ERR_NULL_ARGUMENT),
+    STATUS(dfc_hash_strided, CASE_ZERO, "count 0, every pointer NULL", hash_strided_zero, DFC_OK),
+    STATUS(dfc_hash_strided, CASE_TOO_LARGE, "count DFC_MAX_COUNT + 1", hash_strided_too_large, DFC_ERR_TOO_LARGE),
+    STATUS(dfc_hash_strided, CASE_OVERFLOW, "stride SIZE_MAX / 2, count 3", hash_strided_span_overflows, DFC_ERR_TOO_LARGE),
+    CANNOT(dfc_hash_strided, CASE_ALLOCATION, NO_ALLOCATION),
 
     VALUE(dfc_idtable_create, CASE_VALID, "a table on the caller's allocator", idtable_create_counted, 1),
     VALUE(dfc_idtable_create, CASE_NULL, "NULL allocator: malloc/free", idtable_create_default, 1),

@@ -75,6 +75,7 @@
  *     dfc_context_allocation_count  O(1)
  *     dfc_context_duplicates        O(1)
  *     dfc_hash_one                  O(length)
+ *     dfc_hash_strided              O(count * size)
  *     dfc_hash_bytes                O(count + bytes hashed)
  *     dfc_hash_if_nfc               O(length)
  *     dfc_idtable_create            O(1)
@@ -309,6 +310,23 @@ uint64_t dfc_hash_one(const void *DFC_NULLABLE bytes, size_t length, uint64_t se
  */
 int dfc_hash_bytes(const void *DFC_NULLABLE bytes, const uint64_t *DFC_NULLABLE offsets,
                    size_t count, uint64_t seed, uint64_t *DFC_NULLABLE keys);
+
+/**
+ * @brief XXH3-64 keys of `count` identifiers of `size` bytes each, `stride`
+ * bytes apart (an array of fixed-size values: UUIDs are 16 bytes at a stride
+ * of 16). Identifier i is bytes[i * stride ..< i * stride + size]; each key is
+ * what dfc_hash_one gives those bytes. Hashing the whole array in one call
+ * lets a fixed size the compiler knows (8, 16) take XXH3's short path inline.
+ * @param bytes may be NULL only if count is 0.
+ * @param keys  receives `count` keys; may be NULL only if count is 0.
+ * @return DFC_OK; DFC_ERR_NULL_ARGUMENT; DFC_ERR_TOO_LARGE (count above
+ *         DFC_MAX_COUNT, or the span beyond what one object can hold);
+ *         DFC_ERR_INVALID_ARGUMENT (`size` greater than `stride`). On error
+ *         `keys` is untouched.
+ * Complexity O(count * size). Thread-safe; allocates nothing.
+ */
+int dfc_hash_strided(const void *DFC_NULLABLE bytes, size_t size, size_t stride, size_t count, uint64_t seed,
+                     uint64_t *DFC_NULLABLE keys);
 
 /**
  * @brief The canonical key of a UTF-8 string whose bytes are certainly in

@@ -137,16 +137,16 @@ extern "C" {
  * Version. Compare dfc_version() (the library actually linked) with
  * DFC_VERSION_NUMBER (the header compiled against) to catch a mismatched
  * libdfc.so. Before 1.0 a minor release may change the ABI, so the shared
- * library's soname carries major and minor: libdfc.so.0.3.
+ * library's soname carries major and minor: libdfc.so.0.4.
  */
 #define DFC_VERSION_MAJOR 0
-#define DFC_VERSION_MINOR 3
+#define DFC_VERSION_MINOR 4
 #define DFC_VERSION_RELEASE 0
-/** MAJOR * 10000 + MINOR * 100 + RELEASE: 0.3.0 is 300. */
+/** MAJOR * 10000 + MINOR * 100 + RELEASE: 0.4.0 is 400. */
 #define DFC_VERSION_NUMBER (DFC_VERSION_MAJOR * 100 * 100 + DFC_VERSION_MINOR * 100 + DFC_VERSION_RELEASE)
 #define DFC_QUOTE(text) #text
 #define DFC_EXPAND_AND_QUOTE(text) DFC_QUOTE(text)
-/** "MAJOR.MINOR.RELEASE", e.g. "0.3.0". */
+/** "MAJOR.MINOR.RELEASE", e.g. "0.4.0". */
 #define DFC_VERSION_STRING DFC_EXPAND_AND_QUOTE(DFC_VERSION_MAJOR.DFC_VERSION_MINOR.DFC_VERSION_RELEASE)
 
 /** Largest element count any entry point accepts (indices are 32-bit). */

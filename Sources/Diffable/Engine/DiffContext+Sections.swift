@@ -55,7 +55,7 @@ extension DiffContext {
                             {
                                 return resultOfDiff(result, old: oldFlat, new: newFlat, maps: maps)
                             }
-                            if status != Int32(DFC_ERR_SHARED_KEY) && status != Int32(DFC_OK) {
+                            if let error = CoreError(status: status), error != .sharedKey {
                                 CoreError.require(status, "snapshot diff")
                             }
                         }

@@ -31,6 +31,9 @@ struct CoreError: Error, RawRepresentable, Hashable, CustomStringConvertible {
     /// A table with no room for an insert (`DFC_ERR_NO_ROOM`): a bug in Diffable, which
     /// reserves before inserting.
     static let noRoom = CoreError(rawValue: Int32(DFC_ERR_NO_ROOM))
+    /// Keys alone could not match the lists, two elements of one sharing a key
+    /// (`DFC_ERR_SHARED_KEY`, `DFC_MATCH_DEFERRED` only): the diff runs again confirming.
+    static let sharedKey = CoreError(rawValue: Int32(DFC_ERR_SHARED_KEY))
 
     /// The error for a C status, nil for `DFC_OK`: the one place statuses are mapped.
     /// - Complexity: O(1).
@@ -45,6 +48,7 @@ struct CoreError: Error, RawRepresentable, Hashable, CustomStringConvertible {
         case Int32(DFC_ERR_INCONSISTENT): self = .inconsistent
         case Int32(DFC_ERR_UNKNOWN_IDENTIFIER): self = .unknownIdentifier
         case Int32(DFC_ERR_NO_ROOM): self = .noRoom
+        case Int32(DFC_ERR_SHARED_KEY): self = .sharedKey
         default: self.init(rawValue: status)  // a status newer than this file: still reported by number
         }
     }

@@ -70,7 +70,10 @@ enum EqualityOracle {
             oldIDs: UnsafeRawPointer(oldIDs.baseAddress), oldSlots: oldSlots.baseAddress,
             newIDs: UnsafeRawPointer(newIDs.baseAddress), newSlots: newSlots.baseAddress,
             newToOld: newToOld, oldToNew: oldToNew, newCount: newSlots.count)
-        if let equality { return equality.matchesAreEqual(pairs) }
+        // Borrowed, not retained: the caller holds the equality for the whole diff.
+        if let equality = equality.map(Unmanaged.passUnretained) {
+            return equality._withUnsafeGuaranteedRef { $0.matchesAreEqual(pairs) }
+        }
         if T.self == String.self { return pairs.allEqual(as: String.self) }
         if T.self == UUID.self { return pairs.allEqual(as: UUID.self) }
         return pairs.allEqual(as: T.self)
@@ -121,8 +124,15 @@ enum EqualityOracle {
             let ids = (old ? context.pointee.oldIDs : context.pointee.newIDs)!
             return ids + Int((old ? context.pointee.oldSlots : context.pointee.newSlots)![Int(position)]) &* context.pointee.stride
         }
-        let left = identifier(aSide, a), right = identifier(bSide, b)
-        return context.pointee.callerEquality!._withUnsafeGuaranteedRef { $0.equal(left, right) } ? 1 : 0
+        // One pair, checked as the pairs of a whole diff are (the caller's only closure).
+        var zero: Int32 = 0
+        let equal = withUnsafePointer(to: &zero) { zero in
+            let pair = MatchedPairs(
+                oldIDs: identifier(aSide, a), oldSlots: zero, newIDs: identifier(bSide, b), newSlots: zero,
+                newToOld: zero, oldToNew: zero, newCount: 1)
+            return context.pointee.callerEquality!._withUnsafeGuaranteedRef { $0.matchesAreEqual(pair) }
+        }
+        return equal ? 1 : 0
     }
 
     private static let genericCallback: dfc_equal_fn = { user, aSide, a, bSide, b in

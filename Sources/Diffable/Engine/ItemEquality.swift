@@ -3,22 +3,18 @@
 /// app's own structs and enums), instead of its unspecialized comparison (each identifier
 /// copied through its value witness, `==` through the witness table).
 ///
-/// A class whose closures are `let`s: the diff calls them through a borrowed reference, so a
-/// call retains nothing (a closure read out of plain memory is retained per call).
+/// A class whose closure is a `let`: the diff calls it through a borrowed reference, so a
+/// call retains nothing (a closure read out of plain memory is retained per call). One
+/// closure serves both uses: every pair of a diff at once, and one key match confirmed as
+/// the core meets it (a ``MatchedPairs`` of one pair).
 @usableFromInline
 final class ItemEquality {
-    /// Whether the identifiers at the two addresses are equal: one key match confirmed as the
-    /// core meets it (the path taken when identifiers share a key).
-    @usableFromInline let equal: (UnsafeRawPointer, UnsafeRawPointer) -> Bool
     /// Whether every pair a diff matched on keys alone holds equal identifiers: one call for
     /// the whole diff, the loop and `==` specialized for the type.
     @usableFromInline let matchesAreEqual: (MatchedPairs) -> Bool
 
     @inlinable
-    init(_ equal: @escaping (UnsafeRawPointer, UnsafeRawPointer) -> Bool, matchesAreEqual: @escaping (MatchedPairs) -> Bool) {
-        self.equal = equal
-        self.matchesAreEqual = matchesAreEqual
-    }
+    init(matchesAreEqual: @escaping (MatchedPairs) -> Bool) { self.matchesAreEqual = matchesAreEqual }
 
     /// The caller's `==` for `type`, or nil when the library checks its matches itself:
     /// integers (their keys are the identifiers), and `String` and `UUID`, whose comparisons
@@ -28,9 +24,7 @@ final class ItemEquality {
     static func forIdentifiers<T: Equatable>(_ type: T.Type) -> ItemEquality? {
         switch KeyStrategy.of(type) {
         case .hashValue, .provided, .bytes:
-            ItemEquality(
-                { $0.assumingMemoryBound(to: T.self).pointee == $1.assumingMemoryBound(to: T.self).pointee },
-                matchesAreEqual: { $0.allEqual(as: T.self) })
+            ItemEquality(matchesAreEqual: { $0.allEqual(as: T.self) })
         default: nil
         }
     }

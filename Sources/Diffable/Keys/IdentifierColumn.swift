@@ -21,6 +21,7 @@
 /// not make. So the methods that read are for whole-column work (one copy per call), the
 /// `mutating` ones are for changes (made only on a storage no other thread holds), and the
 /// stored properties are written only by the column's own methods.
+@usableFromInline
 struct IdentifierColumn<ID: Hashable> {
     /// How identifiers become keys.
     let strategy: KeyStrategy
@@ -28,7 +29,7 @@ struct IdentifierColumn<ID: Hashable> {
     /// are, and they are keyed injectively: a non-injective strategy always has stored keys.
     let isOwnKey: Bool
     /// The identifiers by slot. Read in place by the owner; written only by this type.
-    var ids: ContiguousArray<ID> = []
+    @usableFromInline var ids: ContiguousArray<ID> = []
     /// Each identifier's key by slot; empty when ``isOwnKey``. Read in place by the owner;
     /// written only by this type.
     var storedKeys: ContiguousArray<UInt64> = []
@@ -363,6 +364,13 @@ struct IdentifierColumn<ID: Hashable> {
     @inline(__always)
     mutating func append(contentsOf newIDs: some Collection<ID>, keys newKeys: some Collection<UInt64>) {
         ids.append(contentsOf: newIDs)
+        if !isOwnKey { storedKeys.append(contentsOf: newKeys) }
+    }
+
+    /// Stores the keys of identifiers an owner appended to ``ids`` itself (see
+    /// `SnapshotStorage.attachNewItems`); nothing for identifiers that are their own keys.
+    /// - Complexity: O(k) amortized.
+    mutating func appendKeys(_ newKeys: [UInt64]) {
         if !isOwnKey { storedKeys.append(contentsOf: newKeys) }
     }
 

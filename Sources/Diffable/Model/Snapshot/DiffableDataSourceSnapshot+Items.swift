@@ -15,8 +15,44 @@ extension DiffableDataSourceSnapshot {
     @inlinable
     public mutating func appendItems(_ identifiers: [ItemIdentifierType], toSection sectionIdentifier: SectionIdentifierType? = nil) {
         // The keys are made here, in the caller's module, where the identifier type is known.
-        appendItems(identifiers, keys: KeyStrategy.of(ItemIdentifierType.self).keys(identifiers), toSection: sectionIdentifier)
+        let keys = KeyStrategy.of(ItemIdentifierType.self).keys(identifiers)
+        // So are new items of an app's own identifier type (the library's own types have
+        // pre-specialized bodies below).
+        if KeyStrategy.builtIn(ItemIdentifierType.self) == nil, appendNewItems(identifiers, keys: keys, toSection: sectionIdentifier) {
+            return
+        }
+        appendItems(identifiers, keys: keys, toSection: sectionIdentifier)
     }
+
+    /// Appends `identifiers` when all of them are new and the section exists, in code
+    /// specialized where it is inlined: the library's generic body would look up the generic
+    /// metadata of the identifier type's arrays and optionals on every call (about 5,600
+    /// instructions per call for an app's 3-field struct, a ninth of appending 100 of them).
+    /// Returns false, with nothing changed but the storage made unshared, for every other
+    /// case, which the general path handles (and reports).
+    /// - Complexity: O(k + log s) amortized.
+    @inlinable
+    mutating func appendNewItems(_ identifiers: [ItemIdentifierType], keys: [UInt64], toSection sectionIdentifier: SectionIdentifierType?)
+        -> Bool
+    {
+        guard !identifiers.isEmpty, let section = storage.appendTarget(sectionIdentifier) else { return false }
+        makeStorageUnique()
+        guard let first = storage.claimNewItems(keys) else { return false }
+        storage.items.ids.append(contentsOf: identifiers)
+        storage.attachNewItems(keys: keys, from: first, toSection: section)
+        checkStorageInvariants()
+        return true
+    }
+
+    /// ``CopyOnWriteSnapshot/makeUnique()`` for inlined code.
+    /// - Complexity: O(1), or a copy of the storage when it is shared.
+    @usableFromInline
+    mutating func makeStorageUnique() { makeUnique() }
+
+    /// ``CopyOnWriteSnapshot/checkInvariants()`` for inlined code (checked builds only).
+    /// - Complexity: O(n + s) in checked builds, else O(1).
+    @usableFromInline
+    func checkStorageInvariants() { checkInvariants() }
 
     /// ``appendItems(_:toSection:)`` with the identifiers' keys made.
     // `@specialized`, not an exported `@_specialize`: the call comes from code inlined into the

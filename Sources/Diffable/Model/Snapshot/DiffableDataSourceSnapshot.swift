@@ -40,7 +40,7 @@ public struct DiffableDataSourceSnapshot<SectionIdentifierType: Hashable, ItemId
     public typealias Section = SectionIdentifierType
     public typealias Item = ItemIdentifierType
 
-    var storage: SnapshotStorage<SectionIdentifierType, ItemIdentifierType>
+    @usableFromInline var storage: SnapshotStorage<SectionIdentifierType, ItemIdentifierType>
 
     /// An empty snapshot.
     /// - Complexity: O(1).

@@ -25,12 +25,13 @@
 /// code (a `private(set)` one read from another file would go through its getter, a retained
 /// copy per read); only this storage's methods write them, which `make lint` checks
 /// (docs/ARCHITECTURE.md, "How the column is read").
+@usableFromInline
 final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     let sectionStrategy = KeyStrategy.of(S.self)
 
     /// The items' identifiers and keys by slot, and the table from key to slot (this
     /// storage's own: ``copy()`` copies it).
-    @exclusivity(unchecked) var items = IdentifierColumn<I>()
+    @exclusivity(unchecked) @usableFromInline var items = IdentifierColumn<I>()
     /// Each item's section slot and index in it, side by side: read together (a position is
     /// both), and 8 bytes like the identifiers, so that every item array grows through the
     /// same sizes (see ``reserveItems(_:)``).

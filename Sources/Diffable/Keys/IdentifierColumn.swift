@@ -367,7 +367,17 @@ struct IdentifierColumn<ID: Hashable> {
         if !isOwnKey { storedKeys.append(contentsOf: newKeys) }
     }
 
-    /// Stores the keys of identifiers an owner appended to ``ids`` itself (see
+    /// Appends identifiers without their keys or table entries (see
+    /// `SnapshotStorage.claimNewItems` and `attachNewItems`, the steps around it). Inlinable:
+    /// called from code inlined into an app's module, the copy and the array's growth run
+    /// specialized for the app's identifier type.
+    /// - Complexity: O(k) amortized.
+    @inlinable
+    mutating func appendIdentifiers(_ newIDs: [ID]) {
+        ids.append(contentsOf: newIDs)
+    }
+
+    /// Stores the keys of identifiers appended by ``appendIdentifiers(_:)`` (see
     /// `SnapshotStorage.attachNewItems`); nothing for identifiers that are their own keys.
     /// - Complexity: O(k) amortized.
     mutating func appendKeys(_ newKeys: [UInt64]) {

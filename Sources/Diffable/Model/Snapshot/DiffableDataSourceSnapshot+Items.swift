@@ -38,7 +38,7 @@ extension DiffableDataSourceSnapshot {
         guard !identifiers.isEmpty, let section = storage.appendTarget(sectionIdentifier) else { return false }
         makeStorageUnique()
         guard let first = storage.claimNewItems(keys) else { return false }
-        storage.items.ids.append(contentsOf: identifiers)
+        storage.items.appendIdentifiers(identifiers)
         storage.attachNewItems(keys: keys, from: first, toSection: section)
         checkStorageInvariants()
         return true

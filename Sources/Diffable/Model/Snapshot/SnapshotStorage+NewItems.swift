@@ -1,6 +1,6 @@
 /// Appending new items in three steps, for ``DiffableDataSourceSnapshot``'s inlined
-/// `appendItems(_:toSection:)`: the keys entered here, the identifiers copied into
-/// ``IdentifierColumn/ids`` by the caller (in its own module, where the identifier type is
+/// `appendItems(_:toSection:)`: the keys entered here, the identifiers copied by the caller
+/// through ``IdentifierColumn/appendIdentifiers(_:)`` (in its own module, where the identifier type is
 /// known, so the copy and the array's growth run specialized, with no generic metadata looked
 /// up), the rest here. These steps touch no array of the identifier type themselves.
 extension SnapshotStorage {

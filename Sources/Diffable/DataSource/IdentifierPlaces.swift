@@ -32,3 +32,32 @@ func placesOfItems<S: Hashable, ID: Hashable>(of new: SnapshotStorage<S, ID>, in
     }
     return places
 }
+
+/// For each item slot of `new`, the slot of the same `id` in `old`, or -1 when `old` lacks it:
+/// ``placesOfItems(of:in:)`` for snapshots whose slots run in display order, where a slot is
+/// the position and no place needs reading back.
+/// - Complexity: O(n) expected: one table lookup per item of `new`, by the key it holds.
+@specialized(where S == Int, ID == UUID)
+@specialized(where S == String, ID == UUID)
+@specialized(where S == Int, ID == Int)
+@specialized(where S == Int, ID == String)
+@specialized(where S == String, ID == String)
+func slotsOfItems<S: Hashable, ID: Hashable>(of new: SnapshotStorage<S, ID>, in old: SnapshotStorage<S, ID>) -> [Int32] {
+    new.withItemKeys { keys in
+        new.items.ids.withUnsafeBufferPointer { ids in
+            [Int32](unsafeUninitializedCapacity: ids.count) { slots, initialized in
+                for slot in 0..<ids.count { slots[slot] = old.itemSlot(ids[slot], key: keys[slot]) ?? -1 }
+                initialized = ids.count
+            }
+        }
+    }
+}
+
+extension SnapshotStorage {
+    /// Whether the sections' slot lists, in display order, are exactly 0, 1, …, n − 1 (a
+    /// snapshot built by appends): then an item's slot is its position counted across sections.
+    /// - Complexity: O(n + s), stopping at the first slot out of order.
+    var slotsFollowDisplayOrder: Bool {
+        sectionItems.withUnsafeBufferPointer { FlatSnapshot.slotsRunInDisplayOrder(sectionOrder, $0, count: itemCount) }
+    }
+}

@@ -20,7 +20,8 @@ struct IdentifiableValues<Item: Identifiable>: @unchecked Sendable {
             // other fields, a `String` say, would be retained and released per item).
             [Item.ID](unsafeUninitializedCapacity: slots.count) { ids, initialized in
                 for (index, slot) in slots.enumerated() {
-                    (ids.baseAddress.unsafelyUnwrapped + index).initialize(to: (values.baseAddress.unsafelyUnwrapped + Int(slot)).pointee.id)
+                    (ids.baseAddress.unsafelyUnwrapped + index).initialize(
+                        to: (values.baseAddress.unsafelyUnwrapped + Int(slot)).pointee.id)
                 }
                 initialized = slots.count
             }

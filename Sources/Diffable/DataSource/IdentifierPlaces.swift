@@ -54,7 +54,8 @@ func slotsOfItems<S: Hashable, ID: Hashable>(of new: SnapshotStorage<S, ID>, in 
                 [Int32](unsafeUninitializedCapacity: ids.count) { slots, initialized in
                     var next = 0  // the old slot after the last match
                     for slot in 0..<ids.count {
-                        let found = next < oldIDs.count && oldIDs[next] == ids[slot] ? Int32(next) : old.itemSlot(ids[slot], key: keys[slot]) ?? -1
+                        let found =
+                            next < oldIDs.count && oldIDs[next] == ids[slot] ? Int32(next) : old.itemSlot(ids[slot], key: keys[slot]) ?? -1
                         slots[slot] = found
                         if found >= 0 { next = Int(found) + 1 }
                     }

@@ -117,11 +117,11 @@ where Item.ID: Sendable {
     /// The `id` snapshot made on the calling thread, taken once by the plan (so the plan owns
     /// it uniquely and adds refresh requests without copying it).
     final class Prepared: @unchecked Sendable {
-        private let lock = Lock()
+        private let mutex = Lock.Mutex()  // inline: one object fewer per apply
         private var snapshot: IDSnapshot?
         init(_ snapshot: IDSnapshot) { self.snapshot = snapshot }
         func take() -> IDSnapshot? {
-            lock.withLock {
+            mutex.withLock {
                 defer { snapshot = nil }
                 return snapshot
             }

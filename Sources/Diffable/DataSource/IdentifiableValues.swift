@@ -18,7 +18,7 @@ struct IdentifiableValues<Item: Identifiable>: @unchecked Sendable {
         ids = { values, slots in
             // Read through the pointer: only the `id` is copied, not the whole value (whose
             // other fields, a `String` say, would be retained and released per item).
-            [Item.ID](unsafeUninitializedCapacity: slots.count) { ids, initialized in
+            [Item.ID](filling: slots.count) { ids, initialized in
                 for (index, slot) in slots.enumerated() {
                     (ids.baseAddress.unsafelyUnwrapped + index).initialize(
                         to: (values.baseAddress.unsafelyUnwrapped + Int(slot)).pointee.id)

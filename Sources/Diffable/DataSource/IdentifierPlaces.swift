@@ -51,7 +51,7 @@ func slotsOfItems<S: Hashable, ID: Hashable>(of new: SnapshotStorage<S, ID>, in 
     new.withItemKeys { keys in
         new.items.ids.withUnsafeBufferPointer { ids in
             old.items.ids.withUnsafeBufferPointer { oldIDs in
-                [Int32](unsafeUninitializedCapacity: ids.count) { slots, initialized in
+                [Int32](filling: ids.count) { slots, initialized in
                     var next = 0  // the old slot after the last match
                     for slot in 0..<ids.count {
                         let found =

@@ -1,41 +1,10 @@
 import Foundation
 
-/// Where each item of one `id` snapshot stands in another: the `id` half of matching values by
-/// `id` (``IdentifiableItemMatcher``), kept apart from the values so that it can be
-/// pre-specialized for the common `id` types. The matcher is generic over the app's value
-/// type, so called from it an `id` lookup would run the generic body (each `id` copied through
-/// its value witness and compared through its witness table).
-/// - Complexity: O(n) expected: one table lookup per item of `new`, by the key it holds.
-/// - Returns: for each item of `new` in display order, its place in `old` packed as
-///   `section << 32 | index` (display positions), or -1 when `old` lacks its `id`.
-@specialized(where S == Int, ID == UUID)
-@specialized(where S == String, ID == UUID)
-@specialized(where S == Int, ID == Int)
-@specialized(where S == Int, ID == String)
-@specialized(where S == String, ID == String)
-func placesOfItems<S: Hashable, ID: Hashable>(of new: SnapshotStorage<S, ID>, in old: SnapshotStorage<S, ID>) -> [Int64] {
-    var places: [Int64] = []
-    places.reserveCapacity(new.items.ids.count)
-    new.withItemKeys { keys in
-        new.items.ids.withUnsafeBufferPointer { ids in
-            for section in new.sectionOrder {
-                for slot in new.sectionItems[Int(section)] {
-                    guard let found = old.itemSlot(ids[Int(slot)], key: keys[Int(slot)]) else {
-                        places.append(-1)
-                        continue
-                    }
-                    let (position, index) = old.displayPlace(ofItemSlot: found)
-                    places.append(Int64(position) << 32 | Int64(index))
-                }
-            }
-        }
-    }
-    return places
-}
-
 /// For each item slot of `new`, the slot of the same `id` in `old`, or -1 when `old` lacks it:
-/// ``placesOfItems(of:in:)`` for snapshots whose slots run in display order, where a slot is
-/// the position and no place needs reading back.
+/// the `id` half of matching values by `id` (``IdentifiableItemMatcher``), kept apart from the
+/// values so that it can be pre-specialized for the common `id` types. The matcher is generic
+/// over the app's value type, so called from it an `id` lookup would run the generic body
+/// (each `id` copied through its value witness and compared through its witness table).
 ///
 /// Each `id` is first compared with the one after the last found in `old` (between two
 /// snapshots, most items follow the item they followed before); only on a miss is it looked

@@ -224,35 +224,35 @@ where Item.ID: Sendable {
 
     /// The `id`s of items present in both snapshots whose values differ; `ids` is the `id`
     /// mirror of `values` (the same layout), `baseIDs` the one of `base`.
-    /// - Complexity: O(n) expected: one `id` lookup (by the key `ids` holds, not hashed again,
-    ///   in code pre-specialized for the common `id` types: ``placesOfItems(of:in:)``) and one
+    /// - Complexity: O(n) expected: one `id` comparison, a lookup by the key `ids` holds when it
+    ///   fails (``slotsOfItems(of:in:)``, pre-specialized for the common `id` types), and one
     ///   `!=` per item of `values`.
     func changedItems(_ values: Snapshot, ids: IDSnapshot, base: Snapshot, baseIDs: IDSnapshot) -> [Item.ID] {
-        let new = values.storage, newIDs = ids.storage, old = base.storage
+        let new = values.storage, newIDs = ids.storage, old = base.storage, oldIDs = baseIDs.storage
         // Snapshots built by appends (the usual case: the app's, and every `id` mirror) keep
         // each item at the slot of its position, so one slot stands for the value and its `id`.
         if new.slotsFollowDisplayOrder && newIDs.slotsFollowDisplayOrder && old.slotsFollowDisplayOrder
-            && baseIDs.storage.slotsFollowDisplayOrder
+            && oldIDs.slotsFollowDisplayOrder
         {
-            return changedItems(inSlotOrder: new, ids: newIDs, base: old, baseIDs: baseIDs.storage)
+            return changedItems(inSlotOrder: new, ids: newIDs, base: old, baseIDs: oldIDs)
         }
-        let places = placesOfItems(of: newIDs, in: baseIDs.storage)
+        let oldIDSlots = slotsOfItems(of: newIDs, in: oldIDs)
         var changed: [Item.ID] = []
         new.items.ids.withUnsafeBufferPointer { newValues in
             old.items.ids.withUnsafeBufferPointer { oldValues in
-                var flat = 0
                 for position in 0..<new.sectionOrder.count {
                     let valueSlots = new.sectionItems[Int(new.sectionOrder[position])]
+                    // The id snapshot has the values' layout: the same position holds the `id`.
+                    let idSlots = newIDs.sectionItems[Int(newIDs.sectionOrder[position])]
                     for index in 0..<valueSlots.count {
-                        let place = places[flat]
-                        flat += 1
-                        guard place >= 0 else { continue }
+                        let oldIDSlot = oldIDSlots[Int(idSlots[index])]
+                        guard oldIDSlot >= 0 else { continue }
                         // Both old snapshots have one layout: the same position holds the old value.
-                        let oldSlot = old.sectionItems[Int(old.sectionOrder[Int(place >> 32)])][Int(place & 0xFFFF_FFFF)]
+                        let (oldSection, oldIndex) = oldIDs.displayPlace(ofItemSlot: oldIDSlot)
+                        let oldSlot = old.sectionItems[Int(old.sectionOrder[oldSection])][oldIndex]
                         let newValue = newValues.baseAddress! + Int(valueSlots[index])
                         if self.values.differ(newValue, oldValues.baseAddress! + Int(oldSlot)) {
-                            // The id snapshot has the values' layout: the same position holds the `id`.
-                            changed.append(newIDs.itemID(atSlot: newIDs.sectionItems[Int(newIDs.sectionOrder[position])][index]))
+                            changed.append(newIDs.itemID(atSlot: idSlots[index]))
                         }
                     }
                 }

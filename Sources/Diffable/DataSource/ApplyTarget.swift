@@ -32,8 +32,16 @@ struct ApplyTarget<S: Hashable & Sendable, I: Hashable & Sendable> {
     ///   when refresh requests carry over.
     init<Prepared>(_ request: ApplyRequest<S, I, Prepared>, on base: CommittedState<S, I>) {
         operation = request.operation
-        snapshot = base.snapshot
         outlines = base.outlines
+        // The usual request, one snapshot over a flat state, shows that snapshot as it is: the
+        // committed snapshot it replaces holds no refresh requests to carry over.
+        if request.changes.count == 1, base.outlines.isEmpty, case .snapshot(let next) = request.changes[0] {
+            snapshot = next
+            lastChangeIsSnapshot = true
+            soleOutlineEdit = nil
+            return
+        }
+        snapshot = base.snapshot
         if case .snapshot = request.changes.last { lastChangeIsSnapshot = true } else { lastChangeIsSnapshot = false }
         if request.changes.count == 1, case .outline(let edit) = request.changes[0] {
             soleOutlineEdit = edit

@@ -116,13 +116,18 @@ extension DiffableDataSource {
         if case .snapshot(let snapshot) = change { prepared = matcher.prepare(snapshot, operation: operation) }
         let request = ApplyRequest(
             changes: [change], kind: kind, prepared: prepared, completions: completion.map { [$0] } ?? [], operation: operation)
-        let first: ArraySlice<ApplyRequest<SectionIdentifierType, ItemIdentifierType, Matcher.Prepared>> = lock.withLock {
-            matcher.storage.queue.append(request)
-            guard !matcher.storage.queue.running else { return [] }
+        // No one drives the queue only when it is empty (``ApplyQueue/next(coalescing:)``), so
+        // the request goes straight to `process`: queuing it only to take it back out made an
+        // array append, a slice and a merge of one request per apply.
+        let drivesQueue: Bool = lock.withLock {
+            guard !matcher.storage.queue.running else {
+                matcher.storage.queue.append(request)
+                return false
+            }
             matcher.storage.queue.running = true
-            return matcher.storage.queue.next(coalescing: settings.queuedApplyPolicy == .coalesce)
+            return true
         }
-        if !first.isEmpty { process(.coalescing(first), onExecutor: onExecutor, matcher: matcher) }
+        if drivesQueue { process(request, onExecutor: onExecutor, matcher: matcher) }
     }
 
     /// Diffs `request` against the committed state here, then performs it on the executor.

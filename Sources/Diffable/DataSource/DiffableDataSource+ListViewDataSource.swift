@@ -25,16 +25,35 @@ extension DiffableDataSource: ListViewDataSource {
     /// index path is out of range or the cell provider returns nil.
     /// - Complexity: O(1) plus the cell provider.
     public func cell(at indexPath: IndexPath) -> Cell {
-        guard let item = shown.snapshot.itemIdentifier(at: indexPath) else {
+        // No optional of the item or the cell here: in this unspecialized body each would look
+        // up `Optional<T>`'s metadata at run time, twice a cell (about 650 instructions).
+        let storage = shown.snapshot.storage
+        guard indexPath.count == 2 else { DiffableDiagnostics.fail(.indexPathOutOfRange, in: "cell(at:)", outOfRange(indexPath)) }
+        let section = indexPath.section, item = indexPath.item
+        guard section >= 0, section < storage.sectionCount, item >= 0, item < storage.itemCount(inSectionAt: section) else {
             DiffableDiagnostics.fail(.indexPathOutOfRange, in: "cell(at:)", outOfRange(indexPath))
         }
-        guard let cell = cellProvider(indexPath, item) else {
-            DiffableDiagnostics.fail(
-                .cellProviderReturnedNil, in: "cell(at:)",
-                "the cell provider returned nil for item \(String(reflecting: item)) at index path "
-                    + "\(Self.show(indexPath)); it must return a cell for every item")
+        return cells(indexPath, storage.itemID(inSectionAt: section, index: item))
+    }
+
+    /// `provider` with its nil check, compiled in the module that creates the data source
+    /// (where `Cell` is known, so the provider's optional costs nothing).
+    /// - Complexity: O(1); the closure: the provider's.
+    @inlinable
+    static func makeCell(_ provider: @escaping CellProvider) -> (IndexPath, ItemIdentifierType) -> Cell {
+        { indexPath, item in
+            guard let cell = provider(indexPath, item) else { cellProviderReturnedNil(item, at: indexPath) }
+            return cell
         }
-        return cell
+    }
+
+    /// Reports and traps: the cell provider returned nil for `item`.
+    @usableFromInline
+    static func cellProviderReturnedNil(_ item: ItemIdentifierType, at indexPath: IndexPath) -> Never {
+        DiffableDiagnostics.fail(
+            .cellProviderReturnedNil, in: "cell(at:)",
+            "the cell provider returned nil for item \(String(reflecting: item)) at index path "
+                + "\(show(indexPath)); it must return a cell for every item")
     }
 
     /// The supplementary view provider's view, or nil when there is no provider. Traps (after a

@@ -16,10 +16,15 @@ struct IdentifiableValues<Item: Identifiable>: @unchecked Sendable {
     @inlinable
     init() where Item: Equatable {
         ids = { values, slots in
-            var ids: [Item.ID] = []
-            ids.reserveCapacity(slots.count)
-            for slot in slots { ids.append(values[Int(slot)].id) }
-            return ids
+            // Read through the pointer: only the `id` is copied, not the whole value (whose
+            // other fields, a `String` say, would be retained and released per item).
+            [Item.ID](filling: slots.count) { ids, initialized in
+                for (index, slot) in slots.enumerated() {
+                    (ids.baseAddress.unsafelyUnwrapped + index).initialize(
+                        to: (values.baseAddress.unsafelyUnwrapped + Int(slot)).pointee.id)
+                }
+                initialized = slots.count
+            }
         }
         differ = { $0.pointee != $1.pointee }
     }

@@ -69,11 +69,39 @@ struct Reminder: Identifiable, Hashable, Sendable {
     /// Seeded random edits (moves, deletes, inserts, section changes, changed values): the view
     /// always shows the new values, and exactly the changed items that stay are refreshed.
     @Test func randomEditsRefreshExactlyTheChangedItems() async {
+        await Self.applyRandomEdits(rounds: 150, seed: 5) { sections, _ in .build(sections.map(\.0), sections.map(\.1)) }
+    }
+
+    /// The same with every third snapshot built out of slot order (each section's items
+    /// inserted last to first), so that changed values are found both through the
+    /// positions (values and `id`s in different slots) and through the slots (built by appends).
+    @Test func changedValuesAreFoundWhateverTheSlotOrder() async {
+        await Self.applyRandomEdits(rounds: 80, seed: 11) { sections, round in
+            guard round % 3 == 1 else { return .build(sections.map(\.0), sections.map(\.1)) }
+            var snapshot = Snapshot()
+            snapshot.appendSections(sections.map(\.0))
+            for (section, items) in sections {
+                guard let last = items.last else { continue }
+                snapshot.appendItems([last], toSection: section)
+                for item in items.dropLast().reversed() {
+                    snapshot.insertItems([item], beforeItem: snapshot.itemIdentifiers(inSection: section)[0])
+                }
+            }
+            #expect(snapshot.itemIdentifiers == sections.flatMap(\.1))
+            return snapshot
+        }
+    }
+
+    /// Applies `rounds` seeded random edits, each snapshot made by `build` (from the sections
+    /// and the round), and checks what each apply refreshed.
+    private static func applyRandomEdits(
+        rounds: Int, seed: UInt64, build: ([(String, [Reminder])], Int) -> Snapshot
+    ) async {
         let harness = DataSourceHarness<String, Reminder>(matchingByID: .reconfigure)
-        var generator = SeededGenerator(seed: 5)
+        var generator = SeededGenerator(seed: seed)
         var current: [(String, [Reminder])] = []
         var nextID = 0
-        for round in 0..<150 {
+        for round in 0..<rounds {
             var next = current
             for index in next.indices {
                 next[index].1.removeAll { _ in Int.random(in: 0..<8, using: &generator) == 0 }
@@ -91,8 +119,9 @@ struct Reminder: Identifiable, Hashable, Sendable {
             let old = Dictionary(uniqueKeysWithValues: current.flatMap(\.1).map { ($0.id, $0) })
             let changed = Set(next.flatMap(\.1).filter { item in old[item.id].map { $0 != item } ?? false }.map(\.id))
             let before = harness.onView(\.performedBatches).count
-            await harness.dataSource.apply(.build(next.map(\.0), next.map(\.1)))
+            await harness.dataSource.apply(build(next, round))
             #expect(harness.problem() == nil, "round \(round)")
+            #expect(harness.shownItems() == next.map(\.1), "round \(round)")
             // Every changed item gets a reconfigure, unless the batch gives it a fresh cell anyway.
             let (refreshed, fresh) = harness.onView { view in
                 let batches = view.performedBatches.dropFirst(before)

@@ -45,7 +45,7 @@ extension FlatSnapshot {
 
     /// Whether the sections' slot lists, in `order`, are exactly 0, 1, …, `count` − 1.
     /// - Complexity: O(n + s), stopping at the first slot out of order.
-    private static func slotsRunInDisplayOrder(
+    static func slotsRunInDisplayOrder(
         _ order: ContiguousArray<Int32>, _ sectionItems: UnsafeBufferPointer<ContiguousArray<Int32>>, count: Int
     ) -> Bool {
         var next: Int32 = 0

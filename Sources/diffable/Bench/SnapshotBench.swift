@@ -101,8 +101,10 @@ enum SnapshotBench {
             for probe in probes { checksum &+= model.sectionIdentifier(containingItem: probe)! }
         }
         row("sectionIdentifier(containingItem:) × 100,000", sections, plainSections, runs)
-        // A data source showing the snapshot, its view driven on this thread.
-        let here = ViewExecutor(enqueue: { $0() }, isCurrent: { true })
+        // A data source showing the snapshot, its view driven on this thread: the main queue's
+        // executor, as an app's on the main thread (`.main` asks `Thread.isMainThread` on every
+        // query), or one that is always current when the bench runs elsewhere.
+        let here = Thread.isMainThread ? ViewExecutor.main : ViewExecutor(enqueue: { $0() }, isCurrent: { true })
         let dataSource = DiffableDataSource<Int, Item, Item>(view: FirstScreenListView<Item>(checking: false), executor: here) { _, item in
             item
         }

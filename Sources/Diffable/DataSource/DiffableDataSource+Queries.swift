@@ -47,9 +47,8 @@ extension DiffableDataSource {
     /// committed state (``commit(_:matchState:matcher:)`` sets `shown` and then `published`
     /// to the same state, with no other job of the executor between), so there `shown` equals
     /// `published` and no write can overlap the read. Elsewhere the lock guards `published`.
-    /// A pthread mutex's lock and unlock are two full barriers: lookups made in a loop on the
-    /// main thread then stop overlapping each other's cache misses (3× the plain model's time
-    /// among 10^6 items).
+    /// A pthread mutex's lock and unlock are two full barriers on x86, which keep a loop's
+    /// lookups from overlapping their cache misses (docs/DATA_SOURCE.md, "Queries and threads").
     /// - Complexity: O(1) plus one `isCurrent()` of the executor.
     @inline(__always)
     func committedSnapshot() -> Snapshot {

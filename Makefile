@@ -362,7 +362,7 @@ sanitize: deps
 # The concurrency tests under ThreadSanitizer (docs/RELIABILITY_METHOD.md G10), in their own build folder.
 # Swift Testing only (XCTest adds nothing here); NSLock/pthread locks only (futex-based
 # Synchronization.Mutex gives false reports on Linux; see docs/TESTING.md).
-TSAN_FILTER ?= SharedSnapshot|concurrentDiffs|DataSource
+TSAN_FILTER ?= SharedSnapshot|concurrentDiffs|DataSource|MainThreadCheck
 # A filter that matches no test fails.
 tsan: deps
 	@$(call swift_test_logged,$(BUILD)/tsan.log,--sanitize=thread --disable-xctest --filter "$(TSAN_FILTER)" --scratch-path .build-tsan)

@@ -39,7 +39,9 @@ import Foundation
 /// may call `apply` again. With ``QueuedApplyPolicy/coalesce`` applies queued behind a busy
 /// view collapse into one batch to the state performing each would reach; every skipped
 /// completion still runs. ``update(animatingDifferences:_:)`` changes the newest snapshot
-/// (queued applies included) in one step no other apply can split. Queries (``snapshot()``, ``itemIdentifier(for:)``, …) may be called from any thread.
+/// (queued applies included) in one step no other apply can split. Queries (``snapshot()``, ``itemIdentifier(for:)``, …) may be called from any thread:
+/// on the executor they take no lock (it alone writes what they read), elsewhere the data
+/// source's lock for a moment.
 ///
 /// **Errors.** Where Apple raises, Diffable reports a ``DiffableDiagnostics`` event and then
 /// traps with a message naming the problem: a cell provider returning nil, an index path out of
@@ -74,6 +76,13 @@ public final class DiffableDataSource<
     /// The cell provider, with its nil check compiled where the data source is created
     /// (``makeCell(_:)``).
     let cells: (IndexPath, ItemIdentifierType) -> Cell
+    /// Whether the library keys the item identifiers itself (integers, `String`, `UUID`,
+    /// `[UInt8]`): then their `==` and hashing cannot reach the data source, and
+    /// `indexPath(for:)` may look them up in place. Asked once: the data source's code is not
+    /// specialized for its types, so the check would run on every query.
+    let itemsKeyedByLibrary = KeyStrategy.builtIn(ItemIdentifierType.self) != nil
+    /// `indexPath(for:)`'s lookup in a storage, specialized for the library's identifier pairs.
+    let indexPathLookup = SnapshotStorage<SectionIdentifierType, ItemIdentifierType>.indexPathLookup()
     /// Plans the batches; holds the apply queue and its own state beside `published` and
     /// `shown` (guarded as they are).
     let matcher: any ItemMatcher<SectionIdentifierType, ItemIdentifierType>
@@ -82,15 +91,18 @@ public final class DiffableDataSource<
     // providers, handlers, completions, an app's identifier type's `==` and `hash(into:)`);
     // `indexPath(for:)` runs only the standard library's and Foundation's under it.
     let lock = Lock()
-    /// What ``snapshot()`` and the queries report: the state the view last committed.
+    /// What ``snapshot()`` and the queries report: the state the view last committed. Written
+    /// only on the executor, right after `shown` (``commit(_:matchState:matcher:)``): code on
+    /// the executor reads `shown` instead, without the lock (``committedSnapshot()``).
     var published: State
     var settings = Settings()
 
     // Confined to the executor (read and written only there, so never locked).
-    /// The state the view's questions are answered from; equal to `published` outside a commit.
-    // Unchecked: the view asks `cell(at:)` many times per batch, and each read of a checked
-    // class property registers with the runtime (about 76 instructions); the executor alone
-    // touches it.
+    /// The state the view's questions are answered from, and the executor's queries; equal to
+    /// `published` outside a commit. Unchecked (no run-time exclusivity check): one context
+    /// touches it, every access is a whole read or a whole assignment, and a checked read
+    /// registered with the runtime on every `cell(at:)` and `indexPath(for:)` (about 70
+    /// instructions each).
     @exclusivity(unchecked) var shown: State
     /// Whether the data source is inside a call to the view (reloadData, performBatchUpdates).
     var insideViewUpdate = false

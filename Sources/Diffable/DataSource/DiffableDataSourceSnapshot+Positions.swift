@@ -61,9 +61,24 @@ extension SnapshotStorage {
     @specialized(where S == String, I == String)
     @specialized(where S == Int, I == UUID)
     @specialized(where S == String, I == UUID)
+    @inline(__always)
     func indexPathOfItem(_ identifier: I) -> IndexPath? {
         guard let slot = itemSlot(identifier) else { return nil }
         let place = displayPlace(ofItemSlot: slot)
         return IndexPath(item: place.index, section: place.section)
     }
+
+    /// ``indexPathOfItem(_:)`` as a function made once per data source: the data source's
+    /// generic body calling ``indexPathOfItem(_:)`` runs its `@specialized` type checks first
+    /// (45 instructions a call), where the function made here by the specialized body runs the
+    /// specialized lookup, inlined, through a thunk. Inlined: one call level fewer took the
+    /// data source's lookups among 10^6 items on `.main`'s thread from 0.38× the plain model to
+    /// 0.64× (their cache misses overlap only while the path between them is short).
+    /// - Complexity: O(1); the function it returns, O(1) expected.
+    @specialized(where S == Int, I == Int)
+    @specialized(where S == Int, I == String)
+    @specialized(where S == String, I == String)
+    @specialized(where S == Int, I == UUID)
+    @specialized(where S == String, I == UUID)
+    static func indexPathLookup() -> (SnapshotStorage, I) -> IndexPath? { { $0.indexPathOfItem($1) } }
 }

@@ -36,9 +36,10 @@ public struct ViewExecutor: Sendable {
     public static let main: ViewExecutor = {
         let key = DispatchSpecificKey<UInt8>()
         DispatchQueue.main.setSpecific(key: key, value: 1)
+        let mainThread = MainThreadCheck()
         return ViewExecutor(
             enqueue: { DispatchQueue.main.async(execute: $0) },
-            isCurrent: { Thread.isMainThread || DispatchQueue.getSpecific(key: key) != nil })
+            isCurrent: { mainThread.isCurrent || DispatchQueue.getSpecific(key: key) != nil })
     }()
 
     /// A serial dispatch queue (a concurrent queue would break the data source's ordering).

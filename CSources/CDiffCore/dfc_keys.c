@@ -113,16 +113,19 @@ int dfc_hash_if_nfc(const void *bytes, size_t length, uint64_t seed, uint64_t *k
 }
 
 /* Whether all `length` bytes are ASCII: the bytes ORed together a word at a time, the
- * last word overlapping the one before it, so a short identifier costs two loads and
- * no loop exit per byte. */
-static inline bool is_ascii(const unsigned char *p, size_t length) {
-    uint64_t any = 0;
+ * last word overlapping the one before it, so an identifier of 8 to 16 bytes costs two
+ * loads and no loop. */
+__attribute__((always_inline)) static inline bool is_ascii(const unsigned char *p, size_t length) {
+    uint64_t any = 0, word;
     if (length >= 8) {
         const unsigned char *last = p + length - 8;
-        uint64_t word;
-        for (; p < last; p += 8) {
-            memcpy(&word, p, 8);
-            any |= word;
+        if (length > 16) {
+            for (; p < last; p += 8) {
+                memcpy(&word, p, 8);
+                any |= word;
+            }
+        } else {
+            memcpy(&any, p, 8);
         }
         memcpy(&word, last, 8);
         any |= word;
@@ -139,19 +142,17 @@ static inline bool is_ascii(const unsigned char *p, size_t length) {
 
 /* XXH3_64bits_withSeed, with its short-input cases inlined (identifiers are mostly
  * under 128 bytes): the same function of the bytes, without the call and dispatch. */
-static inline uint64_t key_of(const unsigned char *bytes, size_t length, uint64_t seed) {
+__attribute__((always_inline)) static inline uint64_t key_of(const unsigned char *bytes, size_t length, uint64_t seed) {
     if (length <= 16) return XXH3_len_0to16_64b(bytes, length, XXH3_kSecret, seed);
     if (length <= 128) return XXH3_len_17to128_64b(bytes, length, XXH3_kSecret, sizeof XXH3_kSecret, seed);
     return XXH3_64bits_withSeed(bytes, length, seed);
 }
 
-int dfc_hash_if_nfc_many(const void *const *starts, const size_t *lengths, size_t count, uint64_t seed,
-                         uint64_t *keys, size_t *unhashed, size_t *unhashed_count) {
-    if (unhashed_count == NULL) return DFC_ERR_NULL_ARGUMENT;
-    *unhashed_count = 0;
-    if (count == 0) return DFC_OK;
-    if (starts == NULL || lengths == NULL || keys == NULL || unhashed == NULL) return DFC_ERR_NULL_ARGUMENT;
-    if (count > DFC_MAX_COUNT) return DFC_ERR_TOO_LARGE;
+/* dfc_hash_if_nfc_many's loop; inlined twice (forced: the compiler declines for a loop
+ * this size), once with the canonical seed 0 as a constant, so that XXH3's
+ * seed-dependent values fold away instead of being computed on every call. */
+__attribute__((always_inline)) static inline size_t hash_if_nfc_batch(const void *const *starts, const size_t *lengths, size_t count, uint64_t seed,
+                                       uint64_t *keys, size_t *unhashed) {
     size_t misses = 0;
     for (size_t i = 0; i < count; i++) {
         const unsigned char *bytes = starts[i];
@@ -164,6 +165,17 @@ int dfc_hash_if_nfc_many(const void *const *starts, const size_t *lengths, size_
             unhashed[misses++] = i;
         }
     }
-    *unhashed_count = misses;
+    return misses;
+}
+
+int dfc_hash_if_nfc_many(const void *const *starts, const size_t *lengths, size_t count, uint64_t seed,
+                         uint64_t *keys, size_t *unhashed, size_t *unhashed_count) {
+    if (unhashed_count == NULL) return DFC_ERR_NULL_ARGUMENT;
+    *unhashed_count = 0;
+    if (count == 0) return DFC_OK;
+    if (starts == NULL || lengths == NULL || keys == NULL || unhashed == NULL) return DFC_ERR_NULL_ARGUMENT;
+    if (count > DFC_MAX_COUNT) return DFC_ERR_TOO_LARGE;
+    *unhashed_count = seed == 0 ? hash_if_nfc_batch(starts, lengths, count, 0, keys, unhashed)
+                                : hash_if_nfc_batch(starts, lengths, count, seed, keys, unhashed);
     return DFC_OK;
 }

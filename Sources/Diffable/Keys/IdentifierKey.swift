@@ -144,10 +144,10 @@ public enum IdentifierKey {
     /// - Complexity: O(total UTF-8 length).
     @usableFromInline
     static func strings(_ strings: [String]) -> [UInt64] {
-        // Filled in place from borrowed elements: no per-string retain, no closure per element.
+        // Filled in place, a batch of strings per core call (StringKeyBatch).
         [UInt64](filling: strings.count) { keys, count in
             strings.withUnsafeBufferPointer { strings in
-                for index in strings.indices { keys[index] = string(strings[index]) }
+                if let keys = keys.baseAddress { StringKeyBatch.key(strings, into: keys) }
             }
             count = strings.count
         }

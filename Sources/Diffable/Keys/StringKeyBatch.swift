@@ -34,7 +34,7 @@ enum StringKeyBatch {
             while first < strings.count {
                 let count = min(batch, strings.count &- first)
                 for slot in 0..<count {
-                    let gathered = strings[first &+ slot].utf8.withContiguousStorageIfAvailable { utf8 in
+                    let gathered: Void? = strings[first &+ slot].utf8.withContiguousStorageIfAvailable { utf8 in
                         lengths[slot] = utf8.count
                         guard let bytes = utf8.baseAddress, utf8.count <= longestInlineUTF8 else {
                             starts[slot] = UnsafeRawPointer(utf8.baseAddress)

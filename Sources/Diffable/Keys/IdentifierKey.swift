@@ -144,16 +144,8 @@ public enum IdentifierKey {
     /// - Complexity: O(total UTF-8 length).
     @usableFromInline
     static func strings(_ strings: [String]) -> [UInt64] {
-        // A batch of strings per core call (StringKeyBatch), into an array made zeroed: the
-        // uninitialized-capacity initializer allocates through the standard library's
-        // unspecialized path, about 400 instructions more per call.
-        var keys = [UInt64](repeating: 0, count: strings.count)
-        keys.withUnsafeMutableBufferPointer { keys in
-            strings.withUnsafeBufferPointer { strings in
-                if let keys = keys.baseAddress { StringKeyBatch.key(strings, into: keys) }
-            }
-        }
-        return keys
+        // A batch of strings per core call (StringKeyBatch).
+        strings.withUnsafeBufferPointer { StringKeyBatch.keys($0) }
     }
 
     /// The keys of many UUIDs: XXH3-64 (seed 0) of each one's 16 bytes, read in place.

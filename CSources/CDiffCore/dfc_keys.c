@@ -93,25 +93,6 @@ static bool rest_is_nfc_stable(const unsigned char *p, const unsigned char *end)
     return true;
 }
 
-int dfc_hash_if_nfc(const void *bytes, size_t length, uint64_t seed, uint64_t *key) {
-    if (key == NULL || (bytes == NULL && length != 0)) return 0;
-    if (length == 0) {
-        *key = XXH3_64bits_withSeed("", 0, seed);
-        return 1;
-    }
-    const unsigned char *p = bytes, *end = p + length;
-    /* ASCII, a word at a time: the common identifier never leaves this loop. */
-    while ((size_t)(end - p) >= 8) {
-        uint64_t word;
-        memcpy(&word, p, 8);
-        if (word & UINT64_C(0x8080808080808080)) break;
-        p += 8;
-    }
-    if (!rest_is_nfc_stable(p, end)) return 0;
-    *key = XXH3_64bits_withSeed(bytes, length, seed);
-    return 1;
-}
-
 /* Whether all `length` bytes are ASCII: the bytes ORed together a word at a time, the
  * last word overlapping the one before it, so an identifier of 8 to 16 bytes costs two
  * loads and no loop. */
@@ -148,6 +129,31 @@ __attribute__((always_inline)) static inline uint64_t key_of(const unsigned char
     return XXH3_64bits_withSeed(bytes, length, seed);
 }
 
+/* Whether the quick check finds the `length` bytes at `p` (length > 0) in NFC: all ASCII
+ * (two loads for up to 16 bytes), or ASCII words and then only NFC-stable code points. */
+__attribute__((always_inline)) static inline bool is_quick_nfc(const unsigned char *p, size_t length) {
+    if (is_ascii(p, length)) return true;
+    const unsigned char *end = p + length;
+    while ((size_t)(end - p) >= 8) {
+        uint64_t word;
+        memcpy(&word, p, 8);
+        if (word & UINT64_C(0x8080808080808080)) break;
+        p += 8;
+    }
+    return rest_is_nfc_stable(p, end);
+}
+
+int dfc_hash_if_nfc(const void *bytes, size_t length, uint64_t seed, uint64_t *key) {
+    if (key == NULL || (bytes == NULL && length != 0)) return 0;
+    if (length == 0) {
+        *key = key_of(NULL, 0, seed); /* reads no byte */
+        return 1;
+    }
+    if (!is_quick_nfc(bytes, length)) return 0;
+    *key = seed == 0 ? key_of(bytes, length, 0) : key_of(bytes, length, seed); /* seed 0 folded, as below */
+    return 1;
+}
+
 /* dfc_hash_if_nfc_many's loop; inlined twice (forced: the compiler declines for a loop
  * this size), once with the canonical seed 0 as a constant, so that XXH3's
  * seed-dependent values fold away instead of being computed on every call. */
@@ -159,7 +165,7 @@ __attribute__((always_inline)) static inline size_t hash_if_nfc_batch(const void
         size_t length = lengths[i];
         if (length == 0) {
             keys[i] = key_of(NULL, 0, seed); /* reads no byte */
-        } else if (bytes != NULL && (is_ascii(bytes, length) || rest_is_nfc_stable(bytes, bytes + length))) {
+        } else if (bytes != NULL && is_quick_nfc(bytes, length)) {
             keys[i] = key_of(bytes, length, seed);
         } else {
             unhashed[misses++] = i;

@@ -111,81 +111,61 @@ public struct BatchUpdate: Equatable, Hashable, Sendable, Codable {
         }
     }
 
-    /// - Complexity: O(1).
+    // The section lists; `_modify` (a setter is made from it) appends in place, as to a stored array.
+    // - Complexity: O(1) each.
     public var deleteSections: [Int] {
         get { lists.deleteSections }
-        set { writableLists.deleteSections = newValue }
-        _modify { yield &writableLists.deleteSections }  // appends in place, as to a stored array
+        _modify { yield &writableLists.deleteSections }
     }
-    /// - Complexity: O(1).
     public var insertSections: [Int] {
         get { lists.insertSections }
-        set { writableLists.insertSections = newValue }
-        _modify { yield &writableLists.insertSections }  // appends in place, as to a stored array
+        _modify { yield &writableLists.insertSections }
     }
-    /// - Complexity: O(1).
     public var moveSections: [SectionMove] {
         get { lists.moveSections }
-        set { writableLists.moveSections = newValue }
-        _modify { yield &writableLists.moveSections }  // appends in place, as to a stored array
+        _modify { yield &writableLists.moveSections }
     }
-    /// - Complexity: O(1).
     public var reloadSections: [Int] {
         get { lists.reloadSections }
-        set { writableLists.reloadSections = newValue }
-        _modify { yield &writableLists.reloadSections }  // appends in place, as to a stored array
+        _modify { yield &writableLists.reloadSections }
     }
 
-    var deleteItemList: ItemPathList {
-        get { lists.deleteItems }
-        set { writableLists.deleteItems = newValue }
-    }
-    var insertItemList: ItemPathList {
-        get { lists.insertItems }
-        set { writableLists.insertItems = newValue }
-    }
-    var moveItemList: ItemMoveList {
-        get { lists.moveItems }
-        set { writableLists.moveItems = newValue }
-    }
-    var reloadItemList: ItemPathList {
-        get { lists.reloadItems }
-        set { writableLists.reloadItems = newValue }
-    }
-    var reconfigureItemList: ItemPathList {
-        get { lists.reconfigureItems }
-        set { writableLists.reconfigureItems = newValue }
-    }
+    // The item lists as the diff left them (packed or not); written through the public lists.
+    var deleteItemList: ItemPathList { lists.deleteItems }
+    var insertItemList: ItemPathList { lists.insertItems }
+    var moveItemList: ItemMoveList { lists.moveItems }
+    var reloadItemList: ItemPathList { lists.reloadItems }
+    var reconfigureItemList: ItemPathList { lists.reconfigureItems }
 
     /// - Complexity: O(1), or O(count) on the first read of a list a diff made (on every read
     ///   of one of up to 32 paths, which is not kept).
     public var deleteItems: [IndexPath] {
         get { deleteItemList.indexPaths }
-        set { deleteItemList = .indexPaths(newValue) }
+        set { writableLists.deleteItems = .indexPaths(newValue) }
     }
     /// - Complexity: O(1), or O(count) on the first read of a list a diff made (on every read
     ///   of one of up to 32 paths, which is not kept).
     public var insertItems: [IndexPath] {
         get { insertItemList.indexPaths }
-        set { insertItemList = .indexPaths(newValue) }
+        set { writableLists.insertItems = .indexPaths(newValue) }
     }
     /// - Complexity: O(1), or O(count) on the first read of a list a diff made (on every read
     ///   of one of up to 32 paths, which is not kept).
     public var moveItems: [ItemMove] {
         get { moveItemList.moves }
-        set { moveItemList = .moves(newValue) }
+        set { writableLists.moveItems = .moves(newValue) }
     }
     /// - Complexity: O(1), or O(count) on the first read of a list a diff made (on every read
     ///   of one of up to 32 paths, which is not kept).
     public var reloadItems: [IndexPath] {
         get { reloadItemList.indexPaths }
-        set { reloadItemList = .indexPaths(newValue) }
+        set { writableLists.reloadItems = .indexPaths(newValue) }
     }
     /// - Complexity: O(1), or O(count) on the first read of a list a diff made (on every read
     ///   of one of up to 32 paths, which is not kept).
     public var reconfigureItems: [IndexPath] {
         get { reconfigureItemList.indexPaths }
-        set { reconfigureItemList = .indexPaths(newValue) }
+        set { writableLists.reconfigureItems = .indexPaths(newValue) }
     }
 
     /// - Complexity: O(operations passed).

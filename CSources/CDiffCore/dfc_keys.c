@@ -102,25 +102,106 @@ static bool decode_utf8(const unsigned char **cursor, const unsigned char *end, 
     return true;
 }
 
-int dfc_hash_if_nfc(const void *bytes, size_t length, uint64_t seed, uint64_t *key) {
-    if (key == NULL || (bytes == NULL && length != 0)) return 0;
-    if (length == 0) {
-        *key = XXH3_64bits_withSeed("", 0, seed);
-        return 1;
+/* Whether the well-formed UTF-8 that remains after the ASCII prefix is made only of
+ * NFC-stable code points (0 for invalid UTF-8 and any other code point). */
+static bool rest_is_nfc_stable(const unsigned char *p, const unsigned char *end) {
+    while (p < end) {
+        if (*p < 0x80) { p++; continue; }
+        uint32_t code_point;
+        if (!decode_utf8(&p, end, &code_point) || !is_nfc_stable(code_point)) return false;
     }
-    const unsigned char *p = bytes, *end = p + length;
-    /* ASCII, a word at a time: the common identifier never leaves this loop. */
+    return true;
+}
+
+/* Whether all `length` bytes are ASCII: the bytes ORed together a word at a time, the
+ * last word overlapping the one before it, so an identifier of 8 to 16 bytes costs two
+ * loads and no loop. */
+__attribute__((always_inline)) static inline bool is_ascii(const unsigned char *p, size_t length) {
+    uint64_t any = 0, word;
+    if (length >= 8) {
+        const unsigned char *last = p + length - 8;
+        if (length > 16) {
+            for (; p < last; p += 8) {
+                memcpy(&word, p, 8);
+                any |= word;
+            }
+        } else {
+            memcpy(&any, p, 8);
+        }
+        memcpy(&word, last, 8);
+        any |= word;
+    } else if (length >= 4) {
+        uint32_t first, last;
+        memcpy(&first, p, 4);
+        memcpy(&last, p + length - 4, 4);
+        any = first | last;
+    } else if (length > 0) {
+        any = (uint64_t)p[0] | p[length / 2] | p[length - 1]; /* every index of 1..3 bytes */
+    }
+    return (any & UINT64_C(0x8080808080808080)) == 0;
+}
+
+/* XXH3_64bits_withSeed, with its short-input cases inlined (identifiers are mostly
+ * under 128 bytes): the same function of the bytes, without the call and dispatch. */
+__attribute__((always_inline)) static inline uint64_t key_of(const unsigned char *bytes, size_t length, uint64_t seed) {
+    if (length <= 16) return XXH3_len_0to16_64b(bytes, length, XXH3_kSecret, seed);
+    if (length <= 128) return XXH3_len_17to128_64b(bytes, length, XXH3_kSecret, sizeof XXH3_kSecret, seed);
+    return XXH3_64bits_withSeed(bytes, length, seed);
+}
+
+/* Whether the quick check finds the `length` bytes at `p` (length > 0) in NFC: all ASCII
+ * (two loads for up to 16 bytes), or ASCII words and then only NFC-stable code points. */
+__attribute__((always_inline)) static inline bool is_quick_nfc(const unsigned char *p, size_t length) {
+    if (is_ascii(p, length)) return true;
+    const unsigned char *end = p + length;
     while ((size_t)(end - p) >= 8) {
         uint64_t word;
         memcpy(&word, p, 8);
         if (word & UINT64_C(0x8080808080808080)) break;
         p += 8;
     }
-    while (p < end) {
-        if (*p < 0x80) { p++; continue; }
-        uint32_t code_point;
-        if (!decode_utf8(&p, end, &code_point) || !is_nfc_stable(code_point)) return 0;
+    return rest_is_nfc_stable(p, end);
+}
+
+int dfc_hash_if_nfc(const void *bytes, size_t length, uint64_t seed, uint64_t *key) {
+    if (key == NULL || (bytes == NULL && length != 0)) return 0;
+    if (length == 0) {
+        *key = key_of(NULL, 0, seed); /* reads no byte */
+        return 1;
     }
-    *key = XXH3_64bits_withSeed(bytes, length, seed);
+    if (!is_quick_nfc(bytes, length)) return 0;
+    *key = seed == 0 ? key_of(bytes, length, 0) : key_of(bytes, length, seed); /* seed 0 folded, as below */
     return 1;
+}
+
+/* dfc_hash_if_nfc_many's loop; inlined twice (forced: the compiler declines for a loop
+ * this size), once with the canonical seed 0 as a constant, so that XXH3's
+ * seed-dependent values fold away instead of being computed on every call. */
+__attribute__((always_inline)) static inline size_t hash_if_nfc_batch(const void *const *starts, const size_t *lengths, size_t count, uint64_t seed,
+                                       uint64_t *keys, size_t *unhashed) {
+    size_t misses = 0;
+    for (size_t i = 0; i < count; i++) {
+        const unsigned char *bytes = starts[i];
+        size_t length = lengths[i];
+        if (length == 0) {
+            keys[i] = key_of(NULL, 0, seed); /* reads no byte */
+        } else if (bytes != NULL && is_quick_nfc(bytes, length)) {
+            keys[i] = key_of(bytes, length, seed);
+        } else {
+            unhashed[misses++] = i;
+        }
+    }
+    return misses;
+}
+
+int dfc_hash_if_nfc_many(const void *const *starts, const size_t *lengths, size_t count, uint64_t seed,
+                         uint64_t *keys, size_t *unhashed, size_t *unhashed_count) {
+    if (unhashed_count == NULL) return DFC_ERR_NULL_ARGUMENT;
+    *unhashed_count = 0;
+    if (count == 0) return DFC_OK;
+    if (starts == NULL || lengths == NULL || keys == NULL || unhashed == NULL) return DFC_ERR_NULL_ARGUMENT;
+    if (count > DFC_MAX_COUNT) return DFC_ERR_TOO_LARGE;
+    *unhashed_count = seed == 0 ? hash_if_nfc_batch(starts, lengths, count, 0, keys, unhashed)
+                                : hash_if_nfc_batch(starts, lengths, count, seed, keys, unhashed);
+    return DFC_OK;
 }

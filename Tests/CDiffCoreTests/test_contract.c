@@ -465,6 +465,53 @@ static long hash_if_nfc_invalid_utf8(contract_env *e) {
 static long hash_if_nfc_null_bytes(contract_env *e) { (void)e; uint64_t key = 7; return dfc_hash_if_nfc(NULL, 5, 0, &key) == 0 && key == 7; }
 static long hash_if_nfc_null_key(contract_env *e) { (void)e; return dfc_hash_if_nfc("abc", 3, 0, NULL) == 0; }
 static long hash_if_nfc_zero(contract_env *e) { (void)e; uint64_t key = 0; return dfc_hash_if_nfc(NULL, 0, 0, &key) == 1 && key == EMPTY_KEY; }
+/* dfc_hash_if_nfc_many: dfc_hash_if_nfc's answer for each string, the others' indices listed. */
+static long hash_if_nfc_many_valid(contract_env *e) {
+    const void *starts[] = {"abc", "e\xCC\x81", NULL, "de"};
+    const size_t lengths[] = {3, 3, 0, 2};
+    size_t unhashed[4] = {9, 9, 9, 9}, misses = 9;
+    e->out.keys[1] = 7;
+    int status = dfc_hash_if_nfc_many(starts, lengths, 4, 0, e->out.keys, unhashed, &misses);
+    if (status != DFC_OK) return status;
+    bool right = misses == 1 && unhashed[0] == 1 && e->out.keys[1] == 7 && e->out.keys[0] == dfc_hash_one("abc", 3, 0) &&
+                 e->out.keys[2] == EMPTY_KEY && e->out.keys[3] == dfc_hash_one("de", 2, 0);
+    return right ? DFC_OK : WRONG_OUTPUT;
+}
+static long hash_if_nfc_many_null_start(contract_env *e) {
+    const void *starts[] = {NULL};
+    const size_t lengths[] = {5};
+    size_t unhashed[1] = {9}, misses = 9;
+    int status = dfc_hash_if_nfc_many(starts, lengths, 1, 0, e->out.keys, unhashed, &misses);
+    if (status != DFC_OK) return status;
+    return misses == 1 && unhashed[0] == 0 ? DFC_OK : WRONG_OUTPUT;
+}
+static long hash_if_nfc_many_null_keys(contract_env *e) {
+    (void)e;
+    const void *starts[] = {"a"};
+    const size_t lengths[] = {1};
+    size_t unhashed[1], misses;
+    return dfc_hash_if_nfc_many(starts, lengths, 1, 0, NULL, unhashed, &misses);
+}
+static long hash_if_nfc_many_null_count(contract_env *e) {
+    (void)e;
+    const void *starts[] = {"a"};
+    const size_t lengths[] = {1};
+    uint64_t keys[1];
+    size_t unhashed[1];
+    return dfc_hash_if_nfc_many(starts, lengths, 1, 0, keys, unhashed, NULL);
+}
+static long hash_if_nfc_many_zero(contract_env *e) {
+    (void)e;
+    size_t misses = 9;
+    int status = dfc_hash_if_nfc_many(NULL, NULL, 0, 0, NULL, NULL, &misses);
+    return status == DFC_OK && misses != 0 ? WRONG_OUTPUT : status;
+}
+static long hash_if_nfc_many_too_large(contract_env *e) {
+    const void *starts[] = {"a"};
+    const size_t lengths[] = {1};
+    size_t unhashed[1], misses;
+    return dfc_hash_if_nfc_many(starts, lengths, DFC_MAX_COUNT + 1, 0, e->out.keys, unhashed, &misses);
+}
 static long hash_bytes_valid(contract_env *e) {
     const uint64_t offsets[] = {0, 3, 3, 5};
     int status = dfc_hash_bytes("abcde", offsets, 3, 0, e->out.keys);
@@ -1244,6 +1291,15 @@ static const contract_row rows[] = {
     CANNOT(dfc_hash_if_nfc, CASE_TOO_LARGE, "a byte length, not an element count: any length the buffer holds"),
     CANNOT(dfc_hash_if_nfc, CASE_OVERFLOW, "reads `length` bytes; no arithmetic on it"),
     CANNOT(dfc_hash_if_nfc, CASE_ALLOCATION, NO_ALLOCATION),
+
+    STATUS(dfc_hash_if_nfc_many, CASE_VALID, "ASCII, a combining mark, empty, ASCII: keys and index 1 unhashed", hash_if_nfc_many_valid, DFC_OK),
+    STATUS(dfc_hash_if_nfc_many, CASE_NULL, "a NULL string of length 5: reported unhashed", hash_if_nfc_many_null_start, DFC_OK),
+    STATUS(dfc_hash_if_nfc_many, CASE_NULL, "NULL keys, count 1", hash_if_nfc_many_null_keys, DFC_ERR_NULL_ARGUMENT),
+    STATUS(dfc_hash_if_nfc_many, CASE_NULL, "NULL unhashed_count", hash_if_nfc_many_null_count, DFC_ERR_NULL_ARGUMENT),
+    STATUS(dfc_hash_if_nfc_many, CASE_ZERO, "count 0, every array NULL: 0 unhashed", hash_if_nfc_many_zero, DFC_OK),
+    STATUS(dfc_hash_if_nfc_many, CASE_TOO_LARGE, "count DFC_MAX_COUNT + 1", hash_if_nfc_many_too_large, DFC_ERR_TOO_LARGE),
+    CANNOT(dfc_hash_if_nfc_many, CASE_OVERFLOW, "byte lengths, each read where it lies; no arithmetic across strings"),
+    CANNOT(dfc_hash_if_nfc_many, CASE_ALLOCATION, NO_ALLOCATION),
 
     STATUS(dfc_hash_bytes, CASE_VALID, "keys equal dfc_hash_one", hash_bytes_valid, DFC_OK),
     STATUS(dfc_hash_bytes, CASE_NULL, "NULL offsets, count 2", hash_bytes_null_offsets, DFC_ERR_NULL_ARGUMENT),

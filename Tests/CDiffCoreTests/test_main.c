@@ -15,6 +15,7 @@ typedef struct harness_test {
 void test_version(void);
 void test_xxh3_known_answers(void);
 void test_hash_bytes_arguments(void);
+void test_hash_if_nfc_many_agrees_with_one(void);
 void test_idtable_against_model(void);
 void test_idtable_large(void);
 void test_idtable_capacities_and_wrap(void);
@@ -58,6 +59,7 @@ int main(int argc, char **argv) {
         {"version", test_version},
         {"xxh3_known_answers", test_xxh3_known_answers},
         {"hash_bytes_arguments", test_hash_bytes_arguments},
+        {"hash_if_nfc_many_agrees_with_one", test_hash_if_nfc_many_agrees_with_one},
         {"idtable_against_model", test_idtable_against_model},
         {"idtable_large", test_idtable_large},
         {"idtable_capacities_and_wrap", test_idtable_capacities_and_wrap},

@@ -78,6 +78,7 @@
  *     dfc_hash_strided              O(count * size)
  *     dfc_hash_bytes                O(count + bytes hashed)
  *     dfc_hash_if_nfc               O(length)
+ *     dfc_hash_if_nfc_many          O(count + bytes checked and hashed)
  *     dfc_idtable_create            O(1)
  *     dfc_idtable_copy              O(c)
  *     dfc_idtable_free              O(1)
@@ -349,6 +350,35 @@ int dfc_hash_strided(const void *DFC_NULLABLE bytes, size_t size, size_t stride,
  * Complexity O(length). Thread-safe; allocates nothing.
  */
 int dfc_hash_if_nfc(const void *DFC_NULLABLE bytes, size_t length, uint64_t seed, uint64_t *DFC_NULLABLE key);
+
+/**
+ * @brief dfc_hash_if_nfc for many strings in one call: the keys of those the
+ * quick check finds in NFC, and the positions of the others.
+ *
+ * String i is the `lengths[i]` bytes at `starts[i]`; the strings need not be in
+ * one buffer (a caller passes each string's own storage, read in place). Each is
+ * decided and keyed exactly as dfc_hash_if_nfc decides and keys it; all-ASCII
+ * strings are recognised a word at a time without decoding.
+ *
+ * @param starts   `count` pointers; starts[i] may be NULL when lengths[i] is 0
+ *                 (the empty string), and a NULL with a length is reported
+ *                 unhashed. May be NULL only if count is 0.
+ * @param lengths  `count` byte lengths. May be NULL only if count is 0.
+ * @param keys     receives keys[i] = XXH3_64bits_withSeed(starts[i], lengths[i],
+ *                 seed) for every string found in NFC; the others' slots are
+ *                 untouched. May be NULL only if count is 0.
+ * @param unhashed receives, ascending, the indices of the strings not found in
+ *                 NFC, which the caller normalizes and hashes (dfc_hash_one); room
+ *                 for `count`. May be NULL only if count is 0.
+ * @param unhashed_count receives how many indices `unhashed` holds (0 on error).
+ * @return DFC_OK; DFC_ERR_NULL_ARGUMENT (unhashed_count, or an array when count
+ *         > 0); DFC_ERR_TOO_LARGE (count > DFC_MAX_COUNT). On error `keys` and
+ *         `unhashed` are untouched.
+ * Complexity O(count + the bytes checked and hashed). Thread-safe; allocates nothing.
+ */
+int dfc_hash_if_nfc_many(const void *DFC_NULLABLE const *DFC_NULLABLE starts, const size_t *DFC_NULLABLE lengths,
+                         size_t count, uint64_t seed, uint64_t *DFC_NULLABLE keys, size_t *DFC_NULLABLE unhashed,
+                         size_t *DFC_NULLABLE unhashed_count);
 
 /* ------------------------------------------------------------------------ */
 /* Lists and identity                                                       */

@@ -56,47 +56,116 @@ public struct BatchUpdate: Equatable, Hashable, Sendable, Codable {
         public var description: String { "\(BatchUpdate.show(from))→\(BatchUpdate.show(to))" }
     }
 
-    public var deleteSections: [Int] = []
-    public var insertSections: [Int] = []
-    public var moveSections: [SectionMove] = []
-    public var reloadSections: [Int] = []
+    /// The nine lists, in one object: copying a batch (a `for` loop over ``SnapshotDifference/batches``,
+    /// ``SnapshotDifference/structuralBatch``) retains one reference instead of nine. Writes
+    /// copy the object first when another batch shares it.
+    ///
+    /// `@unchecked Sendable`, and fields without the runtime's exclusivity checks (two calls
+    /// on every read of a class's field, a tenth of what reading a small diff's lists cost):
+    /// fields are written only through ``writableLists``, on an object no other batch holds,
+    /// so no read or other write of the same object can overlap a write.
+    final class Lists: @unchecked Sendable {
+        @exclusivity(unchecked) var deleteSections: [Int]
+        @exclusivity(unchecked) var insertSections: [Int]
+        @exclusivity(unchecked) var moveSections: [SectionMove]
+        @exclusivity(unchecked) var reloadSections: [Int]
+        // Item lists made by a diff stay packed (8 bytes a path) until read; see PackedIndexPaths.
+        @exclusivity(unchecked) var deleteItems: ItemPathList
+        @exclusivity(unchecked) var insertItems: ItemPathList
+        @exclusivity(unchecked) var moveItems: ItemMoveList
+        @exclusivity(unchecked) var reloadItems: ItemPathList
+        @exclusivity(unchecked) var reconfigureItems: ItemPathList
 
-    // Item lists made by a diff stay packed (8 bytes a path) until read; see PackedIndexPaths.
-    var deleteItemList: ItemPathList
-    var insertItemList: ItemPathList
-    var moveItemList: ItemMoveList
-    var reloadItemList: ItemPathList
-    var reconfigureItemList: ItemPathList
+        /// - Complexity: O(1).
+        init(
+            deleteSections: [Int], insertSections: [Int], moveSections: [SectionMove], reloadSections: [Int],
+            deleteItems: ItemPathList, insertItems: ItemPathList, moveItems: ItemMoveList, reloadItems: ItemPathList,
+            reconfigureItems: ItemPathList
+        ) {
+            (self.deleteSections, self.insertSections, self.moveSections, self.reloadSections) = (
+                deleteSections, insertSections, moveSections, reloadSections
+            )
+            (self.deleteItems, self.insertItems, self.moveItems, self.reloadItems, self.reconfigureItems) = (
+                deleteItems, insertItems, moveItems, reloadItems, reconfigureItems
+            )
+        }
+
+        /// A copy sharing the lists themselves (arrays are copied on write).
+        /// - Complexity: O(1).
+        func copy() -> Lists {
+            Lists(
+                deleteSections: deleteSections, insertSections: insertSections, moveSections: moveSections,
+                reloadSections: reloadSections, deleteItems: deleteItems, insertItems: insertItems, moveItems: moveItems,
+                reloadItems: reloadItems, reconfigureItems: reconfigureItems)
+        }
+    }
+
+    private var lists: Lists
+
+    /// The lists, made this batch's own before a write.
+    /// - Complexity: O(1).
+    private var writableLists: Lists {
+        mutating get {
+            if !isKnownUniquelyReferenced(&lists) { lists = lists.copy() }
+            return lists
+        }
+    }
+
+    // The section lists; `_modify` (a setter is made from it) appends in place, as to a stored array.
+    // - Complexity: O(1) each.
+    public var deleteSections: [Int] {
+        get { lists.deleteSections }
+        _modify { yield &writableLists.deleteSections }
+    }
+    public var insertSections: [Int] {
+        get { lists.insertSections }
+        _modify { yield &writableLists.insertSections }
+    }
+    public var moveSections: [SectionMove] {
+        get { lists.moveSections }
+        _modify { yield &writableLists.moveSections }
+    }
+    public var reloadSections: [Int] {
+        get { lists.reloadSections }
+        _modify { yield &writableLists.reloadSections }
+    }
+
+    // The item lists as the diff left them (packed or not); written through the public lists.
+    var deleteItemList: ItemPathList { lists.deleteItems }
+    var insertItemList: ItemPathList { lists.insertItems }
+    var moveItemList: ItemMoveList { lists.moveItems }
+    var reloadItemList: ItemPathList { lists.reloadItems }
+    var reconfigureItemList: ItemPathList { lists.reconfigureItems }
 
     /// - Complexity: O(1), or O(count) on the first read of a list a diff made (on every read
     ///   of one of up to 32 paths, which is not kept).
     public var deleteItems: [IndexPath] {
         get { deleteItemList.indexPaths }
-        set { deleteItemList = .indexPaths(newValue) }
+        set { writableLists.deleteItems = .indexPaths(newValue) }
     }
     /// - Complexity: O(1), or O(count) on the first read of a list a diff made (on every read
     ///   of one of up to 32 paths, which is not kept).
     public var insertItems: [IndexPath] {
         get { insertItemList.indexPaths }
-        set { insertItemList = .indexPaths(newValue) }
+        set { writableLists.insertItems = .indexPaths(newValue) }
     }
     /// - Complexity: O(1), or O(count) on the first read of a list a diff made (on every read
     ///   of one of up to 32 paths, which is not kept).
     public var moveItems: [ItemMove] {
         get { moveItemList.moves }
-        set { moveItemList = .moves(newValue) }
+        set { writableLists.moveItems = .moves(newValue) }
     }
     /// - Complexity: O(1), or O(count) on the first read of a list a diff made (on every read
     ///   of one of up to 32 paths, which is not kept).
     public var reloadItems: [IndexPath] {
         get { reloadItemList.indexPaths }
-        set { reloadItemList = .indexPaths(newValue) }
+        set { writableLists.reloadItems = .indexPaths(newValue) }
     }
     /// - Complexity: O(1), or O(count) on the first read of a list a diff made (on every read
     ///   of one of up to 32 paths, which is not kept).
     public var reconfigureItems: [IndexPath] {
         get { reconfigureItemList.indexPaths }
-        set { reconfigureItemList = .indexPaths(newValue) }
+        set { writableLists.reconfigureItems = .indexPaths(newValue) }
     }
 
     /// - Complexity: O(operations passed).
@@ -105,15 +174,10 @@ public struct BatchUpdate: Equatable, Hashable, Sendable, Codable {
         reloadSections: [Int] = [], deleteItems: [IndexPath] = [], insertItems: [IndexPath] = [],
         moveItems: [ItemMove] = [], reloadItems: [IndexPath] = [], reconfigureItems: [IndexPath] = []
     ) {
-        self.deleteSections = deleteSections
-        self.insertSections = insertSections
-        self.moveSections = moveSections
-        self.reloadSections = reloadSections
-        self.deleteItemList = .indexPaths(deleteItems)
-        self.insertItemList = .indexPaths(insertItems)
-        self.moveItemList = .moves(moveItems)
-        self.reloadItemList = .indexPaths(reloadItems)
-        self.reconfigureItemList = .indexPaths(reconfigureItems)
+        self.init(
+            deleteSections: deleteSections, insertSections: insertSections, moveSections: moveSections,
+            reloadSections: reloadSections, deleteItems: .indexPaths(deleteItems), insertItems: .indexPaths(insertItems),
+            moveItems: .moves(moveItems), reloadItems: .indexPaths(reloadItems), reconfigureItems: .indexPaths(reconfigureItems))
     }
 
     /// A batch whose item lists are ranges of a diff's packed paths (section lists as given).
@@ -123,15 +187,10 @@ public struct BatchUpdate: Equatable, Hashable, Sendable, Codable {
         deleteItems: ItemPathList, insertItems: ItemPathList, moveItems: ItemMoveList, reloadItems: ItemPathList,
         reconfigureItems: ItemPathList
     ) {
-        self.deleteSections = deleteSections
-        self.insertSections = insertSections
-        self.moveSections = moveSections
-        self.reloadSections = reloadSections
-        self.deleteItemList = deleteItems
-        self.insertItemList = insertItems
-        self.moveItemList = moveItems
-        self.reloadItemList = reloadItems
-        self.reconfigureItemList = reconfigureItems
+        lists = Lists(
+            deleteSections: deleteSections, insertSections: insertSections, moveSections: moveSections,
+            reloadSections: reloadSections, deleteItems: deleteItems, insertItems: insertItems, moveItems: moveItems,
+            reloadItems: reloadItems, reconfigureItems: reconfigureItems)
     }
 
     /// Whether the batch has no operation at all.
@@ -189,15 +248,14 @@ public struct BatchUpdate: Equatable, Hashable, Sendable, Codable {
         func paths(_ key: CodingKeys) throws -> [IndexPath] {
             try (container.decodeIfPresent([PathCoding].self, forKey: key) ?? []).map(\.path)
         }
-        deleteSections = try container.decodeIfPresent([Int].self, forKey: .deleteSections) ?? []
-        insertSections = try container.decodeIfPresent([Int].self, forKey: .insertSections) ?? []
-        moveSections = try container.decodeIfPresent([SectionMove].self, forKey: .moveSections) ?? []
-        reloadSections = try container.decodeIfPresent([Int].self, forKey: .reloadSections) ?? []
-        deleteItemList = .indexPaths(try paths(.deleteItems))
-        insertItemList = .indexPaths(try paths(.insertItems))
-        moveItemList = .moves(try container.decodeIfPresent([ItemMove].self, forKey: .moveItems) ?? [])
-        reloadItemList = .indexPaths(try paths(.reloadItems))
-        reconfigureItemList = .indexPaths(try paths(.reconfigureItems))
+        self.init(
+            deleteSections: try container.decodeIfPresent([Int].self, forKey: .deleteSections) ?? [],
+            insertSections: try container.decodeIfPresent([Int].self, forKey: .insertSections) ?? [],
+            moveSections: try container.decodeIfPresent([SectionMove].self, forKey: .moveSections) ?? [],
+            reloadSections: try container.decodeIfPresent([Int].self, forKey: .reloadSections) ?? [],
+            deleteItems: .indexPaths(try paths(.deleteItems)), insertItems: .indexPaths(try paths(.insertItems)),
+            moveItems: .moves(try container.decodeIfPresent([ItemMove].self, forKey: .moveItems) ?? []),
+            reloadItems: .indexPaths(try paths(.reloadItems)), reconfigureItems: .indexPaths(try paths(.reconfigureItems)))
     }
 
     /// - Complexity: O(size of the encoded value).

@@ -67,7 +67,7 @@ public final class ListDiffer {
         // one pass over the matches instead of copying every string's bytes for the core to
         // compare. Equal keys of unequal strings (a hash collision, about 2^-64 per pair) show
         // up as a failed confirmation or a duplicate; the byte-confirmed diff then decides.
-        let oldKeys = old.map(IdentifierKey.string), newKeys = new.map(IdentifierKey.string)
+        let oldKeys = IdentifierKey.strings(old), newKeys = IdentifierKey.strings(new)
         if let confirmed = try? confirmedKeyDifference(from: old, to: new, oldKeys: oldKeys, newKeys: newKeys, assumeUnique: assumeUnique) {
             return confirmed
         }

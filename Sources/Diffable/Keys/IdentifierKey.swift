@@ -144,13 +144,8 @@ public enum IdentifierKey {
     /// - Complexity: O(total UTF-8 length).
     @usableFromInline
     static func strings(_ strings: [String]) -> [UInt64] {
-        // Filled in place from borrowed elements: no per-string retain, no closure per element.
-        [UInt64](filling: strings.count) { keys, count in
-            strings.withUnsafeBufferPointer { strings in
-                for index in strings.indices { keys[index] = string(strings[index]) }
-            }
-            count = strings.count
-        }
+        // A batch of strings per core call (StringKeyBatch).
+        strings.withUnsafeBufferPointer { StringKeyBatch.keys($0) }
     }
 
     /// The keys of many UUIDs: XXH3-64 (seed 0) of each one's 16 bytes, read in place, all

@@ -96,6 +96,8 @@ enum AppBench {
     struct Profile {
         enum Phase: String {
             case buildDiff = "build-diff"
+            /// Build + diff, then every list of the difference read as the timed "read" row does.
+            case buildDiffRead = "build-diff-read"
             case apply
         }
         var phase: Phase
@@ -105,7 +107,7 @@ enum AppBench {
         init(parsing text: String) throws {
             let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
             guard parts.count == 2, let phase = Phase(rawValue: parts[0]), let changes = Int(parts[1]), changes >= 0 else {
-                throw BenchError("--app-profile: expected build-diff:N or apply:N with N ≥ 0 (got \(text))")
+                throw BenchError("--app-profile: expected build-diff:N, build-diff-read:N or apply:N with N ≥ 0 (got \(text))")
             }
             (self.phase, self.changes) = (phase, changes)
         }
@@ -197,6 +199,11 @@ enum AppBench {
                 for _ in 0..<profile.changes {
                     checksum &+= AppBench.snapshot(layouts.newSections, new, Value.identifiers).difference(from: before).movedItemCount
                 }
+            case .buildDiffRead:
+                let before = AppBench.snapshot(layouts.oldSections, old, Value.identifiers)
+                for _ in 0..<profile.changes {
+                    checksum &+= Self.readEveryList(AppBench.snapshot(layouts.newSections, new, Value.identifiers).difference(from: before))
+                }
             case .apply:
                 let (dataSource, _) = makeDataSource(old: old)
                 for change in 0..<profile.changes {
@@ -260,17 +267,27 @@ enum AppBench {
             let before = AppBench.snapshot(layouts.oldSections, old, Value.identifiers)
             let seconds = Measure.median(runs: runs) {
                 for _ in 0..<repeats {
-                    for batch in AppBench.snapshot(layouts.newSections, new, Value.identifiers).difference(from: before).batches {
-                        checksum &+= batch.deleteSections.count &+ batch.insertSections.count &+ batch.moveSections.count
-                        checksum &+= batch.reloadSections.count &+ batch.deleteItems.count &+ batch.insertItems.count
-                        checksum &+= batch.moveItems.count &+ batch.reloadItems.count &+ batch.reconfigureItems.count
-                    }
+                    checksum &+= Self.readEveryList(AppBench.snapshot(layouts.newSections, new, Value.identifiers).difference(from: before))
                 }
             }
             var row = row("build + diff, every list read as IndexPath", seconds)
             row.identifiersHashed = "inside (Diffable only)"
             if checksum == -1 { log.note("") }  // keeps the results alive
             return row
+        }
+
+        /// Reads every list of every batch of `difference` as an app hands them to its view
+        /// (`IndexPath`s, `[Int]` for sections); returns their total length. Not inlined, so
+        /// that a profile's inclusive count of it is the reading alone.
+        @inline(never)
+        private static func readEveryList<Section, Item>(_ difference: SnapshotDifference<Section, Item>) -> Int {
+            var checksum = 0
+            for batch in difference.batches {
+                checksum &+= batch.deleteSections.count &+ batch.insertSections.count &+ batch.moveSections.count
+                checksum &+= batch.reloadSections.count &+ batch.deleteItems.count &+ batch.insertItems.count
+                checksum &+= batch.moveItems.count &+ batch.reloadItems.count &+ batch.reconfigureItems.count
+            }
+            return checksum
         }
 
         /// A data source on a headless view whose context is this thread (an apply made here

@@ -66,6 +66,13 @@ import Testing
         #expect(edited.insertItems == original.insertItems + [IndexPath(item: 9, section: 9)])
         #expect(edited.deleteItems.isEmpty && edited.moveItems == original.moveItems)
         #expect(batch == original)
+        // The section lists too: the batch's lists are one shared object, copied on a write.
+        var sections = edited
+        sections.insertSections.append(4)
+        sections.moveSections = [BatchUpdate.SectionMove(from: 0, to: 1)]
+        #expect(sections.insertSections == edited.insertSections + [4] && sections.moveSections.count == 1)
+        #expect(edited.moveSections == original.moveSections && edited.insertSections == original.insertSections)
+        #expect(sections.insertItems == edited.insertItems && batch == original)
     }
 
     @Test func concurrentFirstReadsSeeOneList() async {

@@ -43,6 +43,34 @@ import Testing
         #expect(KeyStrategy.string.keys(strings) == strings.map(Self.referenceKey))
     }
 
+    /// `strings` keys a batch at a time, reading long strings in place and copying short
+    /// ones: every representation (inline small strings, literals in static memory, heap
+    /// strings, a short string in a large buffer), NFC and not, on either side of every batch
+    /// boundary, gets the key of its NFC form.
+    @Test func batchedKeysMatchTheReferenceInEveryRepresentation() {
+        var generator = SeededGenerator(seed: 29)
+        var strings: [String] = ["", "a literal longer than fifteen bytes", "cafe\u{301} is a literal too, not NFC"]
+        var roomy = "ab"
+        roomy.reserveCapacity(64)  // two bytes in a heap buffer: not a small string
+        strings.append(roomy)
+        for index in 0..<300 {
+            let count = Int.random(in: 0...40, using: &generator)
+            var string = (0..<count).map { _ in Self.alphabet.randomElement(using: &generator)! }.joined()
+            if index % 3 == 0 { string = "item-" + String(index) + string }
+            strings.append(string)
+        }
+        let keys = IdentifierKey.strings(strings)
+        #expect(keys.count == strings.count)
+        for (string, key) in zip(strings, keys) {
+            #expect(key == Self.referenceKey(string), "\(string.debugDescription)")
+        }
+        // Both lengths and both answers of the quick check were exercised.
+        #expect(strings.contains { $0.utf8.count <= StringKeyBatch.longestInlineUTF8 })
+        #expect(strings.contains { $0.utf8.count > StringKeyBatch.longestInlineUTF8 })
+        #expect(strings.contains { $0 != $0.precomposedStringWithCanonicalMapping || $0.unicodeScalars.contains { $0.value == 0x301 } })
+        #expect(strings.count > 3 * StringKeyBatch.size)
+    }
+
     @Test func uuidKeyColumnsMatchOneByOneKeys() {
         let uuids = (0..<50).map { _ in UUID() } + [UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))]
         let oneByOne = uuids.map { uuid in withUnsafeBytes(of: uuid.uuid) { dfc_hash_one($0.baseAddress, $0.count, 0) } }

@@ -5,7 +5,7 @@ extension DiffableDataSource {
     /// (those belong to the snapshot that was applied, as in Apple's API).
     ///
     /// May be called from any thread. An apply still queued is not reflected yet. On the view
-    /// executor it takes no lock (see ``committedSnapshot()``).
+    /// executor it takes no lock (see `committedSnapshot()`).
     /// - Complexity: O(1).
     public func snapshot() -> Snapshot { committedSnapshot() }
 
@@ -23,7 +23,7 @@ extension DiffableDataSource {
     /// up in the committed snapshot in place, under the data source's lock: their `==` and
     /// hashing cannot call back into the data source, and no copy of the snapshot is retained
     /// and released (two more atomic operations). Both paths call a lookup specialized once per
-    /// data source (``SnapshotStorage/indexPathLookup()``): about 280 instructions a lookup
+    /// data source (`SnapshotStorage.indexPathLookup()`): about 280 instructions a lookup
     /// among 10^4 `Int` items under the lock, 265 on `.main`'s thread, 225 on an executor whose
     /// check is free (326 before, every lookup locked). An app's own identifier type is looked
     /// up in a copy, outside the lock, so that its `==` and `hash(into:)` may do anything, this

@@ -93,7 +93,7 @@ public final class DiffableDataSource<
     let lock = Lock()
     /// What ``snapshot()`` and the queries report: the state the view last committed. Written
     /// only on the executor, right after `shown` (``commit(_:matchState:matcher:)``): code on
-    /// the executor reads `shown` instead, without the lock (``committedSnapshot()``).
+    /// the executor reads `shown` instead, without the lock (`committedSnapshot()`).
     var published: State
     var settings = Settings()
 

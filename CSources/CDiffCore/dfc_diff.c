@@ -5,7 +5,7 @@
 int dfc_diff_flat(dfc_context *context, const dfc_list *old_list, const dfc_list *new_list,
                   const dfc_match *match, unsigned flags, dfc_flat_result *result) {
     if (context == NULL || result == NULL) return DFC_ERR_NULL_ARGUMENT;
-    int status = dfc__check_match(match);
+    int status = dfc__check_match(match, flags);
     if (status != DFC_OK) return status;
     if ((status = dfc__check_list(old_list, match)) != DFC_OK) return status;
     if ((status = dfc__check_list(new_list, match)) != DFC_OK) return status;

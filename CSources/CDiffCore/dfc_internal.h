@@ -189,7 +189,7 @@ typedef struct dfc_identity {
 
 /* Validates one list: keys present, offsets ascending when bytes are needed. */
 DFC_HIDDEN int dfc__check_list(const dfc_list *list, const dfc_match *match);
-DFC_HIDDEN int dfc__check_match(const dfc_match *match);
+DFC_HIDDEN int dfc__check_match(const dfc_match *match, unsigned flags);
 
 /* Whether n bytes at a and b are equal. Identifiers are mostly short, and a call to
  * memcmp costs more than comparing them: up to 16 bytes are compared as two words

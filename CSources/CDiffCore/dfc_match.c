@@ -3,11 +3,13 @@
  * (every duplicate reported) or the trusted (run-following) matcher. */
 #include "dfc_internal.h"
 
-int dfc__check_match(const dfc_match *match) {
+int dfc__check_match(const dfc_match *match, unsigned flags) {
     if (match == NULL) return DFC_ERR_NULL_ARGUMENT;
     if (match->kind < DFC_MATCH_INJECTIVE || match->kind > DFC_MATCH_DEFERRED)
         return DFC_ERR_INVALID_ARGUMENT;
     if (match->kind == DFC_MATCH_CALLBACK && match->equal == NULL) return DFC_ERR_INVALID_ARGUMENT;
+    /* A validated diff cannot defer its duplicate checks to the caller. */
+    if (match->kind == DFC_MATCH_DEFERRED && (flags & DFC_DIFF_ASSUME_UNIQUE) == 0) return DFC_ERR_INVALID_ARGUMENT;
     return DFC_OK;
 }
 
@@ -246,7 +248,6 @@ int dfc__match_lists(dfc_context *context, const dfc_identity *identity, bool va
         new_to_old[new_end + k] = (int32_t)(old_end + k);
     }
     dfc_match_work work = {context, identity, is_section, prefix, old_end, new_end, old_to_new, new_to_old, false, NULL, 0};
-    if (validate && identity->match.kind == DFC_MATCH_DEFERRED) return DFC_ERR_INVALID_ARGUMENT;
     int status = validate ? dfc__match_validated(&work) : dfc__match_trusted(&work);
     /* Keys alone gave one old element two partners: only a shared key does that. */
     if (status == DFC_OK && work.taken_twice && identity->match.kind == DFC_MATCH_DEFERRED) status = DFC_ERR_SHARED_KEY;

@@ -148,8 +148,8 @@ int dfc_diff_sections(dfc_context *context, const dfc_snapshot *old_snapshot, co
                       unsigned flags, dfc_sections_result *result) {
     if (context == NULL || result == NULL) return DFC_ERR_NULL_ARGUMENT;
     int status;
-    if ((status = dfc__check_match(section_match)) != DFC_OK) return status;
-    if ((status = dfc__check_match(item_match)) != DFC_OK) return status;
+    if ((status = dfc__check_match(section_match, flags)) != DFC_OK) return status;
+    if ((status = dfc__check_match(item_match, flags)) != DFC_OK) return status;
     if ((status = dfc__check_snapshot(old_snapshot, section_match, item_match)) != DFC_OK) return status;
     if ((status = dfc__check_snapshot(new_snapshot, section_match, item_match)) != DFC_OK) return status;
     if ((flags & ~DFC_DIFF_ASSUME_UNIQUE) != 0) return DFC_ERR_INVALID_ARGUMENT;

@@ -364,7 +364,7 @@ struct IdentifierColumn<ID: Hashable> {
     @inline(__always)
     mutating func append(contentsOf newIDs: some Collection<ID>, keys newKeys: some Collection<UInt64>) {
         ids.append(contentsOf: newIDs)
-        if !isOwnKey { storedKeys.append(contentsOf: newKeys) }
+        appendKeys(newKeys)
     }
 
     /// Appends identifiers without their keys or table entries (see
@@ -377,10 +377,11 @@ struct IdentifierColumn<ID: Hashable> {
         ids.append(contentsOf: newIDs)
     }
 
-    /// Stores the keys of identifiers appended by ``appendIdentifiers(_:)`` (see
-    /// `SnapshotStorage.attachNewItems`); nothing for identifiers that are their own keys.
+    /// Stores the keys of identifiers just appended (by ``appendIdentifiers(_:)`` or
+    /// ``append(contentsOf:keys:)``); nothing for identifiers that are their own keys.
     /// - Complexity: O(k) amortized.
-    mutating func appendKeys(_ newKeys: [UInt64]) {
+    @inline(__always)
+    mutating func appendKeys(_ newKeys: some Collection<UInt64>) {
         if !isOwnKey { storedKeys.append(contentsOf: newKeys) }
     }
 

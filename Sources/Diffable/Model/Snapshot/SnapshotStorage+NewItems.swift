@@ -22,8 +22,7 @@ extension SnapshotStorage {
     @usableFromInline
     func claimNewItems(_ keys: [UInt64]) -> Int32? {
         let first = items.ids.count
-        assert(items.table.count == first, "item table and arrays disagree before a claim")
-        do { try items.reserveTable(first + keys.count, entriesArePrefix: first) } catch { return nil }
+        do { try reserveItemTable(keys.count) } catch { return nil }
         guard keys.withUnsafeBufferPointer({ items.claimKeys($0, first: first) }) else { return nil }
         return Int32(first)
     }
@@ -35,7 +34,7 @@ extension SnapshotStorage {
     @usableFromInline
     func attachNewItems(keys: [UInt64], from first: Int32, toSection section: Int32) {
         items.appendKeys(keys)
-        itemPlace.append(contentsOf: repeatElement(.unattached, count: keys.count))
+        appendUnattachedPlaces(keys.count)
         attachItems(Array(first..<(first + Int32(keys.count))), toSection: section, at: sectionItems[Int(section)].count)
     }
 }

@@ -345,10 +345,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     /// - Complexity: O(n) when it grows, amortized away.
     func reserveItems(_ count: Int) throws(SnapshotError) {
         let total = items.ids.count + count
-        // Item slots are dense (0..<itemCount, see removeItemSlotsFromArrays): a growing table
-        // rehashes from the keys in order.
-        assert(items.table.count == items.ids.count, "item table and arrays disagree before a reserve")
-        do { try items.reserveTable(total, entriesArePrefix: items.ids.count) } catch { throw .outOfMemory }
+        try reserveItemTable(count)
         if items.ids.capacity < total {
             // Every item array holds 8 bytes per slot, so a new buffer is larger than any large
             // block freed before it: the arrays' old buffers are half its size, the identifier
@@ -361,6 +358,16 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
             items.reserveCapacity(target)
             itemPlace.reserveCapacity(target)
         }
+    }
+
+    /// Room in the item table for `count` more items (the arrays are the caller's: see
+    /// ``reserveItems(_:)``).
+    /// - Complexity: O(1), or O(n) when the table grows.
+    func reserveItemTable(_ count: Int) throws(SnapshotError) {
+        // Item slots are dense (0..<itemCount, see removeItemSlotsFromArrays): a growing table
+        // rehashes from the keys in order.
+        assert(items.table.count == items.ids.count, "item table and arrays disagree before a reserve")
+        do { try items.reserveTable(items.ids.count + count, entriesArePrefix: items.ids.count) } catch { throw .outOfMemory }
     }
 
     /// A slot for a new item that belongs to no section yet (see ``attachItems(_:toSection:at:)``).
@@ -379,7 +386,13 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     /// - Complexity: O(k) amortized.
     func appendUnattachedItems(_ ids: some Collection<I>, keys: some Collection<UInt64>) {
         items.append(contentsOf: ids, keys: keys)
-        itemPlace.append(contentsOf: repeatElement(.unattached, count: ids.count))
+        appendUnattachedPlaces(ids.count)
+    }
+
+    /// The places of `count` items just appended to the column, in no section yet.
+    /// - Complexity: O(count) amortized.
+    func appendUnattachedPlaces(_ count: Int) {
+        itemPlace.append(contentsOf: repeatElement(.unattached, count: count))
     }
 
     /// Undoes ``addUnattachedItem(_:key:)`` for every slot from `first` on.

@@ -66,12 +66,7 @@ final class PackedIndexPaths: @unchecked Sendable {
         if range.isEmpty { return [] }
         return materialize(
             range.count, find: { $0.paths(at: range.lowerBound) }, store: { $0.store($1, at: range.lowerBound) },
-            make: {
-                var made: [IndexPath] = []
-                made.reserveCapacity(range.count)
-                for position in range { made.append(paths[position].indexPath) }
-                return made
-            })
+            make: { paths.withUnsafeBufferPointer { PackedIndexPath.indexPaths(UnsafeBufferPointer(rebasing: $0[range])) } })
     }
 
     /// Moves from the paths at `from` to those at `to` (equal lengths), made once (a short
@@ -83,13 +78,9 @@ final class PackedIndexPaths: @unchecked Sendable {
         return materialize(
             from.count, find: { $0.moves(at: from.lowerBound) }, store: { $0.moves.append((from.lowerBound, $1)) },
             make: {
-                var made: [BatchUpdate.ItemMove] = []
-                made.reserveCapacity(from.count)
-                for offset in 0..<from.count {
-                    made.append(
-                        BatchUpdate.ItemMove(from: paths[from.lowerBound + offset].indexPath, to: paths[to.lowerBound + offset].indexPath))
+                paths.withUnsafeBufferPointer {
+                    PackedIndexPath.moves(from: UnsafeBufferPointer(rebasing: $0[from]), to: UnsafeBufferPointer(rebasing: $0[to]))
                 }
-                return made
             })
     }
 

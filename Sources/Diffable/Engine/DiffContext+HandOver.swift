@@ -113,6 +113,13 @@ struct ResultArray<Element>: RandomAccessCollection, @unchecked Sendable {
 
     var startIndex: Int { 0 }
 
+    /// Runs `body` on the elements in place (the array's buffer or the handed-over block).
+    /// - Complexity: O(1) plus `body`.
+    func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
+        if let memory { return try body(UnsafeBufferPointer(start: memory, count: endIndex)) }
+        return try array.withUnsafeBufferPointer(body)
+    }
+
     /// - Complexity: O(1).
     subscript(position: Int) -> Element {
         if let memory {

@@ -44,10 +44,14 @@ extension DiffableDataSourceSnapshot {
         return true
     }
 
-    /// ``CopyOnWriteSnapshot/makeUnique()`` for inlined code.
+    /// ``CopyOnWriteSnapshot/makeUnique()`` for inlined code, inlined itself: a call into the
+    /// library's unspecialized body looked up the storage class's generic metadata (about 300
+    /// instructions) for the uniqueness check.
     /// - Complexity: O(1), or a copy of the storage when it is shared.
-    @usableFromInline
-    mutating func makeStorageUnique() { makeUnique() }
+    @inlinable
+    mutating func makeStorageUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    }
 
     /// ``CopyOnWriteSnapshot/checkInvariants()`` for inlined code (checked builds only).
     /// - Complexity: O(n + s) in checked builds, else O(1).

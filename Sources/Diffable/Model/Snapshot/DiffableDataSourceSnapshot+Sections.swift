@@ -10,13 +10,15 @@ extension DiffableDataSourceSnapshot {
     @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == UUID)
     @_specialize(exported:true,where SectionIdentifierType == String, ItemIdentifierType == UUID)
     public mutating func appendSections(_ identifiers: [SectionIdentifierType]) {
-        trapping { try $0.tryAppendSections(identifiers) }
+        // A `do`, not `trapping`'s closure: in a body not specialized for the item type (an
+        // app's own), the closure's context costs a generic metadata lookup on every call.
+        do { try tryAppendSections(identifiers) } catch { fatalError("Diffable: \(error)") }
     }
 
     /// ``appendSections(_:)`` that throws instead of trapping; on error nothing changes.
     /// - Complexity: O(k) amortized.
     public mutating func tryAppendSections(_ identifiers: [SectionIdentifierType]) throws(SnapshotError) {
-        try insertSections(identifiers, at: { $0.sectionCount })
+        try insertSections(identifiers, at: storage.sectionCount)
     }
 
     /// Inserts sections before `toIdentifier`. Traps when the anchor is unknown, a section
@@ -38,7 +40,7 @@ extension DiffableDataSourceSnapshot {
         throws(SnapshotError)
     {
         let anchor = try existingSection(toIdentifier)
-        try insertSections(identifiers, at: { Int($0.sectionPosition[Int(anchor)]) })
+        try insertSections(identifiers, at: Int(storage.sectionPosition[Int(anchor)]))
     }
 
     /// ``insertSections(_:afterSection:)`` that throws instead of trapping.
@@ -47,13 +49,14 @@ extension DiffableDataSourceSnapshot {
         throws(SnapshotError)
     {
         let anchor = try existingSection(toIdentifier)
-        try insertSections(identifiers, at: { Int($0.sectionPosition[Int(anchor)]) + 1 })
+        try insertSections(identifiers, at: Int(storage.sectionPosition[Int(anchor)]) + 1)
     }
 
-    private mutating func insertSections(
-        _ identifiers: [SectionIdentifierType],
-        at position: (SnapshotStorage<SectionIdentifierType, ItemIdentifierType>) -> Int
-    ) throws(SnapshotError) {
+    /// Inserts `identifiers` at display position `position` (which a copy of the storage
+    /// keeps: it is read before the storage is made unique). A position, not a closure over
+    /// the storage: the closure's context type cost a generic metadata lookup per call in
+    /// bodies not specialized for the item type.
+    private mutating func insertSections(_ identifiers: [SectionIdentifierType], at position: Int) throws(SnapshotError) {
         let keys = storage.sectionStrategy.keys(identifiers)
         if !Self.isUnique(identifiers, keys: keys) { throw .duplicateSections(Self.duplicates(in: identifiers)) }
         // By index, not through `zip` or `filter`: iterating arrays generically allocates per
@@ -66,7 +69,7 @@ extension DiffableDataSourceSnapshot {
         if !existing.isEmpty { throw .sectionsAlreadyExist(existing.map { String(reflecting: $0) }) }
         makeUnique()
         try storage.reserveSections(identifiers.count)
-        storage.insertSections(identifiers, keys: keys, at: position(storage))
+        storage.insertSections(identifiers, keys: keys, at: position)
         checkInvariants()
     }
 

@@ -74,6 +74,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     /// ``sectionPosition``, never copied.
     let sectionStarts = SectionStartsCache()
 
+    @usableFromInline
     init() {
         sectionTable = IdentifierTable()
     }
@@ -103,6 +104,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     }
 
     /// - Complexity: O(n + s) (array copies share buffers until written; tables are copied).
+    @usableFromInline
     func copy() -> SnapshotStorage { SnapshotStorage(copying: self) }
 
     var itemCount: Int {

@@ -2,6 +2,12 @@
  * 4-byte slots that hold a value and a few bits of the key's hash, not the key. */
 #include "dfc_internal.h"
 
+#if defined(__GNUC__) || defined(__clang__)
+#define DFC__OUT_OF_LINE __attribute__((noinline))
+#else
+#define DFC__OUT_OF_LINE
+#endif
+
 /* One 4-byte slot, for a table of 2^bits slots: value + 1 in the low `bits` bits, and in the
  * 32 - bits bits above them a fingerprint: the hash bits just below those that pick the home
  * slot. 0 is an empty slot; a value field of all ones a removed one, which keeps
@@ -238,8 +244,9 @@ int dfc_idtable_insert_batch(dfc_idtable *table, const uint64_t *keys, size_t co
     return DFC_OK;
 }
 
-int64_t dfc_idtable_find(const dfc_idtable *table, uint64_t key, size_t *cursor) {
-    if (table == NULL || cursor == NULL || table->count == 0) return DFC_NOT_FOUND;
+/* dfc_idtable_find's walk of the key's run from *cursor on: out of line, so that the usual
+ * lookup (the entry in its home slot) pays none of its set-up. */
+DFC__OUT_OF_LINE static int64_t dfc__idtable_find_walk(const dfc_idtable *table, uint64_t key, size_t *cursor) {
     const size_t mask = table->capacity - 1;
     const unsigned bits = table->bits;
     const uint32_t value_mask = dfc__value_mask(bits);
@@ -256,6 +263,28 @@ int64_t dfc_idtable_find(const dfc_idtable *table, uint64_t key, size_t *cursor)
     }
     *cursor = table->capacity;
     return DFC_NOT_FOUND;
+}
+
+int64_t dfc_idtable_find(const dfc_idtable *table, uint64_t key, size_t *cursor) {
+    if (table == NULL || cursor == NULL || table->count == 0) return DFC_NOT_FOUND;
+    if (DFC_LIKELY(*cursor == 0)) {
+        /* The first call, and the entry in its home slot (most lookups of a present key, at a
+         * load of 3/4 or less): about 20 instructions, where the walk's set-up is about 40.
+         * The slot's fingerprint bits equal the spread key's bits 32 and up shifted left by
+         * `bits` (the home bits above them fall off the 32-bit slot), and its value field is
+         * neither 0 (empty) nor all ones (removed). */
+        const unsigned bits = table->bits;
+        const uint64_t spread = dfc__spread(key);
+        const dfc_slot slot = table->slots[(size_t)(spread >> (64u - bits))];
+        const uint32_t value_mask = dfc__value_mask(bits);
+        const uint32_t field = slot & value_mask;
+        const uint32_t wanted = (uint32_t)((spread >> 32) << bits);
+        if ((slot ^ wanted) <= value_mask && field - 1 < value_mask - 1) {
+            *cursor = 1;
+            return (int64_t)field - 1;
+        }
+    }
+    return dfc__idtable_find_walk(table, key, cursor);
 }
 
 void dfc_idtable_prefetch(const dfc_idtable *table, uint64_t key) {

@@ -468,6 +468,63 @@ void test_idtable_remove_insert_cycle(void) {
     CHECK_EQ_INT(heap.live, 0);
 }
 
+/* The key whose Fibonacci product is home << (64 - bits) | fingerprint << 32 | low: it lands in
+ * slot `home` of a 2^bits-slot table with that fingerprint. */
+static uint64_t idtable_key_at(unsigned bits, uint64_t home, uint64_t fingerprint, uint64_t low) {
+    return ((home << (64 - bits)) | (fingerprint << 32) | low) * golden_inverse();
+}
+
+/* dfc_idtable_find answers a first call from the key's home slot when that slot holds a
+ * candidate, and walks the run otherwise: the home slot holding another fingerprint, a removal
+ * mark, an empty slot (fingerprint 0 must not match either), and a candidate the caller
+ * rejects (the next call resumes past it). */
+void test_idtable_home_slot_first(void) {
+    dfc_idtable *table = dfc_idtable_create(NULL);
+    const size_t bare = dfc_idtable_sizeof(table);
+    CHECK_EQ_INT(dfc_idtable_reserve(table, 8, NULL, 0), DFC_OK);
+    const size_t capacity = (dfc_idtable_sizeof(table) - bare) / 4;
+    unsigned bits = 0;
+    while (((size_t)1 << bits) < capacity) bits++;
+    CHECK(((size_t)1 << bits) == capacity && bits >= 4);
+    const uint64_t home = 5;
+    const uint64_t a = idtable_key_at(bits, home, 1, 0), b = idtable_key_at(bits, home, 2, 0);
+    const uint64_t a_twin = idtable_key_at(bits, home, 1, 7); /* a's home and fingerprint */
+    const uint64_t zero = idtable_key_at(bits, home, 0, 0), empty_home = idtable_key_at(bits, home + 3, 0, 0);
+    CHECK(a != a_twin);
+    CHECK_EQ_INT(dfc_idtable_insert(table, a, 0), DFC_OK); /* slot 5 */
+    CHECK_EQ_INT(dfc_idtable_insert(table, b, 1), DFC_OK); /* slot 6 */
+    size_t cursor = 0;
+    CHECK_EQ_INT(dfc_idtable_find(table, a, &cursor), 0); /* the home slot */
+    CHECK_EQ_INT(cursor, 1);
+    CHECK_EQ_INT(dfc_idtable_find(table, a, &cursor), DFC_NOT_FOUND);
+    cursor = 0;
+    CHECK_EQ_INT(dfc_idtable_find(table, b, &cursor), 1); /* home holds a's fingerprint: walked */
+    cursor = 0;
+    CHECK_EQ_INT(dfc_idtable_find(table, zero, &cursor), DFC_NOT_FOUND);
+    cursor = 0;
+    CHECK_EQ_INT(dfc_idtable_find(table, empty_home, &cursor), DFC_NOT_FOUND); /* empty home, fingerprint 0 */
+    CHECK_EQ_INT(dfc_idtable_insert(table, a_twin, 2), DFC_OK); /* slot 7 */
+    cursor = 0;
+    CHECK_EQ_INT(dfc_idtable_find(table, a_twin, &cursor), 0); /* a, which the caller rejects */
+    CHECK_EQ_INT(dfc_idtable_find(table, a_twin, &cursor), 2); /* resumed past it */
+    CHECK_EQ_INT(dfc_idtable_find(table, a_twin, &cursor), DFC_NOT_FOUND);
+    CHECK_EQ_INT(dfc_idtable_remove(table, a, 0), 1); /* mid-run: slot 5 becomes a removal mark */
+    cursor = 0;
+    CHECK_EQ_INT(dfc_idtable_find(table, a, &cursor), 2); /* only a_twin, a candidate the caller rejects */
+    CHECK_EQ_INT(dfc_idtable_find(table, a, &cursor), DFC_NOT_FOUND);
+    cursor = 0;
+    CHECK_EQ_INT(dfc_idtable_find(table, zero, &cursor), DFC_NOT_FOUND); /* a mark's fingerprint bits are 0 */
+    cursor = 0;
+    CHECK_EQ_INT(dfc_idtable_find(table, b, &cursor), 1); /* home is a mark: walked */
+    cursor = 0;
+    CHECK_EQ_INT(dfc_idtable_find(table, a_twin, &cursor), 2);
+    CHECK_EQ_INT(dfc_idtable_insert(table, zero, 3), DFC_OK); /* takes the mark in slot 5 */
+    cursor = 0;
+    CHECK_EQ_INT(dfc_idtable_find(table, zero, &cursor), 3);
+    CHECK_EQ_INT(cursor, 1);
+    dfc_idtable_free(table);
+}
+
 /* Removal marks: fill to the limit, remove everything, reserve for nothing, fill again. The
  * table takes the same number of entries without allocating. */
 void test_idtable_removed_marks(void) {

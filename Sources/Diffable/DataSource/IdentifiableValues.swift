@@ -7,8 +7,9 @@
 /// retains nothing. They capture nothing either, so the value is sendable.
 @usableFromInline
 struct IdentifiableValues<Item: Identifiable>: @unchecked Sendable {
-    /// The `id`s of the values at `slots` of `values`, in order.
-    @usableFromInline let ids: (UnsafeBufferPointer<Item>, UnsafeBufferPointer<Int32>) -> [Item.ID]
+    /// The `id`s of the values at `slots` of `values`, in order; of every value, in order, when
+    /// `slots` is nil.
+    @usableFromInline let ids: (UnsafeBufferPointer<Item>, UnsafeBufferPointer<Int32>?) -> [Item.ID]
     /// Whether the values at the two addresses differ (`!=`).
     @usableFromInline let differ: (UnsafePointer<Item>, UnsafePointer<Item>) -> Bool
 
@@ -18,12 +19,16 @@ struct IdentifiableValues<Item: Identifiable>: @unchecked Sendable {
         ids = { values, slots in
             // Read through the pointer: only the `id` is copied, not the whole value (whose
             // other fields, a `String` say, would be retained and released per item).
-            [Item.ID](filling: slots.count) { ids, initialized in
-                for (index, slot) in slots.enumerated() {
-                    (ids.baseAddress.unsafelyUnwrapped + index).initialize(
-                        to: (values.baseAddress.unsafelyUnwrapped + Int(slot)).pointee.id)
+            let count = slots?.count ?? values.count
+            return [Item.ID](filling: count) { ids, initialized in
+                guard count > 0 else { return }
+                let first = values.baseAddress.unsafelyUnwrapped, into = ids.baseAddress.unsafelyUnwrapped
+                if let slots {
+                    for (index, slot) in slots.enumerated() { (into + index).initialize(to: (first + Int(slot)).pointee.id) }
+                } else {
+                    for index in 0..<count { (into + index).initialize(to: (first + index).pointee.id) }
                 }
-                initialized = slots.count
+                initialized = count
             }
         }
         differ = { $0.pointee != $1.pointee }

@@ -280,22 +280,18 @@ where Item.ID: Sendable {
     /// ``changedItems(_:ids:base:baseIDs:)`` for four storages whose slots follow display
     /// order: the slot of an `id` in `baseIDs` is that of its old value in `base`.
     /// - Complexity: O(n) expected: one `id` comparison, a table lookup when it fails
-    ///   (``slotsOfItems(of:in:)``), and one `!=` per item of `values`.
+    ///   (``slotsOfItems(of:in:)``), and one `!=` per item of `values` (in the caller's
+    ///   compiled code, `IdentifiableValues.changedIDs`).
     private func changedItems(
         inSlotOrder values: SnapshotStorage<Section, Item>, ids: SnapshotStorage<Section, Item.ID>, base: SnapshotStorage<Section, Item>,
         baseIDs: SnapshotStorage<Section, Item.ID>
     ) -> [Item.ID] {
         let oldSlots = slotsOfItems(of: ids, in: baseIDs)
-        var changed: [Item.ID] = []
-        values.items.ids.withUnsafeBufferPointer { newValues in
+        // A value's `id` is the one at its slot in `ids`: read from the value, in the caller's code.
+        return values.items.ids.withUnsafeBufferPointer { newValues in
             base.items.ids.withUnsafeBufferPointer { oldValues in
-                for (slot, oldSlot) in oldSlots.enumerated() where oldSlot >= 0 {
-                    if self.values.differ(newValues.baseAddress! + slot, oldValues.baseAddress! + Int(oldSlot)) {
-                        changed.append(ids.itemID(atSlot: Int32(slot)))
-                    }
-                }
+                oldSlots.withUnsafeBufferPointer { self.values.changedIDs(newValues, oldValues, $0) }
             }
         }
-        return changed
     }
 }

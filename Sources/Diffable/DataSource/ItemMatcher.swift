@@ -164,10 +164,7 @@ where Item.ID: Sendable {
         // (merging empty request lists cost 6% of an apply of 10^2 values).
         if !values.hasPendingUpdates {
             if changed.count != 0 {  // not `isEmpty`: see `hasPendingUpdates`
-                switch updates {
-                case .reconfigure: try? new.ids.tryReconfigureItems(changed)
-                case .reload: try? new.ids.tryReloadItems(changed)
-                }
+                new.ids.refreshPresentItems(changed, reloading: updates == .reload)
             }
             return (new.ids.batches(from: old.ids), new)
         }

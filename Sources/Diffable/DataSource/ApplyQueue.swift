@@ -100,6 +100,15 @@ struct ApplyQueue<S: Hashable & Sendable, I: Hashable & Sendable, Prepared: Send
     /// - Complexity: O(1) amortized.
     mutating func append(_ request: Request) { requests.append(request) }
 
+    /// Clears `running` and returns true when no request waits; otherwise changes nothing and
+    /// returns false (the caller then takes them with ``next(coalescing:)``).
+    /// - Complexity: O(1).
+    mutating func stopIfIdle() -> Bool {
+        guard head >= requests.count else { return false }
+        running = false
+        return true
+    }
+
     /// The next request, or every waiting one when coalescing (the caller merges them outside
     /// the lock with ``ApplyRequest/coalescing(_:)``); empty after clearing `running`.
     /// - Complexity: O(1) amortized; O(k) for k requests taken.

@@ -67,8 +67,8 @@ extension ItemMatcher {
         let (batches, matchState) =
             reload
             ? ([], self.state(loading: target, prepared: prepared)) : batches(for: target, prepared: prepared, from: base, state: state)
-        let committed = CommittedState(
-            snapshot: target.snapshot.withoutPendingUpdates(), outlines: target.outlines, loaded: true, generation: base.generation + 1)
+        let shown = target.snapshot.hasPendingUpdates ? target.snapshot.withoutPendingUpdates() : target.snapshot
+        let committed = CommittedState(snapshot: shown, outlines: target.outlines, loaded: true, generation: base.generation + 1)
         return ApplyPlan(state: committed, matchState: matchState, batches: batches, reload: reload, baseGeneration: base.generation)
     }
 }
@@ -114,17 +114,18 @@ where Item.ID: Sendable {
     typealias Snapshot = DiffableDataSourceSnapshot<Section, Item>
     typealias Target = ApplyTarget<Section, Item>
     typealias IDSnapshot = DiffableDataSourceSnapshot<Section, Item.ID>
+    typealias State = IDMirror<Section, Item.ID>
 
-    /// The `id` snapshot made on the calling thread, taken once by the plan (so the plan owns
+    /// The `id` mirror made on the calling thread, taken once by the plan (so the plan owns
     /// it uniquely and adds refresh requests without copying it).
     final class Prepared: @unchecked Sendable {
         private let mutex = Lock.Mutex()  // inline: one object fewer per apply
-        private var snapshot: IDSnapshot?
-        init(_ snapshot: IDSnapshot) { self.snapshot = snapshot }
-        func take() -> IDSnapshot? {
+        private var mirror: State?
+        init(_ mirror: State) { self.mirror = mirror }
+        func take() -> State? {
             mutex.withLock {
-                defer { snapshot = nil }
-                return snapshot
+                defer { mirror = nil }
+                return mirror
             }
         }
     }
@@ -132,8 +133,8 @@ where Item.ID: Sendable {
     let updates: ItemContentUpdate
     /// The values' `id` and `!=`, compiled where `Item` is known.
     let values: IdentifiableValues<Item>
-    @exclusivity(unchecked) var storage = MatcherStorage<Section, Item, Prepared, IDSnapshot>(IDSnapshot())
-    @exclusivity(unchecked) var shownState = IDSnapshot()
+    @exclusivity(unchecked) var storage = MatcherStorage<Section, Item, Prepared, State>(State())
+    @exclusivity(unchecked) var shownState = State()
 
     init(updates: ItemContentUpdate, values: IdentifiableValues<Item>) {
         self.updates = updates
@@ -143,32 +144,29 @@ where Item.ID: Sendable {
     /// - Complexity: O(n + s) expected.
     func prepare(_ snapshot: Snapshot, operation: String) -> Prepared? {
         do {
-            return Prepared(try identifiers(of: snapshot))
+            return Prepared(try mirror(of: snapshot))
         } catch {
             DiffableDiagnostics.fail(.duplicateIdentifiers, in: operation, "values matched by id: \(error)")
         }
     }
 
-    func state(loading target: Target, prepared: Prepared?) -> IDSnapshot {
-        identifiers(target, prepared: prepared)
+    func state(loading target: Target, prepared: Prepared?) -> State {
+        mirror(target, prepared: prepared)
     }
 
-    func batches(for target: Target, prepared: Prepared?, from base: CommittedState<Section, Item>, state oldIDs: IDSnapshot)
-        -> ([BatchUpdate], IDSnapshot)
+    func batches(for target: Target, prepared: Prepared?, from base: CommittedState<Section, Item>, state old: State)
+        -> ([BatchUpdate], State)
     {
-        var ids = identifiers(target, prepared: prepared)
+        var new = mirror(target, prepared: prepared)
         let values = target.snapshot
-        let changed = changedItems(values, ids: ids, base: base.snapshot, baseIDs: oldIDs)
+        let changed = changedItems(values, ids: new, base: base.snapshot, baseIDs: old)
         // The usual apply asks no refresh of its own: only the changed values are refreshed
         // (merging empty request lists cost 6% of an apply of 10^2 values).
         if !values.hasPendingUpdates {
-            if !changed.isEmpty {
-                switch updates {
-                case .reconfigure: try? ids.tryReconfigureItems(changed)
-                case .reload: try? ids.tryReloadItems(changed)
-                }
+            if changed.count != 0 {  // not `isEmpty`: see `hasPendingUpdates`
+                new.ids.refreshPresentItems(changed, reloading: updates == .reload)
             }
-            return (ids.batches(from: oldIDs), ids)
+            return (new.ids.batches(from: old.ids), new)
         }
         var reloads = values.reloadedItemIdentifiers.mapped { $0.id }
         var reconfigures = values.reconfiguredItemIdentifiers.mapped { $0.id }
@@ -179,27 +177,28 @@ where Item.ID: Sendable {
         let reloaded = Set(reloads)
         reconfigures.removeAll { reloaded.contains($0) }
         // Every identifier is in `ids` (same layout as `values`), so none of these can throw.
-        try? ids.tryReloadItems(reloads)
-        try? ids.tryReconfigureItems(reconfigures)
-        try? ids.tryReloadSections(values.reloadedSectionIdentifiers)
+        try? new.ids.tryReloadItems(reloads)
+        try? new.ids.tryReconfigureItems(reconfigures)
+        try? new.ids.tryReloadSections(values.reloadedSectionIdentifiers)
         // Pending requests stay on the kept `id` snapshot: it is only ever a diff's old side.
-        return (ids.batches(from: oldIDs), ids)
+        return (new.ids.batches(from: old.ids), new)
     }
 
-    func state(_ state: IDSnapshot, movingItemFrom source: IndexPath, to destination: IndexPath) -> IDSnapshot {
+    func state(_ state: State, movingItemFrom source: IndexPath, to destination: IndexPath) -> State {
         // The values' snapshot just made the same move: the `id` mirror has the same layout.
-        guard let moved = state.movingItem(from: source, to: destination) else {
+        guard let moved = state.ids.movingItem(from: source, to: destination) else {
             preconditionFailure("Diffable: the id snapshot lost step with the values' snapshot")
         }
-        return moved
+        // The move may take slots out of display order, in the values' snapshot and here.
+        return State(ids: moved, slotsFollowDisplayOrder: false)
     }
 
-    /// The prepared `id` snapshot, or a fresh one when a redone plan already took it or
+    /// The prepared `id` mirror, or a fresh one when a redone plan already took it or
     /// later changes made the snapshot (where a repeated `id` is reported and traps).
-    private func identifiers(_ target: Target, prepared: Prepared?) -> IDSnapshot {
+    private func mirror(_ target: Target, prepared: Prepared?) -> State {
         if let prepared = prepared?.take() { return prepared }
         do {
-            return try identifiers(of: target.snapshot)
+            return try mirror(of: target.snapshot)
         } catch {
             DiffableDiagnostics.fail(.duplicateIdentifiers, in: target.operation, "values matched by id: \(error)")
         }
@@ -207,19 +206,32 @@ where Item.ID: Sendable {
 
     /// The `id` mirror of `snapshot`; throws ``SnapshotError/duplicateItems(_:)`` naming every
     /// repeated `id` and its positions.
+    ///
+    /// The `id`s are read in the caller's compiled code straight from the values, in display
+    /// order (in slot order when the slots follow it), and take over the values' sections
+    /// as they are stored (`init(sectionsOf:holding:)`: sections neither keyed again nor
+    /// checked for repeats). Only when two `id`s share a key (a repeated `id`, or a collision)
+    /// is the mirror built again through `init(validating:)`, which tells repeats from collisions.
     /// - Complexity: O(n + s) expected.
-    func identifiers(of snapshot: Snapshot) throws(SnapshotError) -> IDSnapshot {
+    func mirror(of snapshot: Snapshot) throws(SnapshotError) -> State {
         let storage = snapshot.storage
-        // Each section's `id`s read in the caller's compiled code, straight from the values.
-        let sections = storage.items.ids.withUnsafeBufferPointer { values in
-            storage.sectionOrder.mapped { section in
-                (
-                    storage.sectionIDs[Int(section)]!,
-                    storage.sectionItems[Int(section)].withUnsafeBufferPointer { slots in self.values.ids(values, slots) }
-                )
-            }
+        let inOrder = storage.slotsFollowDisplayOrder
+        let ids = storage.items.ids.withUnsafeBufferPointer { values in
+            if inOrder { return self.values.ids(values, nil) }
+            var slots: [Int32] = []
+            slots.reserveCapacity(values.count)
+            for section in storage.sectionOrder { slots.append(contentsOf: storage.sectionItems[Int(section)]) }
+            return slots.withUnsafeBufferPointer { self.values.ids(values, $0) }
         }
-        return try IDSnapshot(validating: sections)
+        let layout = SectionLayout(of: storage)
+        if let mirror = IDSnapshot(sectionsOf: layout, holding: ids) { return State(ids: mirror, slotsFollowDisplayOrder: inOrder) }
+        var first = 0
+        let sections = layout.order.mapped { slot in
+            let count = layout.items[Int(slot)].count
+            defer { first += count }
+            return (layout.ids[Int(slot)]!, Array(ids[first..<first + count]))
+        }
+        return State(ids: try IDSnapshot(validating: sections), slotsFollowDisplayOrder: inOrder)
     }
 
     /// The `id`s of items present in both snapshots whose values differ; `ids` is the `id`
@@ -227,13 +239,14 @@ where Item.ID: Sendable {
     /// - Complexity: O(n) expected: one `id` comparison, a lookup by the key `ids` holds when it
     ///   fails (``slotsOfItems(of:in:)``, pre-specialized for the common `id` types), and one
     ///   `!=` per item of `values`.
-    func changedItems(_ values: Snapshot, ids: IDSnapshot, base: Snapshot, baseIDs: IDSnapshot) -> [Item.ID] {
-        let new = values.storage, newIDs = ids.storage, old = base.storage, oldIDs = baseIDs.storage
+    func changedItems(_ values: Snapshot, ids: State, base: Snapshot, baseIDs: State) -> [Item.ID] {
+        let new = values.storage, newIDs = ids.ids.storage, old = base.storage, oldIDs = baseIDs.ids.storage
         // Snapshots built by appends (the usual case: the app's, and every `id` mirror) keep
         // each item at the slot of its position, so one slot stands for the value and its `id`.
-        if new.slotsFollowDisplayOrder && newIDs.slotsFollowDisplayOrder && old.slotsFollowDisplayOrder
-            && oldIDs.slotsFollowDisplayOrder
-        {
+        // Each mirror knows it of itself and of its values from when it was built.
+        assert(!ids.slotsFollowDisplayOrder || (new.slotsFollowDisplayOrder && newIDs.slotsFollowDisplayOrder))
+        assert(!baseIDs.slotsFollowDisplayOrder || (old.slotsFollowDisplayOrder && oldIDs.slotsFollowDisplayOrder))
+        if ids.slotsFollowDisplayOrder && baseIDs.slotsFollowDisplayOrder {
             return changedItems(inSlotOrder: new, ids: newIDs, base: old, baseIDs: oldIDs)
         }
         let oldIDSlots = slotsOfItems(of: newIDs, in: oldIDs)
@@ -264,22 +277,18 @@ where Item.ID: Sendable {
     /// ``changedItems(_:ids:base:baseIDs:)`` for four storages whose slots follow display
     /// order: the slot of an `id` in `baseIDs` is that of its old value in `base`.
     /// - Complexity: O(n) expected: one `id` comparison, a table lookup when it fails
-    ///   (``slotsOfItems(of:in:)``), and one `!=` per item of `values`.
+    ///   (``slotsOfItems(of:in:)``), and one `!=` per item of `values` (in the caller's
+    ///   compiled code, `IdentifiableValues.changedIDs`).
     private func changedItems(
         inSlotOrder values: SnapshotStorage<Section, Item>, ids: SnapshotStorage<Section, Item.ID>, base: SnapshotStorage<Section, Item>,
         baseIDs: SnapshotStorage<Section, Item.ID>
     ) -> [Item.ID] {
         let oldSlots = slotsOfItems(of: ids, in: baseIDs)
-        var changed: [Item.ID] = []
-        values.items.ids.withUnsafeBufferPointer { newValues in
+        // A value's `id` is the one at its slot in `ids`: read from the value, in the caller's code.
+        return values.items.ids.withUnsafeBufferPointer { newValues in
             base.items.ids.withUnsafeBufferPointer { oldValues in
-                for (slot, oldSlot) in oldSlots.enumerated() where oldSlot >= 0 {
-                    if self.values.differ(newValues.baseAddress! + slot, oldValues.baseAddress! + Int(oldSlot)) {
-                        changed.append(ids.itemID(atSlot: Int32(slot)))
-                    }
-                }
+                oldSlots.withUnsafeBufferPointer { self.values.changedIDs(newValues, oldValues, $0) }
             }
         }
-        return changed
     }
 }

@@ -10,6 +10,19 @@ struct Reminder: Identifiable, Hashable, Sendable {
     var isFavourite = false
 }
 
+/// ``Reminder`` with an `id` whose hash value is the same for every `id` (a collision per key).
+struct CollidingReminder: Identifiable, Hashable, Sendable {
+    struct ID: Hashable, Sendable {
+        let value: Int
+        func hash(into hasher: inout Hasher) { hasher.combine(0) }
+    }
+    let id: ID
+    var title: String
+    var isFavourite: Bool
+
+    init(_ reminder: Reminder) { (id, title, isFavourite) = (ID(value: reminder.id), reminder.title, reminder.isFavourite) }
+}
+
 /// Content changes for `Identifiable` items (docs/DATA_SOURCE.md): matched by `id`, a changed
 /// value is a reconfigure (or reload), never a delete and an insert.
 @Suite struct DataSourceContentTests {
@@ -90,6 +103,51 @@ struct Reminder: Identifiable, Hashable, Sendable {
             #expect(snapshot.itemIdentifiers == sections.flatMap(\.1))
             return snapshot
         }
+    }
+
+    /// `id`s that all share one hash value, so every key of the `id` mirror collides: the mirror
+    /// cannot take the values' sections over in one batch and is built again through
+    /// `init(validating:)`. The same edits give the same batches as with `Int` ids.
+    @Test func collidingIDsGiveTheSameBatches() async {
+        let plain = DataSourceHarness<String, Reminder>(matchingByID: .reconfigure)
+        let colliding = DataSourceHarness<String, CollidingReminder>(matchingByID: .reconfigure)
+        var generator = SeededGenerator(seed: 23)
+        var reminders = (0..<12).map { Reminder(id: $0, title: "r\($0)") }
+        for round in 0..<6 {
+            reminders.shuffle(using: &generator)
+            for index in reminders.indices where Int.random(in: 0..<4, using: &generator) == 0 { reminders[index].title += "!" }
+            if round % 2 == 1 { reminders.removeLast() }
+            let split = reminders.count / 2
+            let sections = [Array(reminders[..<split]), Array(reminders[split...])]
+            await plain.dataSource.apply(.build(["A", "B"], sections))
+            await colliding.dataSource.apply(.build(["A", "B"], sections.map { $0.map(CollidingReminder.init) }))
+            #expect(colliding.problem() == nil, "round \(round)")
+            #expect(colliding.shownItems() == sections.map { $0.map(CollidingReminder.init) }, "round \(round)")
+        }
+        #expect(plain.onView(\.performedBatches).count > 1)
+        #expect(colliding.onView(\.performedBatches) == plain.onView(\.performedBatches))
+    }
+
+    /// After a user's drag the slots of the shown values (and of their `id`s) no longer follow
+    /// display order: the next apply finds its changed values through display places, and
+    /// refreshes the moved item at its new place.
+    @Test func changedValuesAreFoundAfterADrag() async throws {
+        let harness = DataSourceHarness<String, Reminder>(matchingByID: .reconfigure)
+        harness.dataSource.reorderingHandlers = .init(canReorderItem: { _ in true })
+        var reminders = Self.reminders
+        await harness.dataSource.apply(.build(["Today"], [reminders]))
+        let moved = try harness.onView { try $0.simulateReorder(from: IndexPath(item: 0, section: 0), to: IndexPath(item: 3, section: 0)) }
+        #expect(moved)
+        reminders.append(reminders.removeFirst())
+        #expect(harness.dataSource.snapshot().itemIdentifiers == reminders)
+        reminders[3].title = "Milk and eggs"
+        reminders[1].isFavourite = true
+        await harness.dataSource.apply(.build(["Today"], [reminders]))
+        #expect(
+            harness.onView(\.performedBatches).last
+                == BatchUpdate(reconfigureItems: [IndexPath(item: 1, section: 0), IndexPath(item: 3, section: 0)]))
+        #expect(harness.shownItems() == [reminders])
+        #expect(harness.problem() == nil)
     }
 
     /// Applies `rounds` seeded random edits, each snapshot made by `build` (from the sections

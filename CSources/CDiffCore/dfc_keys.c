@@ -182,12 +182,8 @@ __attribute__((always_inline)) static inline size_t hash_if_nfc_batch(const void
     size_t misses = 0;
     /* The strings may lie anywhere (each in its own allocation, cold when they are the few
      * a diff could not pair): their first lines are fetched together, so the misses overlap
-     * instead of coming one after another. */
-    for (size_t i = 0; i < count; i++) {
-        if (starts[i] == NULL || lengths[i] == 0) continue;
-        DFC_PREFETCH(starts[i]);
-        DFC_PREFETCH((const unsigned char *)starts[i] + lengths[i] - 1);
-    }
+     * instead of coming one after another (a prefetch of NULL is harmless). */
+    for (size_t i = 0; i < count; i++) DFC_PREFETCH(starts[i]);
     for (size_t i = 0; i < count; i++) {
         const unsigned char *bytes = starts[i];
         size_t length = lengths[i];

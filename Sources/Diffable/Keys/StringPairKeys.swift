@@ -5,9 +5,10 @@
 /// object, or the same inline bytes), in mostly the same order. Two `String` values with the
 /// same 16 bytes are equal (`==` itself answers so before looking at any character), so a walk
 /// over both lists that follows the old order pairs those strings by their bits alone, as the
-/// core's own first pass does by keys. Each pair gets one key made from its old index; every
-/// string left unpaired (moved far, inserted, deleted, or an equal string in another storage)
-/// gets its canonical key (``IdentifierKey/string(_:)``). Within lists without repeats that
+/// core's own first pass does by keys, and a table of the old strings' bits it passed over
+/// pairs the strings moved far. Each pair gets one key made from its old index; every string
+/// left unpaired (inserted, deleted, or an equal string in another storage) gets its canonical
+/// key (``IdentifierKey/string(_:)``), the only ones whose characters are read. Within lists without repeats that
 /// keeps the rule the core matches by: equal strings have equal keys. A string paired here
 /// equals exactly one string of the other list, its partner, so no unpaired string equals it;
 /// two unpaired strings that are equal both have their canonical key. Equal keys of unequal
@@ -58,6 +59,8 @@ enum StringPairKeys {
         swap(&newKeys, &scratch.new)
         swap(&oldUnpaired, &scratch.oldUnpaired)
         swap(&newUnpaired, &scratch.newUnpaired)
+        var table: [UInt64] = []
+        swap(&table, &scratch.table)
         var canonicalKeysAvoidTheMadeUpOnes = true
         oldKeys.withUnsafeMutableBufferPointer { oldKeys in
             newKeys.withUnsafeMutableBufferPointer { newKeys in
@@ -67,8 +70,12 @@ enum StringPairKeys {
                         let stop = walk(
                             old: old, new: new, base: base, oldKeys: oldKeys, newKeys: newKeys, oldUnpaired: oldUnpaired.baseAddress!,
                             newUnpaired: newUnpaired.baseAddress!)
-                        let oldPassed = UnsafeBufferPointer(rebasing: oldUnpaired[..<stop.oldUnpaired])
-                        let newPassed = UnsafeBufferPointer(rebasing: newUnpaired[..<stop.newUnpaired])
+                        let left = pairPassedOver(
+                            old: old, new: new, base: base, oldKeys: oldKeys, newKeys: newKeys,
+                            oldPassed: UnsafeMutableBufferPointer(rebasing: oldUnpaired[..<stop.oldUnpaired]),
+                            newPassed: UnsafeMutableBufferPointer(rebasing: newUnpaired[..<stop.newUnpaired]), table: &table)
+                        let oldPassed = UnsafeBufferPointer(rebasing: oldUnpaired[..<left.old])
+                        let newPassed = UnsafeBufferPointer(rebasing: newUnpaired[..<left.new])
                         // What the walk did not reach is hashed in order; then what it passed over.
                         StringKeyBatch.writeKeys(of: UnsafeBufferPointer(rebasing: new[stop.new...]), to: newKeys + stop.new)
                         StringKeyBatch.writeKeys(of: UnsafeBufferPointer(rebasing: old[stop.old...]), to: oldKeys + stop.old)
@@ -85,7 +92,80 @@ enum StringPairKeys {
             }
         }
         (scratch.old, scratch.new, scratch.oldUnpaired, scratch.newUnpaired) = (oldKeys, newKeys, oldUnpaired, newUnpaired)
+        scratch.table = table
         return canonicalKeysAvoidTheMadeUpOnes
+    }
+
+    /// Pairs by their bits the strings the walk passed over in both lists (strings moved far
+    /// off their old place), through a table of the old ones' bits in `table` (grown as
+    /// needed, reused), and moves the positions of the strings still unpaired to the front of
+    /// each list. Returns how many are left in each.
+    /// - Complexity: O(oldPassed.count + newPassed.count) expected.
+    @inline(never)
+    private static func pairPassedOver(
+        old: UnsafeBufferPointer<String>, new: UnsafeBufferPointer<String>, base: UInt64,
+        oldKeys: UnsafeMutablePointer<UInt64>, newKeys: UnsafeMutablePointer<UInt64>,
+        oldPassed: UnsafeMutableBufferPointer<Int32>, newPassed: UnsafeMutableBufferPointer<Int32>, table: inout [UInt64]
+    ) -> (old: Int, new: Int) {
+        guard !oldPassed.isEmpty, !newPassed.isEmpty, let oldBits = UnsafeRawPointer(old.baseAddress),
+            let newBits = UnsafeRawPointer(new.baseAddress)
+        else { return (oldPassed.count, newPassed.count) }
+        // Open addressing, at most 3/4 full: slot s is three words, the old index + 1 (0:
+        // empty; `taken`: paired already) and the string's two words, so that a probe reads one line.
+        var shift = 60, capacity = 16
+        while capacity / 4 &* 3 < oldPassed.count {
+            capacity &*= 2
+            shift &-= 1
+        }
+        if table.count < 3 &* capacity { table.append(contentsOf: repeatElement(0, count: 3 &* capacity &- table.count)) }
+        let taken = UInt64.max, mask = capacity &- 1
+        func words(_ bits: UnsafeRawPointer, _ index: Int) -> (UInt64, UInt64) {
+            let offset = index &* MemoryLayout<String>.stride
+            return (bits.load(fromByteOffset: offset, as: UInt64.self), bits.load(fromByteOffset: offset &+ 8, as: UInt64.self))
+        }
+        func home(_ words: (UInt64, UInt64)) -> Int {
+            Int(truncatingIfNeeded: (((words.0 &* 0x9E37_79B9_7F4A_7C15) ^ words.1) &* 0xBF58_476D_1CE4_E5B9) >> UInt64(shift))
+        }
+        return table.withUnsafeMutableBufferPointer { table in
+            let table = table.baseAddress!
+            for slot in 0..<capacity { table[3 &* slot] = 0 }
+            for position in oldPassed {
+                let index = Int(position), value = words(oldBits, index)
+                var slot = home(value)
+                while table[3 &* slot] != 0 { slot = (slot &+ 1) & mask }
+                (table[3 &* slot], table[3 &* slot &+ 1], table[3 &* slot &+ 2]) = (UInt64(truncatingIfNeeded: index &+ 1), value.0, value.1)
+                // Not its pair key: marks it unpaired until a new string claims it.
+                oldKeys[index] = base &+ UInt64(truncatingIfNeeded: index) &+ 1
+            }
+            var newLeft = 0
+            for position in newPassed {
+                let value = words(newBits, Int(position))
+                var slot = home(value), found = -1
+                while table[3 &* slot] != 0 {
+                    let entry = table[3 &* slot]
+                    if entry != taken && table[3 &* slot &+ 1] == value.0 && table[3 &* slot &+ 2] == value.1 {
+                        found = Int(truncatingIfNeeded: entry) &- 1
+                        table[3 &* slot] = taken
+                        break
+                    }
+                    slot = (slot &+ 1) & mask
+                }
+                if found >= 0 {
+                    let key = base &+ UInt64(truncatingIfNeeded: found)
+                    oldKeys[found] = key
+                    newKeys[Int(position)] = key
+                } else {
+                    newPassed[newLeft] = position
+                    newLeft &+= 1
+                }
+            }
+            var oldLeft = 0
+            for position in oldPassed where oldKeys[Int(position)] != base &+ UInt64(truncatingIfNeeded: position) {
+                oldPassed[oldLeft] = position
+                oldLeft &+= 1
+            }
+            return (oldLeft, newLeft)
+        }
     }
 
     /// Where the walk stopped in each list, and how many strings of each it passed over unpaired.
@@ -163,11 +243,14 @@ struct StringKeyScratch {
     var new: [UInt64] = []
     var oldUnpaired: [Int32] = []
     var newUnpaired: [Int32] = []
+    /// The table of the old strings' bits that pairs strings moved far.
+    var table: [UInt64] = []
 
     /// Bytes held.
     /// - Complexity: O(1).
     var byteCount: Int {
-        (old.capacity + new.capacity) * MemoryLayout<UInt64>.stride + (oldUnpaired.capacity + newUnpaired.capacity) * MemoryLayout<Int32>.stride
+        (old.capacity + new.capacity + table.capacity) * MemoryLayout<UInt64>.stride
+            + (oldUnpaired.capacity + newUnpaired.capacity) * MemoryLayout<Int32>.stride
     }
 
     /// Makes the buffers at least `n` (old side) and `m` (new side) long (their contents are

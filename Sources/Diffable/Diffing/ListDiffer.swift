@@ -93,9 +93,12 @@ public final class ListDiffer {
                 return nil
             }
         }
-        if let confirmed = try? stringKeys.withKeys(old: old.count, new: new.count, { oldKeys, newKeys in
-            try confirmedKeyDifference(from: old, to: new, keys: oldKeys, newKeys, pairBase: pairBase, assumeUnique: assumeUnique)
-        }) {
+        if let confirmed = try? stringKeys.withKeys(
+            old: old.count, new: new.count,
+            { oldKeys, newKeys in
+                try confirmedKeyDifference(from: old, to: new, keys: oldKeys, newKeys, pairBase: pairBase, assumeUnique: assumeUnique)
+            })
+        {
             return confirmed
         }
         return try byteConfirmedDifference(from: old, to: new, assumeUnique: assumeUnique)

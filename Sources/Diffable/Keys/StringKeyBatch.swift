@@ -24,27 +24,29 @@ enum StringKeyBatch {
     static func keys(_ strings: UnsafeBufferPointer<String>) -> [UInt64] {
         var keys: [UInt64] = []
         keys.reserveCapacity(strings.count)
-        forEachBatch(of: strings, count: strings.count, position: { $0 }) { _, batchKeys in
-            keys.append(contentsOf: batchKeys)
-        }
+        forEachBatch(of: strings, count: strings.count, position: { $0 }, deliver: { _, batchKeys in keys.append(contentsOf: batchKeys) })
         return keys
     }
 
     /// Writes the key of each string to `keys[0..<strings.count]`, in order.
     /// - Complexity: O(count + total UTF-8 length).
     static func writeKeys(of strings: UnsafeBufferPointer<String>, to keys: UnsafeMutablePointer<UInt64>) {
-        forEachBatch(of: strings, count: strings.count, position: { $0 }) { first, batchKeys in
-            (keys + first).update(from: batchKeys.baseAddress!, count: batchKeys.count)
-        }
+        forEachBatch(
+            of: strings, count: strings.count, position: { $0 },
+            deliver: { first, batchKeys in (keys + first).update(from: batchKeys.baseAddress!, count: batchKeys.count) })
     }
 
     /// Writes the key of `strings[p]` to `keys[p]` for every position `p` in `positions`
     /// (the other keys are left as they are).
     /// - Complexity: O(positions.count + their UTF-8 length), as `keys(_:)`.
-    static func writeKeys(of strings: UnsafeBufferPointer<String>, at positions: UnsafeBufferPointer<Int32>, to keys: UnsafeMutablePointer<UInt64>) {
-        forEachBatch(of: strings, count: positions.count, position: { Int(positions[$0]) }) { first, batchKeys in
-            for (offset, key) in batchKeys.enumerated() { keys[Int(positions[first &+ offset])] = key }
-        }
+    static func writeKeys(
+        of strings: UnsafeBufferPointer<String>, at positions: UnsafeBufferPointer<Int32>, to keys: UnsafeMutablePointer<UInt64>
+    ) {
+        forEachBatch(
+            of: strings, count: positions.count, position: { Int(positions[$0]) },
+            deliver: { first, batchKeys in
+                for (offset, key) in batchKeys.enumerated() { keys[Int(positions[first &+ offset])] = key }
+            })
     }
 
     /// Keys `strings[position(i)]` for `i` in `0..<count`, a batch at a time, and hands each

@@ -47,7 +47,9 @@ enum StringPairKeys {
     /// with that key is its partner: a match on such a key needs no further check.
     /// - Complexity: O(n + m) plus the keys of the unpaired strings (their UTF-8 length).
     @discardableResult
-    static func write(old: UnsafeBufferPointer<String>, new: UnsafeBufferPointer<String>, base: UInt64, into scratch: inout StringKeyScratch)
+    static func write(
+        old: UnsafeBufferPointer<String>, new: UnsafeBufferPointer<String>, base: UInt64, into scratch: inout StringKeyScratch
+    )
         -> Bool
     {
         precondition(MemoryLayout<String>.size == 16, "Diffable: a String value is two 64-bit words")
@@ -133,7 +135,9 @@ enum StringPairKeys {
                 let index = Int(position), value = words(oldBits, index)
                 var slot = home(value)
                 while table[3 &* slot] != 0 { slot = (slot &+ 1) & mask }
-                (table[3 &* slot], table[3 &* slot &+ 1], table[3 &* slot &+ 2]) = (UInt64(truncatingIfNeeded: index &+ 1), value.0, value.1)
+                (table[3 &* slot], table[3 &* slot &+ 1], table[3 &* slot &+ 2]) = (
+                    UInt64(truncatingIfNeeded: index &+ 1), value.0, value.1
+                )
                 // Not its pair key: marks it unpaired until a new string claims it.
                 oldKeys[index] = base &+ UInt64(truncatingIfNeeded: index) &+ 1
             }

@@ -8,12 +8,13 @@
 /// core's own first pass does by keys, and a table of the old strings' bits it passed over
 /// pairs the strings moved far. Each pair gets one key made from its old index; every string
 /// left unpaired (inserted, deleted, or an equal string in another storage) gets its canonical
-/// key (``IdentifierKey/string(_:)``), the only ones whose characters are read. Within lists without repeats that
-/// keeps the rule the core matches by: equal strings have equal keys. A string paired here
-/// equals exactly one string of the other list, its partner, so no unpaired string equals it;
-/// two unpaired strings that are equal both have their canonical key. Equal keys of unequal
-/// strings (a made-up key meeting a canonical one, about 2^-64 per pair, or a hash collision)
-/// are what the caller's confirmation of every match catches, as it does for canonical keys.
+/// key (``IdentifierKey/string(_:)``): only those strings have their characters read. Within
+/// lists without repeats that keeps the rule the core matches by: equal strings have equal
+/// keys. A string paired here equals exactly one string of the other list, its partner, so no
+/// unpaired string equals it; two unpaired strings that are equal both have their canonical
+/// key. Equal keys of unequal strings (a made-up key meeting a canonical one, about 2^-64 per
+/// pair, or a hash collision) are what the caller's confirmation of every match catches, as it
+/// does for canonical keys.
 ///
 /// The keys are written into buffers the caller keeps from one diff to the next
 /// (`StringKeyScratch`), so a warm diff allocates nothing for them.
@@ -236,53 +237,5 @@ enum StringPairKeys {
         }
         (end.old, end.new) = (cursor, j)
         return end
-    }
-}
-
-/// The key buffers a ``ListDiffer`` keeps for its `[String]` diffs, and room for the walk's
-/// lists of unpaired positions (`StringPairKeys`): grown to the longest lists so far and
-/// reused, each diff writing the prefix it needs.
-struct StringKeyScratch {
-    var old: [UInt64] = []
-    var new: [UInt64] = []
-    var oldUnpaired: [Int32] = []
-    var newUnpaired: [Int32] = []
-    /// The table of the old strings' bits that pairs strings moved far.
-    var table: [UInt64] = []
-
-    /// Bytes held.
-    /// - Complexity: O(1).
-    var byteCount: Int {
-        (old.capacity + new.capacity + table.capacity) * MemoryLayout<UInt64>.stride
-            + (oldUnpaired.capacity + newUnpaired.capacity) * MemoryLayout<Int32>.stride
-    }
-
-    /// Makes the buffers at least `n` (old side) and `m` (new side) long (their contents are
-    /// then overwritten).
-    /// Never empty, so that their buffers always have an address.
-    /// - Complexity: O(growth).
-    mutating func reserve(old n: Int, new m: Int) {
-        let n = Swift.max(n, 1), m = Swift.max(m, 1)
-        if old.count < n { old.append(contentsOf: repeatElement(0, count: n &- old.count)) }
-        if new.count < m { new.append(contentsOf: repeatElement(0, count: m &- new.count)) }
-        if oldUnpaired.count < n { oldUnpaired.append(contentsOf: repeatElement(0, count: n &- oldUnpaired.count)) }
-        if newUnpaired.count < m { newUnpaired.append(contentsOf: repeatElement(0, count: m &- newUnpaired.count)) }
-    }
-
-    /// Writes every string's canonical key (``IdentifierKey/string(_:)``) to
-    /// `old[0..<oldStrings.count]` and `new[0..<newStrings.count]`.
-    /// - Complexity: O(total UTF-8 length).
-    mutating func writeCanonicalKeys(old oldStrings: UnsafeBufferPointer<String>, new newStrings: UnsafeBufferPointer<String>) {
-        reserve(old: oldStrings.count, new: newStrings.count)
-        old.withUnsafeMutableBufferPointer { StringKeyBatch.writeKeys(of: oldStrings, to: $0.baseAddress!) }
-        new.withUnsafeMutableBufferPointer { StringKeyBatch.writeKeys(of: newStrings, to: $0.baseAddress!) }
-    }
-
-    /// Runs `body` with the first `n` old keys and `m` new keys.
-    /// - Complexity: O(1) plus `body`.
-    func withKeys<R>(old n: Int, new m: Int, _ body: (UnsafeBufferPointer<UInt64>, UnsafeBufferPointer<UInt64>) throws -> R) rethrows -> R {
-        try old.withUnsafeBufferPointer { old in
-            try new.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: old[..<n]), UnsafeBufferPointer(rebasing: $0[..<m])) }
-        }
     }
 }

@@ -59,9 +59,12 @@ public final class ListDiffer {
     /// Diffs two lists of string identifiers. Strings are compared as Swift
     /// does (canonical equivalence): keys are XXH3-64 of their NFC UTF-8.
     ///
-    /// - Parameter assumeUnique: pass `true` only when you know neither list has a
-    ///   duplicate; strings the new list shares with the old one (the same `String`
-    ///   values, in mostly the same order) are then paired without being hashed.
+    /// - Parameters:
+    ///   - old: the list before.
+    ///   - new: the list after.
+    ///   - assumeUnique: pass `true` only when you know neither list has a duplicate;
+    ///     strings the new list shares with the old one (the same `String` values) are then
+    ///     paired by their bits, without being hashed.
     /// - Throws: ``ListDifferenceError`` naming every duplicate and its positions.
     /// - Complexity: O(total UTF-8 length) to key, then as the integer variant, plus one
     ///   `==` per matched pair.

@@ -180,6 +180,10 @@ int dfc_hash_if_nfc(const void *bytes, size_t length, uint64_t seed, uint64_t *k
 __attribute__((always_inline)) static inline size_t hash_if_nfc_batch(const void *const *starts, const size_t *lengths, size_t count, uint64_t seed,
                                        uint64_t *keys, size_t *unhashed) {
     size_t misses = 0;
+    /* The strings may lie anywhere (each in its own allocation, cold when they are the few
+     * a diff could not pair): their first lines are fetched together, so the misses overlap
+     * instead of coming one after another (a prefetch of NULL is harmless). */
+    for (size_t i = 0; i < count; i++) DFC_PREFETCH(starts[i]);
     for (size_t i = 0; i < count; i++) {
         const unsigned char *bytes = starts[i];
         size_t length = lengths[i];

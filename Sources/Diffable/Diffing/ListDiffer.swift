@@ -12,6 +12,8 @@
 /// ```
 public final class ListDiffer {
     let context = DiffContext()
+    /// The keys of the last `[String]` diff's lists, kept for the next one.
+    var stringKeys = StringKeyScratch()
 
     /// Creates a differ with an empty workspace.
     /// - Complexity: O(1).
@@ -19,7 +21,7 @@ public final class ListDiffer {
 
     /// Bytes of scratch memory the differ holds.
     /// - Complexity: O(1).
-    public var workspaceByteCount: Int { context.byteCount }
+    public var workspaceByteCount: Int { context.byteCount + stringKeys.byteCount }
 
     /// Allocations the workspace has made since creation (constant once warm).
     /// - Complexity: O(1).
@@ -57,18 +59,49 @@ public final class ListDiffer {
     /// Diffs two lists of string identifiers. Strings are compared as Swift
     /// does (canonical equivalence): keys are XXH3-64 of their NFC UTF-8.
     ///
+    /// - Parameters:
+    ///   - old: the list before.
+    ///   - new: the list after.
+    ///   - assumeUnique: pass `true` only when you know neither list has a duplicate;
+    ///     strings the new list shares with the old one (the same `String` values) are then
+    ///     paired by their bits, without being hashed.
     /// - Throws: ``ListDifferenceError`` naming every duplicate and its positions.
     /// - Complexity: O(total UTF-8 length) to key, then as the integer variant, plus one
     ///   `==` per matched pair.
     public func difference(from old: [String], to new: [String], assumeUnique: Bool = false)
         throws(ListDifferenceError) -> ListDifference
     {
+        try difference(from: old, to: new, assumeUnique: assumeUnique, pairKeyBase: StringPairKeys.defaultBase)
+    }
+
+    /// The `[String]` diff with the made-up keys of shared strings starting at `pairKeyBase`
+    /// (`StringPairKeys`; a test makes one meet a real key).
+    /// - Complexity: as the public `[String]` variant.
+    func difference(from old: [String], to new: [String], assumeUnique: Bool, pairKeyBase: UInt64)
+        throws(ListDifferenceError) -> ListDifference
+    {
         // Keys first, trusted as identities, and every match confirmed with `==` afterwards:
         // one pass over the matches instead of copying every string's bytes for the core to
         // compare. Equal keys of unequal strings (a hash collision, about 2^-64 per pair) show
         // up as a failed confirmation or a duplicate; the byte-confirmed diff then decides.
-        let oldKeys = IdentifierKey.strings(old), newKeys = IdentifierKey.strings(new)
-        if let confirmed = try? confirmedKeyDifference(from: old, to: new, oldKeys: oldKeys, newKeys: newKeys, assumeUnique: assumeUnique) {
+        // Lists vouched free of repeats skip the keys of the strings they share
+        // (StringPairKeys); a validated diff needs every string's own key to find repeats.
+        let pairBase = old.withUnsafeBufferPointer { old in
+            new.withUnsafeBufferPointer { new -> UInt64? in
+                if assumeUnique {
+                    let unambiguous = StringPairKeys.write(old: old, new: new, base: pairKeyBase, into: &stringKeys)
+                    return unambiguous ? pairKeyBase : nil
+                }
+                stringKeys.writeCanonicalKeys(old: old, new: new)
+                return nil
+            }
+        }
+        if let confirmed = try? stringKeys.withKeys(
+            old: old.count, new: new.count,
+            { oldKeys, newKeys in
+                try confirmedKeyDifference(from: old, to: new, keys: oldKeys, newKeys, pairBase: pairBase, assumeUnique: assumeUnique)
+            })
+        {
             return confirmed
         }
         return try byteConfirmedDifference(from: old, to: new, assumeUnique: assumeUnique)
@@ -76,21 +109,48 @@ public final class ListDiffer {
 
     /// The diff of `old` and `new` by their keys, or nil when two unequal strings share a key.
     /// Throws when the keys repeat (a real duplicate or a collision: the caller decides).
+    /// `pairBase`: where the made-up keys of strings paired by their bits start, when no
+    /// canonical key fell among them (`StringPairKeys`).
     /// - Complexity: as the integer variant, plus one `==` per matched pair.
     private func confirmedKeyDifference(
-        from old: [String], to new: [String], oldKeys: [UInt64], newKeys: [UInt64], assumeUnique: Bool
+        from old: [String], to new: [String], keys oldKeys: UnsafeBufferPointer<UInt64>, _ newKeys: UnsafeBufferPointer<UInt64>,
+        pairBase: UInt64?, assumeUnique: Bool
     ) throws -> ListDifference? {
-        try oldKeys.withUnsafeBufferPointer { oldKeys in
-            try newKeys.withUnsafeBufferPointer { newKeys in
-                try context.withFlatDiff(old: oldKeys, new: newKeys, identity: .injective, assumeUnique: assumeUnique) {
-                    view -> ListDifference? in
-                    for (oldIndex, newIndex) in view.oldToNew.enumerated() where newIndex >= 0 {
-                        if old[oldIndex] != new[Int(newIndex)] { return nil }
-                    }
-                    return ListDifference(view)
-                }
+        try context.withFlatDiff(old: oldKeys, new: newKeys, identity: .injective, assumeUnique: assumeUnique) {
+            view -> ListDifference? in
+            let equal = old.withUnsafeBufferPointer { old in
+                new.withUnsafeBufferPointer { Self.matchesAreEqual(old: old, new: $0, newKeys: newKeys, pairBase: pairBase, view: view) }
             }
+            return equal ? ListDifference(view) : nil
         }
+    }
+
+    /// Whether every pair the core matched on keys holds equal strings, each pair matched
+    /// both ways. A shared key could have given one old string two partners: then fewer old
+    /// strings are matched than new ones (the old one's entry names only its last partner),
+    /// which the counts tell without reading the maps. A pair on a made-up key (old string
+    /// `i` keyed `pairBase + i`, which its partner's key equals) was paired by its bits and
+    /// needs no look at the strings; the same `String` value on both sides is equal without a
+    /// call (`StringPairKeys.sameBits`). The maps and the new keys are read in order, the old
+    /// strings only for pairs on canonical keys.
+    /// - Complexity: O(m), one `==` per matched pair whose values differ in their bits.
+    private static func matchesAreEqual(
+        old: UnsafeBufferPointer<String>, new: UnsafeBufferPointer<String>, newKeys: UnsafeBufferPointer<UInt64>, pairBase: UInt64?,
+        view: DiffContext.FlatResultView
+    ) -> Bool {
+        guard old.count - view.deletes.count == view.matched else { return false }
+        guard let oldBits = UnsafeRawPointer(old.baseAddress), let newBits = UnsafeRawPointer(new.baseAddress) else { return true }
+        let newToOld = view.newToOld
+        // Without made-up keys, an empty range of them.
+        let (base, pairs) = pairBase.map { ($0, UInt64(truncatingIfNeeded: old.count)) } ?? (0, 0)
+        for position in newToOld.indices {
+            let partner = Int(newToOld[position])
+            if partner < 0 { continue }
+            let offset = newKeys[position] &- base
+            if offset < pairs && offset == UInt64(truncatingIfNeeded: partner) { continue }
+            if !StringPairKeys.sameBits(oldBits, partner, newBits, position) && old[partner] != new[position] { return false }
+        }
+        return true
     }
 
     /// The diff with every key match confirmed by the core on the NFC bytes: exact whatever

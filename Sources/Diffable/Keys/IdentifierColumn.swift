@@ -363,8 +363,21 @@ struct IdentifierColumn<ID: Hashable> {
     /// - Complexity: O(k) amortized.
     @inline(__always)
     mutating func append(contentsOf newIDs: some Collection<ID>, keys newKeys: some Collection<UInt64>) {
-        ids.append(contentsOf: newIDs)
+        Self.append(copiesOf: newIDs, to: &ids)
         appendKeys(newKeys)
+    }
+
+    /// Appends copies of `newIDs` to `ids`: identifiers that are not plain bytes (a `String`,
+    /// a struct holding one) one at a time in code specialized for their type
+    /// (``ElementwiseCopies``), plain bytes in one copy.
+    /// - Complexity: O(k) amortized.
+    @inlinable @inline(__always)
+    static func append(copiesOf newIDs: some Collection<ID>, to ids: inout ContiguousArray<ID>) {
+        if _isPOD(ID.self) {
+            ids.append(contentsOf: newIDs)
+        } else {
+            ids.append(contentsOf: ElementwiseCopies(newIDs))
+        }
     }
 
     /// Appends identifiers without their keys or table entries (see
@@ -374,7 +387,7 @@ struct IdentifierColumn<ID: Hashable> {
     /// - Complexity: O(k) amortized.
     @inlinable
     mutating func appendIdentifiers(_ newIDs: [ID]) {
-        ids.append(contentsOf: newIDs)
+        Self.append(copiesOf: newIDs, to: &ids)
     }
 
     /// Stores the keys of identifiers just appended (by ``appendIdentifiers(_:)`` or

@@ -367,16 +367,19 @@ struct IdentifierColumn<ID: Hashable> {
         appendKeys(newKeys)
     }
 
-    /// Appends copies of `newIDs` to `ids`: identifiers that are not plain bytes (a `String`,
-    /// a struct holding one) one at a time in code specialized for their type
-    /// (``ElementwiseCopies``), plain bytes in one copy.
+    /// Appends copies of `newIDs` to `ids`: `String` identifiers one at a time in code
+    /// specialized for them (``ElementwiseCopies``: 41 instructions a string against the
+    /// runtime's 54), everything else in one bulk copy. Only `String`: a larger value holding
+    /// references (an app's model value: a `UUID`, a `String` and a flag) copied one at a
+    /// time cost more than the runtime's copy (matching by `id` at 10^3, 1,139,163 → 1,193,245
+    /// instructions per apply).
     /// - Complexity: O(k) amortized.
     @inlinable @inline(__always)
     static func append(copiesOf newIDs: some Collection<ID>, to ids: inout ContiguousArray<ID>) {
-        if _isPOD(ID.self) {
-            ids.append(contentsOf: newIDs)
-        } else {
+        if ID.self == String.self {
             ids.append(contentsOf: ElementwiseCopies(newIDs))
+        } else {
+            ids.append(contentsOf: newIDs)
         }
     }
 

@@ -1,5 +1,6 @@
 /// A collection's elements as a sequence with nothing of its own to copy them with, so that
-/// an array appending it copies them one at a time in code specialized for their type.
+/// an array appending it copies them one at a time in code specialized for their type (used
+/// for `String` identifiers, where this was measured to pay).
 ///
 /// An array appends another array (or a buffer) with the standard library's bulk copy, which
 /// for elements that are not plain bytes (a `String`, a struct holding one) goes through the

@@ -79,9 +79,31 @@ final class PackedIndexPaths: @unchecked Sendable {
             from.count, find: { $0.moves(at: from.lowerBound) }, store: { $0.moves.append((from.lowerBound, $1)) },
             make: {
                 paths.withUnsafeBufferPointer {
-                    PackedIndexPath.moves(from: UnsafeBufferPointer(rebasing: $0[from]), to: UnsafeBufferPointer(rebasing: $0[to]))
+                    Self.moves(from: UnsafeBufferPointer(rebasing: $0[from]), to: UnsafeBufferPointer(rebasing: $0[to]))
                 }
             })
+    }
+
+    /// Moves from each path of `from` to the path at the same offset of `to` (equal
+    /// lengths), built in place as `PackedIndexPath.indexPaths(_:)` builds its paths (here,
+    /// beside ``BatchUpdate``, which the engine's layer may not name).
+    /// - Complexity: O(from.count).
+    private static func moves(from: UnsafeBufferPointer<PackedIndexPath>, to: UnsafeBufferPointer<PackedIndexPath>) -> [BatchUpdate
+        .ItemMove]
+    {
+        var made: [BatchUpdate.ItemMove] = []
+        made.reserveCapacity(from.count)
+        for offset in from.indices {
+            made.append(
+                BatchUpdate.ItemMove(from: IndexPath(index: Int(from[offset].section)), to: IndexPath(index: Int(to[offset].section))))
+        }
+        made.withUnsafeMutableBufferPointer { moves in
+            for offset in moves.indices {
+                moves[offset].from.append(Int(from[offset].item))
+                moves[offset].to.append(Int(to[offset].item))
+            }
+        }
+        return made
     }
 
     /// Lists up to this many paths are made on every read and never cached: making one (an

@@ -26,23 +26,4 @@ struct PackedIndexPath: Hashable, Sendable {
         }
         return made
     }
-
-    /// Moves from each path of `from` to the path at the same offset of `to` (equal
-    /// lengths), built in place as ``indexPaths(_:)`` builds its paths.
-    /// - Complexity: O(from.count).
-    static func moves(from: UnsafeBufferPointer<PackedIndexPath>, to: UnsafeBufferPointer<PackedIndexPath>) -> [BatchUpdate.ItemMove] {
-        var made: [BatchUpdate.ItemMove] = []
-        made.reserveCapacity(from.count)
-        for offset in from.indices {
-            made.append(
-                BatchUpdate.ItemMove(from: IndexPath(index: Int(from[offset].section)), to: IndexPath(index: Int(to[offset].section))))
-        }
-        made.withUnsafeMutableBufferPointer { moves in
-            for offset in moves.indices {
-                moves[offset].from.append(Int(from[offset].item))
-                moves[offset].to.append(Int(to[offset].item))
-            }
-        }
-        return made
-    }
 }

@@ -105,15 +105,11 @@ struct OutlineRows<Item: Hashable> {
             fatalError("section snapshot: \(error) (\(visibleIDs.count) visible items)")
         }
         flat.insertSections([section], keys: [flat.sectionKey(section)], at: 0)
-        var conflicts = [UInt8](repeating: 0, count: visibleKeys.count)
-        if flat.insertItemKeys(visibleKeys, firstSlot: 0, conflicts: &conflicts) == visibleKeys.count {
-            flat.appendUnattachedItems(visibleIDs, keys: visibleKeys)
-        } else {
+        if !flat.appendItemsWithDistinctKeys(visibleIDs, keys: visibleKeys) {
             // Equal keys of different identifiers (hash collisions): one by one.
-            flat.removeAllItemKeys()
             for (id, key) in zip(visibleIDs, visibleKeys) { _ = flat.addUnattachedItem(id, key: key) }
         }
-        flat.attachItems(Array(0..<Int32(visibleIDs.count)), toSection: flat.sectionOrder[0], at: 0)
+        flat.attachSlotsInOrder(counts: CollectionOfOne(visibleIDs.count))
         return rows
     }
 }

@@ -48,21 +48,8 @@ extension DiffableDataSourceSnapshot {
             try storage.reserveItems(items.count)
         } catch { return nil }
         storage.insertSections(sections, keys: keys, at: 0)
-        let itemKeys = storage.itemKeys(of: items)
-        var conflicts = [UInt8](repeating: 0, count: itemKeys.count)
-        guard storage.insertItemKeys(itemKeys, firstSlot: 0, conflicts: &conflicts) == items.count else { return nil }
-        storage.appendUnattachedItems(items, keys: itemKeys)
-        var next: Int32 = 0
-        for position in 0..<layout.order.count {
-            let count = layout.items[Int(layout.order[position])].count, first = next
-            // Filled, not `Array(range)`: that copies a range element by element (15 instructions an item).
-            let slots = [Int32](filling: count) { slots, filled in
-                for index in 0..<count { slots[index] = first + Int32(index) }
-                filled = count
-            }
-            storage.attachItems(slots, toSection: storage.sectionOrder[position], at: 0)
-            next += Int32(count)
-        }
+        guard storage.appendItemsWithDistinctKeys(items, keys: storage.itemKeys(of: items)) else { return nil }
+        storage.attachSlotsInOrder(counts: layout.order.lazy.map { layout.items[Int($0)].count })
         if storage.hashesNeedChecking {
             let (sectionMismatches, itemMismatches) = storage.hashMismatches()
             if !sectionMismatches.isEmpty || !itemMismatches.isEmpty { return nil }

@@ -38,18 +38,10 @@ extension DiffableDataSourceSnapshot {
         // (a repeated item, or two identifiers sharing a hashed key) is resolved item by item.
         let items = sections.flatMap { $0.1 }
         let keys = storage.itemKeys(of: items)
-        var conflicts = [UInt8](repeating: 0, count: keys.count)
         var repeated = false
-        if storage.insertItemKeys(keys, firstSlot: 0, conflicts: &conflicts) == items.count {
-            storage.appendUnattachedItems(items, keys: keys)
-            var next: Int32 = 0
-            for (position, (_, content)) in sections.enumerated() {
-                storage.attachItems(
-                    Array(next..<next + Int32(content.count)), toSection: storage.sectionOrder[position], at: 0)
-                next += Int32(content.count)
-            }
+        if storage.appendItemsWithDistinctKeys(items, keys: keys) {
+            storage.attachSlotsInOrder(counts: sections.lazy.map { $0.1.count })
         } else {
-            storage.removeAllItemKeys()
             var first = 0
             for (position, (_, content)) in sections.enumerated() {
                 var slots: [Int32] = []

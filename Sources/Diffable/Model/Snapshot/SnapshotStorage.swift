@@ -391,6 +391,38 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
         appendUnattachedPlaces(ids.count)
     }
 
+    /// Appends `ids` (keyed `keys`) to a storage holding no items, their table entries made in
+    /// one prefetched batch, when no two of the keys are equal. Otherwise (a repeated
+    /// identifier, or two sharing a key) stores nothing, empties the table again and returns
+    /// false, for the caller's item-by-item path.
+    /// - Complexity: O(k) expected, plus O(table capacity) when it returns false.
+    func appendItemsWithDistinctKeys(_ ids: [I], keys: [UInt64]) -> Bool {
+        var conflicts = [UInt8](repeating: 0, count: keys.count)
+        guard insertItemKeys(keys, firstSlot: 0, conflicts: &conflicts) == keys.count else {
+            removeAllItemKeys()
+            return false
+        }
+        appendUnattachedItems(ids, keys: keys)
+        return true
+    }
+
+    /// Attaches the unattached item slots from 0 on to the sections in display order, in
+    /// order: `counts[p]` consecutive slots to the section at display position `p`.
+    /// - Complexity: O(n + s).
+    func attachSlotsInOrder(counts: some Sequence<Int>) {
+        var next: Int32 = 0
+        for (position, count) in counts.enumerated() {
+            let first = next
+            // Filled, not `Array(range)`: that copies a range element by element (15 instructions an item).
+            let slots = [Int32](filling: count) { slots, filled in
+                for index in 0..<count { slots[index] = first + Int32(index) }
+                filled = count
+            }
+            attachItems(slots, toSection: sectionOrder[position], at: 0)
+            next += Int32(count)
+        }
+    }
+
     /// The places of `count` items just appended to the column, in no section yet.
     /// - Complexity: O(count) amortized.
     func appendUnattachedPlaces(_ count: Int) {

@@ -45,7 +45,7 @@ extension IdentifierKeyConvertible where Self: Identifiable {
     /// whose `==` ignores `id` must not use this key. Values that share an `id` but differ
     /// elsewhere (an edited title) share a key, which costs one `==` where they meet.
     /// - Complexity: O(1) for integer and `UUID` ids; otherwise what keying the `id` costs.
-    @inlinable
+    @inlinable @inline(__always)
     public var identifierKey: UInt64 { KeyStrategy.of(ID.self).key(id) }
 }
 
@@ -83,7 +83,15 @@ extension KeyStrategy {
     @inlinable
     static func providedKeys<T, Keyed: IdentifierKeyConvertible>(_ values: [T], as _: Keyed.Type) -> [UInt64] {
         let values = unsafeBitCast(values, to: [Keyed].self)
-        let keys = values.mapped { $0.identifierKey }
+        // A loop, not `mapped` with a closure: the closure was left out of line, and each
+        // value was then copied (its references retained and released) to be passed to it,
+        // where the inlined `identifierKey` of an `Identifiable` value reads its `id` alone.
+        let keys = [UInt64](filling: values.count) { keys, count in
+            values.withUnsafeBufferPointer { values in
+                for index in values.indices { keys.initializeElement(at: index, to: values[index].identifierKey) }
+            }
+            count = values.count
+        }
         if _isDebugAssertConfiguration() { checkProvidedKeys(values, keys) }
         return keys
     }

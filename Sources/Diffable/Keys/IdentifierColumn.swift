@@ -393,6 +393,29 @@ struct IdentifierColumn<ID: Hashable> {
         Self.append(copiesOf: newIDs, to: &ids)
     }
 
+    /// The keys, by `strategy`, of the identifiers from slot `first` on, each computed on the
+    /// column's own copy, moved out and back in: a value read in place and passed to code
+    /// not inlined here (an app's `hashValue` or `identifierKey`) is copied first, its
+    /// references retained and released, while a moved value is this code's to lend. The
+    /// column must be unshared (so the move touches no other array's elements).
+    /// - Complexity: O(count - first) keys.
+    @inlinable
+    mutating func keysOfOwnCopies(from first: Int, strategy: KeyStrategy) -> [UInt64] {
+        let count = ids.count - first
+        return ids.withUnsafeMutableBufferPointer { column in
+            [UInt64](filling: count) { keys, filled in
+                guard count > 0 else { return }
+                let copies = column.baseAddress.unsafelyUnwrapped + first
+                for index in 0..<count {
+                    let id = (copies + index).move()
+                    keys[index] = strategy.key(id)
+                    (copies + index).initialize(to: id)
+                }
+                filled = count
+            }
+        }
+    }
+
     /// Stores the keys of identifiers just appended (by ``appendIdentifiers(_:)`` or
     /// ``append(contentsOf:keys:)``); nothing for identifiers that are their own keys.
     /// - Complexity: O(k) amortized.

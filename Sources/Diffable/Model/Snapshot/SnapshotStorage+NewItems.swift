@@ -27,6 +27,29 @@ extension SnapshotStorage {
         return Int32(first)
     }
 
+    /// Room in the item table for `count` new items, and the slot the first of them takes
+    /// (the current item count); nil when the table cannot grow. For a caller that appends
+    /// the identifiers before their keys are entered (``claimAppendedItems(_:from:)``).
+    /// The storage must be unshared.
+    /// - Complexity: O(1), or O(n) when the table grows.
+    @usableFromInline
+    func reserveNewItems(_ count: Int) -> Int32? {
+        do { try reserveItemTable(count) } catch { return nil }
+        return Int32(items.ids.count)
+    }
+
+    /// Enters `keys[i]` → slot `first + i` for the identifiers the caller appended from slot
+    /// `first` on (after ``reserveNewItems(_:)``); or, when a key meets an entry already there
+    /// or repeats among them (the cases ``claimNewItems(_:)`` leaves to the general path),
+    /// drops those identifiers again and returns false, the storage as it was.
+    /// - Complexity: O(k) expected.
+    @usableFromInline
+    func claimAppendedItems(_ keys: [UInt64], from first: Int32) -> Bool {
+        if keys.withUnsafeBufferPointer({ items.claimKeys($0, first: Int(first)) }) { return true }
+        items.truncate(to: Int(first))
+        return false
+    }
+
     /// Completes the items whose keys ``claimNewItems(_:)`` entered from slot `first` on and
     /// whose identifiers the caller has appended: their keys stored, their places made, and
     /// their slots put at the end of `section`.

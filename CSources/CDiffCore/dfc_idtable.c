@@ -198,14 +198,36 @@ int dfc_idtable_insert(dfc_idtable *table, uint64_t key, uint32_t value) {
     return DFC_OK;
 }
 
-int dfc_idtable_insert_batch(dfc_idtable *table, const uint64_t *keys, size_t count, uint32_t first_value,
-                             uint8_t *conflicts, size_t *inserted) {
+/* What confirms a batch's shared fingerprints: the caller's keys by value (below
+ * known_count), and the batch's keys, which hold values first_value + j while no key of the
+ * batch has conflicted. */
+typedef struct {
+    const uint64_t *value_keys;
+    size_t known_count;
+    const uint64_t *keys;
+    uint32_t first_value;
+} dfc__batch_keys;
+
+/* Whether key `i` of the batch, sharing a fingerprint with the entry holding `value`,
+ * conflicts with it: the keys are equal, or the entry's key is not known (a fingerprint alone
+ * must then count). `next` is the next value the batch gives. Out of line: fingerprints meet
+ * rarely, and the probe loop stays as tight as without the check. */
+DFC__OUT_OF_LINE static bool dfc__batch_conflict(const dfc__batch_keys *known, uint32_t value, size_t i, uint32_t next) {
+    if (known->value_keys != NULL && value < known->known_count) return known->value_keys[value] == known->keys[i];
+    const bool in_order = next - known->first_value == i;
+    if (in_order && value >= known->first_value && value < next) return known->keys[value - known->first_value] == known->keys[i];
+    return true;
+}
+
+int dfc_idtable_insert_batch_confirmed(dfc_idtable *table, const uint64_t *keys, size_t count, uint32_t first_value,
+                                       const uint64_t *value_keys, size_t known_count, uint8_t *conflicts,
+                                       size_t *inserted) {
     if (table == NULL) return DFC_ERR_NULL_ARGUMENT;
     if (count == 0) {
         if (inserted != NULL) *inserted = 0;
         return DFC_OK;
     }
-    if (keys == NULL || conflicts == NULL) return DFC_ERR_NULL_ARGUMENT;
+    if (keys == NULL || conflicts == NULL || (value_keys == NULL && known_count > 0)) return DFC_ERR_NULL_ARGUMENT;
     if (count > DFC_MAX_COUNT - table->count || (uint64_t)first_value + count > DFC_MAX_COUNT)
         return DFC_ERR_TOO_LARGE;
     if (dfc__idtable_room(table) < count) return DFC_ERR_NO_ROOM;
@@ -215,6 +237,7 @@ int dfc_idtable_insert_batch(dfc_idtable *table, const uint64_t *keys, size_t co
     const size_t mask = table->capacity - 1;
     const uint32_t value_mask = dfc__value_mask(bits);
     dfc_slot *slots = table->slots;
+    const dfc__batch_keys known = {value_keys, known_count, keys, first_value};
     uint32_t next = first_value;
     for (size_t i = 0; i < count; i++) {
         if (i + PREFETCH < count) DFC_PREFETCH(&slots[dfc__idtable_home(keys[i + PREFETCH], bits)]);
@@ -225,8 +248,12 @@ int dfc_idtable_insert_batch(dfc_idtable *table, const uint64_t *keys, size_t co
             if (dfc__slot_removed(slot, value_mask)) {
                 if (free_position == SIZE_MAX) free_position = position;
             } else if (dfc__slot_fingerprint(slot, bits) == fingerprint) {
-                taken = true;
-                break;
+                /* A shared fingerprint is a conflict only when the keys are equal (or the
+                 * entry's key is unknown): an insert past it keeps the batch's values in order. */
+                if (dfc__batch_conflict(&known, dfc__slot_value(slot, value_mask), i, next)) {
+                    taken = true;
+                    break;
+                }
             }
         }
         conflicts[i] = taken ? 1 : 0;
@@ -242,6 +269,11 @@ int dfc_idtable_insert_batch(dfc_idtable *table, const uint64_t *keys, size_t co
     if (next > first_value) dfc__idtable_bound(table, next);
     if (inserted != NULL) *inserted = next - first_value;
     return DFC_OK;
+}
+
+int dfc_idtable_insert_batch(dfc_idtable *table, const uint64_t *keys, size_t count, uint32_t first_value,
+                             uint8_t *conflicts, size_t *inserted) {
+    return dfc_idtable_insert_batch_confirmed(table, keys, count, first_value, NULL, 0, conflicts, inserted);
 }
 
 /* dfc_idtable_find's walk of the key's run from *cursor on: out of line, so that the usual

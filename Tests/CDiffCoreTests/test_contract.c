@@ -740,6 +740,51 @@ static long insert_batch_no_room(contract_env *e) {
     int status = dfc_idtable_insert_batch(e->table, batch_keys, DUPLICATES, 3, e->out.flags, &e->out.size);
     return status != DFC_OK && dfc_idtable_count(e->table) != 3 ? WRONG_OUTPUT : status;
 }
+/* The batch again, each shared fingerprint confirmed against the keys by value: the same
+ * two conflicts (20 is an entry's key, 41 repeats). */
+static long insert_batch_confirmed_valid(contract_env *e) {
+    int status = dfc_idtable_reserve(e->table, 3 + DUPLICATES, e->keys, 3);
+    if (status != DFC_OK) return status;
+    status = dfc_idtable_insert_batch_confirmed(e->table, batch_keys, DUPLICATES, 3, e->keys, 3, e->out.flags, &e->out.size);
+    if (status != DFC_OK) return status;
+    record_batch(e);
+    size_t cursor = 0;
+    bool right = e->out.size == DUPLICATES - 2 && e->out.flags[0] == 1 && e->out.flags[4] == 1 && e->out.flags[1] == 0 &&
+                 dfc_idtable_find(e->table, 42, &cursor) == 4 &&
+                 dfc_idtable_count(e->table) == 3 + DUPLICATES - 2;
+    return right ? DFC_OK : WRONG_OUTPUT;
+}
+static long insert_batch_confirmed_null_table(contract_env *e) {
+    return dfc_idtable_insert_batch_confirmed(NULL, batch_keys, 3, 0, NULL, 0, e->out.flags, &e->out.size);
+}
+static long insert_batch_confirmed_null_keys(contract_env *e) {
+    return dfc_idtable_insert_batch_confirmed(e->table, NULL, 3, 0, NULL, 0, e->out.flags, &e->out.size);
+}
+static long insert_batch_confirmed_null_conflicts(contract_env *e) {
+    return dfc_idtable_insert_batch_confirmed(e->table, batch_keys, 3, 0, NULL, 0, NULL, &e->out.size);
+}
+static long insert_batch_confirmed_null_value_keys(contract_env *e) {
+    int status = dfc_idtable_insert_batch_confirmed(e->table, batch_keys, 3, 3, NULL, 3, e->out.flags, &e->out.size);
+    return status != DFC_OK && dfc_idtable_count(e->table) != 3 ? WRONG_OUTPUT : status;
+}
+static long insert_batch_confirmed_zero(contract_env *e) {
+    size_t inserted = 9;
+    int status = dfc_idtable_insert_batch_confirmed(e->table, NULL, 0, 0, NULL, 0, NULL, &inserted);
+    return status == DFC_OK && inserted != 0 ? WRONG_OUTPUT : status;
+}
+static long insert_batch_confirmed_too_large(contract_env *e) {
+    return dfc_idtable_insert_batch_confirmed(e->table, batch_keys, DFC_MAX_COUNT + 1, 0, NULL, 0, e->out.flags,
+                                              &e->out.size);
+}
+static long insert_batch_confirmed_values_overflow(contract_env *e) {
+    return dfc_idtable_insert_batch_confirmed(e->table, batch_keys, 5, (uint32_t)DFC_MAX_COUNT - 3, NULL, 0,
+                                              e->out.flags, &e->out.size);
+}
+static long insert_batch_confirmed_no_room(contract_env *e) {
+    int status = dfc_idtable_insert_batch_confirmed(e->table, batch_keys, DUPLICATES, 3, e->keys, 3, e->out.flags,
+                                                    &e->out.size);
+    return status != DFC_OK && dfc_idtable_count(e->table) != 3 ? WRONG_OUTPUT : status;
+}
 static long idtable_find_valid(contract_env *e) {
     size_t cursor = 0;
     int64_t first = dfc_idtable_find(e->table, 20, &cursor);
@@ -1394,6 +1439,25 @@ static const contract_row rows[] = {
     STATUS(dfc_idtable_insert_batch, CASE_TOO_LARGE, "more keys than free entries: table and conflicts unchanged",
            insert_batch_no_room, DFC_ERR_NO_ROOM),
     CANNOT(dfc_idtable_insert_batch, CASE_ALLOCATION, "never grows the table: allocates nothing"),
+
+    STATUS(dfc_idtable_insert_batch_confirmed, CASE_VALID, "only equal keys conflict, values consecutive",
+           insert_batch_confirmed_valid, DFC_OK),
+    STATUS(dfc_idtable_insert_batch_confirmed, CASE_NULL, "NULL table", insert_batch_confirmed_null_table,
+           DFC_ERR_NULL_ARGUMENT),
+    STATUS(dfc_idtable_insert_batch_confirmed, CASE_NULL, "NULL keys, count 3", insert_batch_confirmed_null_keys,
+           DFC_ERR_NULL_ARGUMENT),
+    STATUS(dfc_idtable_insert_batch_confirmed, CASE_NULL, "NULL conflicts, count 3", insert_batch_confirmed_null_conflicts,
+           DFC_ERR_NULL_ARGUMENT),
+    STATUS(dfc_idtable_insert_batch_confirmed, CASE_NULL, "NULL value_keys, known_count 3: table unchanged",
+           insert_batch_confirmed_null_value_keys, DFC_ERR_NULL_ARGUMENT),
+    STATUS(dfc_idtable_insert_batch_confirmed, CASE_ZERO, "count 0, every array NULL", insert_batch_confirmed_zero, DFC_OK),
+    STATUS(dfc_idtable_insert_batch_confirmed, CASE_TOO_LARGE, "count DFC_MAX_COUNT + 1", insert_batch_confirmed_too_large,
+           DFC_ERR_TOO_LARGE),
+    STATUS(dfc_idtable_insert_batch_confirmed, CASE_OVERFLOW, "first_value + count past DFC_MAX_COUNT",
+           insert_batch_confirmed_values_overflow, DFC_ERR_TOO_LARGE),
+    STATUS(dfc_idtable_insert_batch_confirmed, CASE_TOO_LARGE, "more keys than free entries: table and conflicts unchanged",
+           insert_batch_confirmed_no_room, DFC_ERR_NO_ROOM),
+    CANNOT(dfc_idtable_insert_batch_confirmed, CASE_ALLOCATION, "never grows the table: allocates nothing"),
 
     VALUE(dfc_idtable_find, CASE_VALID, "the value, then DFC_NOT_FOUND", idtable_find_valid, 1),
     VALUE(dfc_idtable_find, CASE_NULL, "NULL table: DFC_NOT_FOUND", idtable_find_null_table, DFC_NOT_FOUND),

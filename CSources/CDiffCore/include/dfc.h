@@ -86,6 +86,7 @@
  *     dfc_idtable_reserve           O(count + key_count) when it grows, O(1) otherwise
  *     dfc_idtable_insert            O(1) expected
  *     dfc_idtable_insert_batch      O(count) expected
+ *     dfc_idtable_insert_batch_confirmed O(count) expected
  *     dfc_idtable_find              O(1) expected per call, O(c) at worst
  *     dfc_idtable_remove            O(1) expected
  *     dfc_idtable_update            O(1) expected
@@ -552,6 +553,27 @@ int dfc_idtable_insert(dfc_idtable *DFC_NULLABLE table, uint64_t key, uint32_t v
 int dfc_idtable_insert_batch(dfc_idtable *DFC_NULLABLE table, const uint64_t *DFC_NULLABLE keys,
                              size_t count, uint32_t first_value, uint8_t *DFC_NULLABLE conflicts,
                              size_t *DFC_NULLABLE inserted);
+
+/**
+ * @brief dfc_idtable_insert_batch with every shared fingerprint checked against
+ * the full keys: only a key equal to an entry's (or to an earlier key of the
+ * batch) is a conflict. Keys that merely share a fingerprint are inserted, so
+ * when no key repeats, keys[i] gets value first_value + i: a batch appended to a
+ * snapshot keeps its slots in the order of its identifiers. (With fingerprints
+ * alone, a key conflicted without cause about once per 10^4 keys entered at 10^4
+ * entries, and hundreds of times per 10^5 at 10^6, and was placed after the rest.)
+ * @param value_keys  the key of the entry with value v, for every v < known_count
+ *                    (a snapshot's keys by slot); may be NULL only if known_count is 0.
+ *                    The batch's own entries are confirmed against `keys` while no key
+ *                    of the batch has conflicted yet; a match with any other entry is a
+ *                    conflict, as in dfc_idtable_insert_batch.
+ * Other parameters, results and errors as dfc_idtable_insert_batch.
+ * Complexity O(count) expected (probes are prefetched).
+ */
+int dfc_idtable_insert_batch_confirmed(dfc_idtable *DFC_NULLABLE table, const uint64_t *DFC_NULLABLE keys,
+                                       size_t count, uint32_t first_value, const uint64_t *DFC_NULLABLE value_keys,
+                                       size_t known_count, uint8_t *DFC_NULLABLE conflicts,
+                                       size_t *DFC_NULLABLE inserted);
 
 /**
  * @brief Finds the candidate entries for `key`, one per call: every entry with

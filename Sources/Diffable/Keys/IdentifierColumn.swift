@@ -269,7 +269,14 @@ struct IdentifierColumn<ID: Hashable> {
     /// - Complexity: O(newKeys.count) expected.
     private func insertBatchOrNothing(_ newKeys: UnsafeBufferPointer<UInt64>, first: Int) -> Bool {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: newKeys.count) { conflicts in
-            let inserted = borrowTable { $0.insertBatch(newKeys, firstSlot: Int32(first), conflicts: conflicts.baseAddress!) }
+            // The keys of the entries already in (slots below `first`) confirm shared fingerprints.
+            let inserted = withKeys { known in
+                borrowTable {
+                    $0.insertBatch(
+                        newKeys, firstSlot: Int32(first), knownKeys: UnsafeBufferPointer(rebasing: known.prefix(first)),
+                        conflicts: conflicts.baseAddress!)
+                }
+            }
             if inserted == newKeys.count { return true }
             // Entries took consecutive slots, skipping the conflicting keys.
             var value = Int32(first)
@@ -393,14 +400,14 @@ struct IdentifierColumn<ID: Hashable> {
         Self.append(copiesOf: newIDs, to: &ids)
     }
 
-    /// The keys, by `strategy`, of the identifiers from slot `first` on, each computed on the
+    /// The `hashValue` keys of the identifiers from slot `first` on, each computed on the
     /// column's own copy, moved out and back in: a value read in place and passed to code
-    /// not inlined here (an app's `hashValue` or `identifierKey`) is copied first, its
-    /// references retained and released, while a moved value is this code's to lend. The
-    /// column must be unshared (so the move touches no other array's elements).
-    /// - Complexity: O(count - first) keys.
+    /// not inlined here (an app's `hash(into:)`) is copied first, its references retained and
+    /// released, while a moved value is this code's to lend. The column must be unshared (so
+    /// the move touches no other array's elements).
+    /// - Complexity: O(count - first) hashes.
     @inlinable
-    mutating func keysOfOwnCopies(from first: Int, strategy: KeyStrategy) -> [UInt64] {
+    mutating func hashValueKeysOfOwnCopies(from first: Int) -> [UInt64] {
         let count = ids.count - first
         return ids.withUnsafeMutableBufferPointer { column in
             [UInt64](filling: count) { keys, filled in
@@ -408,7 +415,7 @@ struct IdentifierColumn<ID: Hashable> {
                 let copies = column.baseAddress.unsafelyUnwrapped + first
                 for index in 0..<count {
                     let id = (copies + index).move()
-                    keys[index] = strategy.key(id)
+                    keys[index] = UInt64(bitPattern: Int64(id.hashValue))
                     (copies + index).initialize(to: id)
                 }
                 filled = count

@@ -64,25 +64,33 @@ final class IdentifierTable {
     }
 
     /// Inserts `keys[i]` → consecutive slots from `firstSlot` for every key not yet in the
-    /// table (nor earlier in `keys`); marks the others in `conflicts` (1) for the caller to resolve.
+    /// table (nor earlier in `keys`); marks the others in `conflicts` (1) for the caller to
+    /// resolve. `knownKeys[s]` is the key of the entry at slot `s` (a snapshot's keys by slot,
+    /// from 0): an entry that merely shares a key's fingerprint is then no conflict, so a
+    /// batch of new keys takes consecutive slots in its own order.
     /// - Returns: the number of keys inserted.
     /// - Complexity: O(k) expected, probes prefetched.
-    func insertBatch(_ keys: [UInt64], firstSlot: Int32, conflicts: inout [UInt8]) -> Int {
+    func insertBatch(_ keys: [UInt64], firstSlot: Int32, knownKeys: UnsafeBufferPointer<UInt64>, conflicts: inout [UInt8]) -> Int {
         precondition(conflicts.count >= keys.count, "identifier table batch insert: fewer conflict flags than keys")
         if keys.isEmpty { return 0 }
         return keys.withUnsafeBufferPointer { keys in
-            conflicts.withUnsafeMutableBufferPointer { insertBatch(keys, firstSlot: firstSlot, conflicts: $0.baseAddress!) }
+            conflicts.withUnsafeMutableBufferPointer {
+                insertBatch(keys, firstSlot: firstSlot, knownKeys: knownKeys, conflicts: $0.baseAddress!)
+            }
         }
     }
 
-    /// ``insertBatch(_:firstSlot:conflicts:)`` over borrowed keys and conflict flags (no
-    /// array of either is made): for appends that keep their keys in the owner's array.
+    /// ``insertBatch(_:firstSlot:knownKeys:conflicts:)`` over borrowed keys and conflict flags
+    /// (no array of either is made): for appends that keep their keys in the owner's array.
     /// - Returns: the number of keys inserted.
     /// - Complexity: O(k) expected.
     @inline(__always)
-    func insertBatch(_ keys: UnsafeBufferPointer<UInt64>, firstSlot: Int32, conflicts: UnsafeMutablePointer<UInt8>) -> Int {
+    func insertBatch(
+        _ keys: UnsafeBufferPointer<UInt64>, firstSlot: Int32, knownKeys: UnsafeBufferPointer<UInt64>, conflicts: UnsafeMutablePointer<UInt8>
+    ) -> Int {
         var inserted = 0
-        let status = dfc_idtable_insert_batch(raw, keys.baseAddress, keys.count, UInt32(firstSlot), conflicts, &inserted)
+        let status = dfc_idtable_insert_batch_confirmed(
+            raw, keys.baseAddress, keys.count, UInt32(firstSlot), knownKeys.baseAddress, knownKeys.count, conflicts, &inserted)
         CoreError.require(status, "identifier table batch insert")
         return inserted
     }
@@ -95,8 +103,9 @@ final class IdentifierTable {
     @inline(__always)
     func insertUnlessCandidate(key: UInt64, slot: Int32) -> Bool {
         var key = key, conflict: UInt8 = 0
-        return withUnsafePointer(to: &key) { insertBatch(UnsafeBufferPointer(start: $0, count: 1), firstSlot: slot, conflicts: &conflict) }
-            == 1
+        var inserted = 0
+        CoreError.require(dfc_idtable_insert_batch(raw, &key, 1, UInt32(bitPattern: slot), &conflict, &inserted), "identifier table insert")
+        return inserted == 1
     }
 
     /// Starts loading the table slot where a lookup of `key` begins (a hint; see

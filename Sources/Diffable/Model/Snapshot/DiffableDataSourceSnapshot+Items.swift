@@ -17,9 +17,9 @@ extension DiffableDataSourceSnapshot {
         // The keys are made here, in the caller's module, where the identifier type is known.
         let strategy = KeyStrategy.of(ItemIdentifierType.self)
         let keys: [UInt64]
-        if strategy.isUserKeyed && !_isPOD(ItemIdentifierType.self) {
-            // A value holding references, keyed by its own code: keyed on the snapshot's copies.
-            if appendNewItemsKeyingCopies(identifiers, strategy: strategy, toSection: sectionIdentifier) { return }
+        if strategy == .hashValue && !_isPOD(ItemIdentifierType.self) {
+            // A value holding references, keyed by its `hashValue`: keyed on the snapshot's copies.
+            if appendNewItemsHashingCopies(identifiers, toSection: sectionIdentifier) { return }
             keys = strategy.keys(identifiers)
         } else {
             keys = strategy.keys(identifiers)
@@ -32,25 +32,23 @@ extension DiffableDataSourceSnapshot {
         appendItems(identifiers, keys: keys, toSection: sectionIdentifier)
     }
 
-    /// ``appendNewItems(_:keys:toSection:)`` for identifiers keyed by their own code
-    /// (`hashValue`, `identifierKey`) whose values hold references: the identifiers are copied
-    /// into the snapshot first and keyed there (``IdentifierColumn/keysOfOwnCopies(from:strategy:)``),
-    /// which saves a copy of each value (a retain and a release per reference it holds,
-    /// about 85 instructions for a `UUID`, a `String` and a flag) made to pass it to the key's
-    /// code. Returns false, with nothing changed but the storage made unshared, for every
-    /// other case, which the general path handles (and reports).
+    /// ``appendNewItems(_:keys:toSection:)`` for identifiers keyed by their `hashValue` whose
+    /// values hold references: the identifiers are copied into the snapshot first and hashed
+    /// there (``IdentifierColumn/hashValueKeysOfOwnCopies(from:)``), which saves a copy of each
+    /// value made to pass it to its `hash(into:)` (a retain and a release per reference it
+    /// holds: about 85 instructions for a `UUID`, a `String` and a flag). Returns false, with
+    /// nothing changed but the storage made unshared, for every other case, which the general
+    /// path handles (and reports).
     /// - Complexity: O(k + log s) amortized.
     @inlinable
-    mutating func appendNewItemsKeyingCopies(
-        _ identifiers: [ItemIdentifierType], strategy: KeyStrategy, toSection sectionIdentifier: SectionIdentifierType?
-    ) -> Bool {
+    mutating func appendNewItemsHashingCopies(_ identifiers: [ItemIdentifierType], toSection sectionIdentifier: SectionIdentifierType?)
+        -> Bool
+    {
         guard !identifiers.isEmpty, let section = storage.appendTarget(sectionIdentifier) else { return false }
         makeStorageUnique()
         guard let first = storage.reserveNewItems(identifiers.count) else { return false }
-        // Debug builds check an own key's contract on the app's values, as every batch of keys.
-        if strategy == .provided && _isDebugAssertConfiguration() { _ = strategy.keys(identifiers) }
         storage.items.appendIdentifiers(identifiers)
-        let keys = storage.items.keysOfOwnCopies(from: Int(first), strategy: strategy)
+        let keys = storage.items.hashValueKeysOfOwnCopies(from: Int(first))
         guard storage.claimAppendedItems(keys, from: first) else { return false }
         storage.attachNewItems(keys: keys, from: first, toSection: section)
         checkStorageInvariants()

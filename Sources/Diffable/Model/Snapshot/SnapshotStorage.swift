@@ -146,11 +146,16 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
 
     /// Enters `keys` → `firstSlot + i` in the item table in one prefetched batch, before the
     /// items are appended (``appendUnattachedItems(_:keys:)``); see
-    /// ``IdentifierTable/insertBatch(_:firstSlot:conflicts:)`` for what `conflicts` reports.
+    /// ``IdentifierTable/insertBatch(_:firstSlot:knownKeys:conflicts:)`` for what `conflicts` reports.
     /// - Returns: The number of keys entered.
     /// - Complexity: O(k) expected.
     func insertItemKeys(_ keys: [UInt64], firstSlot: Int32, conflicts: inout [UInt8]) -> Int {
-        items.withTable { $0.insertBatch(keys, firstSlot: firstSlot, conflicts: &conflicts) }
+        // The stored keys (slots below `firstSlot`) confirm shared fingerprints.
+        items.withKeys { known in
+            items.withTable {
+                $0.insertBatch(keys, firstSlot: firstSlot, knownKeys: UnsafeBufferPointer(rebasing: known.prefix(Int(firstSlot))), conflicts: &conflicts)
+            }
+        }
     }
 
     /// Takes back every item table entry, for a storage that has no items yet and whose

@@ -86,7 +86,8 @@ final class IdentifierTable {
     /// - Complexity: O(k) expected.
     @inline(__always)
     func insertBatch(
-        _ keys: UnsafeBufferPointer<UInt64>, firstSlot: Int32, knownKeys: UnsafeBufferPointer<UInt64>, conflicts: UnsafeMutablePointer<UInt8>
+        _ keys: UnsafeBufferPointer<UInt64>, firstSlot: Int32, knownKeys: UnsafeBufferPointer<UInt64>,
+        conflicts: UnsafeMutablePointer<UInt8>
     ) -> Int {
         var inserted = 0
         let status = dfc_idtable_insert_batch_confirmed(

@@ -153,7 +153,9 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
         // The stored keys (slots below `firstSlot`) confirm shared fingerprints.
         items.withKeys { known in
             items.withTable {
-                $0.insertBatch(keys, firstSlot: firstSlot, knownKeys: UnsafeBufferPointer(rebasing: known.prefix(Int(firstSlot))), conflicts: &conflicts)
+                $0.insertBatch(
+                    keys, firstSlot: firstSlot, knownKeys: UnsafeBufferPointer(rebasing: known.prefix(Int(firstSlot))),
+                    conflicts: &conflicts)
             }
         }
     }

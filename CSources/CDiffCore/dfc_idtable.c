@@ -200,34 +200,36 @@ int dfc_idtable_insert(dfc_idtable *table, uint64_t key, uint32_t value) {
 
 /* What confirms a batch's shared fingerprints: the caller's keys by value (below
  * known_count), and the batch's keys, which hold values first_value + j while no key of the
- * batch has conflicted. */
+ * batch has conflicted. Both NULL for dfc_idtable_insert_batch, where fingerprints decide. */
 typedef struct {
     const uint64_t *value_keys;
     size_t known_count;
-    const uint64_t *keys;
+    const uint64_t *batch_keys;
     uint32_t first_value;
 } dfc__batch_keys;
 
-/* Whether key `i` of the batch, sharing a fingerprint with the entry holding `value`,
- * conflicts with it: the keys are equal, or the entry's key is not known (a fingerprint alone
- * must then count). `next` is the next value the batch gives. Out of line: fingerprints meet
- * rarely, and the probe loop stays as tight as without the check. */
-DFC__OUT_OF_LINE static bool dfc__batch_conflict(const dfc__batch_keys *known, uint32_t value, size_t i, uint32_t next) {
-    if (known->value_keys != NULL && value < known->known_count) return known->value_keys[value] == known->keys[i];
+/* Whether `key`, key `i` of the batch and sharing a fingerprint with the entry holding
+ * `value`, conflicts with it: the keys are equal, or the entry's key is not known (a
+ * fingerprint alone must then count). `next` is the next value the batch gives. Out of line:
+ * fingerprints meet rarely, and the probe loop stays as tight as without the check. */
+DFC__OUT_OF_LINE static bool dfc__batch_conflict(const dfc__batch_keys *known, uint64_t key, uint32_t value, size_t i,
+                                                 uint32_t next) {
+    if (known->value_keys != NULL && value < known->known_count) return known->value_keys[value] == key;
     const bool in_order = next - known->first_value == i;
-    if (in_order && value >= known->first_value && value < next) return known->keys[value - known->first_value] == known->keys[i];
+    if (known->batch_keys != NULL && in_order && value >= known->first_value && value < next)
+        return known->batch_keys[value - known->first_value] == key;
     return true;
 }
 
-int dfc_idtable_insert_batch_confirmed(dfc_idtable *table, const uint64_t *keys, size_t count, uint32_t first_value,
-                                       const uint64_t *value_keys, size_t known_count, uint8_t *conflicts,
-                                       size_t *inserted) {
+static int dfc__idtable_insert_batch(dfc_idtable *table, const uint64_t *keys, size_t count, uint32_t first_value,
+                                     const dfc__batch_keys *known, uint8_t *conflicts, size_t *inserted) {
     if (table == NULL) return DFC_ERR_NULL_ARGUMENT;
     if (count == 0) {
         if (inserted != NULL) *inserted = 0;
         return DFC_OK;
     }
-    if (keys == NULL || conflicts == NULL || (value_keys == NULL && known_count > 0)) return DFC_ERR_NULL_ARGUMENT;
+    if (keys == NULL || conflicts == NULL || (known->value_keys == NULL && known->known_count > 0))
+        return DFC_ERR_NULL_ARGUMENT;
     if (count > DFC_MAX_COUNT - table->count || (uint64_t)first_value + count > DFC_MAX_COUNT)
         return DFC_ERR_TOO_LARGE;
     if (dfc__idtable_room(table) < count) return DFC_ERR_NO_ROOM;
@@ -237,7 +239,6 @@ int dfc_idtable_insert_batch_confirmed(dfc_idtable *table, const uint64_t *keys,
     const size_t mask = table->capacity - 1;
     const uint32_t value_mask = dfc__value_mask(bits);
     dfc_slot *slots = table->slots;
-    const dfc__batch_keys known = {value_keys, known_count, keys, first_value};
     uint32_t next = first_value;
     for (size_t i = 0; i < count; i++) {
         if (i + PREFETCH < count) DFC_PREFETCH(&slots[dfc__idtable_home(keys[i + PREFETCH], bits)]);
@@ -250,7 +251,7 @@ int dfc_idtable_insert_batch_confirmed(dfc_idtable *table, const uint64_t *keys,
             } else if (dfc__slot_fingerprint(slot, bits) == fingerprint) {
                 /* A shared fingerprint is a conflict only when the keys are equal (or the
                  * entry's key is unknown): an insert past it keeps the batch's values in order. */
-                if (dfc__batch_conflict(&known, dfc__slot_value(slot, value_mask), i, next)) {
+                if (dfc__batch_conflict(known, keys[i], dfc__slot_value(slot, value_mask), i, next)) {
                     taken = true;
                     break;
                 }
@@ -271,9 +272,17 @@ int dfc_idtable_insert_batch_confirmed(dfc_idtable *table, const uint64_t *keys,
     return DFC_OK;
 }
 
+int dfc_idtable_insert_batch_confirmed(dfc_idtable *table, const uint64_t *keys, size_t count, uint32_t first_value,
+                                       const uint64_t *value_keys, size_t known_count, uint8_t *conflicts,
+                                       size_t *inserted) {
+    const dfc__batch_keys known = {value_keys, known_count, keys, first_value};
+    return dfc__idtable_insert_batch(table, keys, count, first_value, &known, conflicts, inserted);
+}
+
 int dfc_idtable_insert_batch(dfc_idtable *table, const uint64_t *keys, size_t count, uint32_t first_value,
                              uint8_t *conflicts, size_t *inserted) {
-    return dfc_idtable_insert_batch_confirmed(table, keys, count, first_value, NULL, 0, conflicts, inserted);
+    const dfc__batch_keys fingerprints_only = {NULL, 0, NULL, first_value};
+    return dfc__idtable_insert_batch(table, keys, count, first_value, &fingerprints_only, conflicts, inserted);
 }
 
 /* dfc_idtable_find's walk of the key's run from *cursor on: out of line, so that the usual

@@ -5,7 +5,8 @@
  * home slot and fingerprint at every table size: long runs, many candidates; others share
  * the home but not the fingerprint, or sit one slot away at 64 slots), then each byte pair
  * is an operation: create (the counting allocator may be told to fail), reserve (honest
- * keys, key_count too small, NULL keys, oversized counts), insert, insert_batch, remove,
+ * keys, key_count too small, NULL keys, oversized counts), insert, insert_batch (plain, or
+ * confirmed against the model's keys by value), remove,
  * update, find, copy, clear, prefetch, renumbering, and calls with NULL arguments, values
  * too large for the slots and counts above DFC_MAX_COUNT. The model is the caller's side:
  * value -> key for every live entry (values distinct, as the contract asks).
@@ -444,6 +445,10 @@ static void op_insert_batch(state *s, input *in) {
         CHECK(memcmp(conflicts, conflicts_before, sizeof(conflicts)) == 0);
         return;
     }
+    /* dfc_idtable_insert_batch_confirmed with the model's keys by value (every live value is
+     * below `first` here): a candidate conflicts only when its key is the batch key's, or
+     * when it is one of the batch's own entries after a conflict (no key known for it). */
+    const bool confirm = (b & 0x20) != 0 && variant < 5;
     /* Reference: a copy, through single finds and inserts. */
     dfc_idtable *reference = NULL;
     uint8_t expected[MAX_BATCH + 1];
@@ -454,7 +459,11 @@ static void op_insert_batch(state *s, input *in) {
         CHECK(reference != NULL);
         for (size_t i = 0; i < count; i++) {
             size_t cursor = 0;
-            bool candidate = dfc_idtable_find(reference, keys[i], &cursor) != DFC_NOT_FOUND;
+            bool candidate = false;
+            for (int64_t v; !candidate && (v = dfc_idtable_find(reference, keys[i], &cursor)) != DFC_NOT_FOUND;) {
+                if (!confirm || (uint64_t)v < first) candidate = !confirm || s->key_of[v] == keys[i];
+                else candidate = expected_inserted != i || keys[(uint64_t)v - first] == keys[i];
+            }
             expected[i] = candidate;
             definite[i] = true;
             if (!candidate) {
@@ -465,7 +474,9 @@ static void op_insert_batch(state *s, input *in) {
         }
     }
     if (b & 0x40) s->alloc.fail_at = s->alloc.calls + 1; /* must not matter */
-    status = dfc_idtable_insert_batch(s->table, keys, count, first, conflicts, b & 0x80 ? NULL : &inserted);
+    status = confirm ? dfc_idtable_insert_batch_confirmed(s->table, keys, count, first, s->key_of, first, conflicts,
+                                                          b & 0x80 ? NULL : &inserted)
+                     : dfc_idtable_insert_batch(s->table, keys, count, first, conflicts, b & 0x80 ? NULL : &inserted);
     s->alloc.fail_at = 0;
     CHECK(s->alloc.calls == attempts);
     CHECK(dfc_idtable_sizeof(s->table) == before.bytes);

@@ -16,18 +16,18 @@ extension DiffableDataSourceSnapshot {
     public mutating func appendItems(_ identifiers: [ItemIdentifierType], toSection sectionIdentifier: SectionIdentifierType? = nil) {
         // The keys are made here, in the caller's module, where the identifier type is known.
         let strategy = KeyStrategy.of(ItemIdentifierType.self)
-        let keys: [UInt64]
-        if strategy == .hashValue && !_isPOD(ItemIdentifierType.self) {
-            // A value holding references, keyed by its `hashValue`: keyed on the snapshot's copies.
-            if appendNewItemsHashingCopies(identifiers, toSection: sectionIdentifier) { return }
-            keys = strategy.keys(identifiers)
-        } else {
-            keys = strategy.keys(identifiers)
-            // So are new items of an app's own identifier type (the library's own types have
-            // pre-specialized bodies below).
-            if KeyStrategy.builtIn(ItemIdentifierType.self) == nil, appendNewItems(identifiers, keys: keys, toSection: sectionIdentifier) {
-                return
-            }
+        // A value holding references, keyed by its `hashValue`: keyed on the snapshot's copies
+        // (a type without references never takes this branch: it folds away).
+        if strategy == .hashValue && !_isPOD(ItemIdentifierType.self),
+            appendNewItemsHashingCopies(identifiers, toSection: sectionIdentifier)
+        {
+            return
+        }
+        let keys = strategy.keys(identifiers)
+        // So are new items of an app's own identifier type (the library's own types have
+        // pre-specialized bodies below).
+        if KeyStrategy.builtIn(ItemIdentifierType.self) == nil, appendNewItems(identifiers, keys: keys, toSection: sectionIdentifier) {
+            return
         }
         appendItems(identifiers, keys: keys, toSection: sectionIdentifier)
     }

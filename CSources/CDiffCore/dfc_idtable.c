@@ -199,27 +199,26 @@ int dfc_idtable_insert(dfc_idtable *table, uint64_t key, uint32_t value) {
 }
 
 /* What confirms a batch's shared fingerprints: the caller's keys by value (below
- * known_count), and the batch's keys, which hold values first_value + j while no key of the
- * batch has conflicted. Both NULL for dfc_idtable_insert_batch, where fingerprints decide. */
+ * known_count), and whether the batch's own entries are confirmed against its keys (value
+ * first_value + j holds keys[j] while no key of the batch has conflicted). NULL and false for
+ * dfc_idtable_insert_batch, where fingerprints decide. */
 typedef struct {
     const uint64_t *value_keys;
     size_t known_count;
-    const uint64_t *batch_keys;
-    uint32_t first_value;
+    bool batch_confirms;
 } dfc__batch_keys;
 
-/* Whether `key`, key `i` of the batch and sharing a fingerprint with the entry holding
- * `value`, conflicts with it: the keys are equal, or the entry's key is not known (a
- * fingerprint alone must then count). `next` is the next value the batch gives. Inline: out
- * of line, the call kept the probe loop's values out of caller-saved registers (with clang
- * 1.5 instructions a key more than without the check, with gcc 8; inline, clang's loop is
- * as short as before it and gcc's 5.5 longer). */
-static inline bool dfc__batch_conflict(const dfc__batch_keys *known, uint64_t key, uint32_t value, size_t i,
-                                                 uint32_t next) {
-    if (known->value_keys != NULL && value < known->known_count) return known->value_keys[value] == key;
-    const bool in_order = next - known->first_value == i;
-    if (known->batch_keys != NULL && in_order && value >= known->first_value && value < next)
-        return known->batch_keys[value - known->first_value] == key;
+/* Whether keys[i], sharing a fingerprint with the entry holding `value`, conflicts with it:
+ * the keys are equal, or the entry's key is not known (a fingerprint alone must then count).
+ * `next` is the next value the batch gives. Inline: out of line, the call kept the probe
+ * loop's values out of caller-saved registers (with clang 1.5 instructions a key more than
+ * without the check, with gcc 8; inline, clang's loop is as short as before it and gcc's 5.5
+ * longer). */
+static inline bool dfc__batch_conflict(const dfc__batch_keys *known, const uint64_t *keys, size_t i, uint32_t value,
+                                       uint32_t first_value, uint32_t next) {
+    if (known->value_keys != NULL && value < known->known_count) return known->value_keys[value] == keys[i];
+    const bool in_order = next - first_value == i;
+    if (known->batch_confirms && in_order && value >= first_value && value < next) return keys[value - first_value] == keys[i];
     return true;
 }
 
@@ -232,6 +231,8 @@ static int dfc__idtable_insert_batch(dfc_idtable *table, const uint64_t *keys, s
     }
     if (keys == NULL || conflicts == NULL || (known->value_keys == NULL && known->known_count > 0))
         return DFC_ERR_NULL_ARGUMENT;
+    /* Keys by value past first_value would stand for the batch's own values. */
+    if (known->known_count > first_value) return DFC_ERR_INCONSISTENT;
     if (count > DFC_MAX_COUNT - table->count || (uint64_t)first_value + count > DFC_MAX_COUNT)
         return DFC_ERR_TOO_LARGE;
     if (dfc__idtable_room(table) < count) return DFC_ERR_NO_ROOM;
@@ -253,7 +254,7 @@ static int dfc__idtable_insert_batch(dfc_idtable *table, const uint64_t *keys, s
             } else if (dfc__slot_fingerprint(slot, bits) == fingerprint) {
                 /* A shared fingerprint is a conflict only when the keys are equal (or the
                  * entry's key is unknown): an insert past it keeps the batch's values in order. */
-                if (dfc__batch_conflict(known, keys[i], dfc__slot_value(slot, value_mask), i, next)) {
+                if (dfc__batch_conflict(known, keys, i, dfc__slot_value(slot, value_mask), first_value, next)) {
                     taken = true;
                     break;
                 }
@@ -277,13 +278,13 @@ static int dfc__idtable_insert_batch(dfc_idtable *table, const uint64_t *keys, s
 int dfc_idtable_insert_batch_confirmed(dfc_idtable *table, const uint64_t *keys, size_t count, uint32_t first_value,
                                        const uint64_t *value_keys, size_t known_count, uint8_t *conflicts,
                                        size_t *inserted) {
-    const dfc__batch_keys known = {value_keys, known_count, keys, first_value};
+    const dfc__batch_keys known = {value_keys, known_count, true};
     return dfc__idtable_insert_batch(table, keys, count, first_value, &known, conflicts, inserted);
 }
 
 int dfc_idtable_insert_batch(dfc_idtable *table, const uint64_t *keys, size_t count, uint32_t first_value,
                              uint8_t *conflicts, size_t *inserted) {
-    const dfc__batch_keys fingerprints_only = {NULL, 0, NULL, first_value};
+    const dfc__batch_keys fingerprints_only = {NULL, 0, false};
     return dfc__idtable_insert_batch(table, keys, count, first_value, &fingerprints_only, conflicts, inserted);
 }
 

@@ -780,6 +780,11 @@ static long insert_batch_confirmed_values_overflow(contract_env *e) {
     return dfc_idtable_insert_batch_confirmed(e->table, batch_keys, 5, (uint32_t)DFC_MAX_COUNT - 3, NULL, 0,
                                               e->out.flags, &e->out.size);
 }
+/* Keys by value past first_value would stand for the batch's own values: refused, table unchanged. */
+static long insert_batch_confirmed_known_past_first(contract_env *e) {
+    int status = dfc_idtable_insert_batch_confirmed(e->table, batch_keys, 2, 3, e->keys, 4, e->out.flags, &e->out.size);
+    return status != DFC_OK && dfc_idtable_count(e->table) != 3 ? WRONG_OUTPUT : status;
+}
 static long insert_batch_confirmed_no_room(contract_env *e) {
     int status = dfc_idtable_insert_batch_confirmed(e->table, batch_keys, DUPLICATES, 3, e->keys, 3, e->out.flags,
                                                     &e->out.size);
@@ -1455,6 +1460,8 @@ static const contract_row rows[] = {
            DFC_ERR_TOO_LARGE),
     STATUS(dfc_idtable_insert_batch_confirmed, CASE_OVERFLOW, "first_value + count past DFC_MAX_COUNT",
            insert_batch_confirmed_values_overflow, DFC_ERR_TOO_LARGE),
+    STATUS(dfc_idtable_insert_batch_confirmed, CASE_OVERFLOW, "known_count past first_value: table unchanged",
+           insert_batch_confirmed_known_past_first, DFC_ERR_INCONSISTENT),
     STATUS(dfc_idtable_insert_batch_confirmed, CASE_TOO_LARGE, "more keys than free entries: table and conflicts unchanged",
            insert_batch_confirmed_no_room, DFC_ERR_NO_ROOM),
     CANNOT(dfc_idtable_insert_batch_confirmed, CASE_ALLOCATION, "never grows the table: allocates nothing"),

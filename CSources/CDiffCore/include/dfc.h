@@ -564,10 +564,14 @@ int dfc_idtable_insert_batch(dfc_idtable *DFC_NULLABLE table, const uint64_t *DF
  * entries, and hundreds of times per 10^5 at 10^6, and was placed after the rest.)
  * @param value_keys  the key of the entry with value v, for every v < known_count
  *                    (a snapshot's keys by slot); may be NULL only if known_count is 0.
- *                    The batch's own entries are confirmed against `keys` while no key
- *                    of the batch has conflicted yet; a match with any other entry is a
- *                    conflict, as in dfc_idtable_insert_batch.
- * Other parameters, results and errors as dfc_idtable_insert_batch.
+ *                    known_count must not pass first_value. The batch's own entries are
+ *                    confirmed against `keys` while no key of the batch has conflicted
+ *                    yet; a match with any other entry is a conflict, as in
+ *                    dfc_idtable_insert_batch. No entry may hold a value the batch gives
+ *                    (every entry's value is its own, as for dfc_idtable_insert_batch).
+ * @return as dfc_idtable_insert_batch, and DFC_ERR_INCONSISTENT (table unchanged) when
+ *         known_count passes first_value.
+ * Other parameters and results as dfc_idtable_insert_batch.
  * Complexity O(count) expected (probes are prefetched).
  */
 int dfc_idtable_insert_batch_confirmed(dfc_idtable *DFC_NULLABLE table, const uint64_t *DFC_NULLABLE keys,

@@ -245,10 +245,11 @@ struct IdentifierColumn<ID: Hashable> {
         if let failure { throw failure }
     }
 
-    /// Adds `newKeys[i]` → `first + i` for every key when none of them has a candidate in the
-    /// table yet nor a fingerprint repeated among them (an identifier present or repeated, or
-    /// merely a hash collision: the caller checks); otherwise changes nothing and returns
-    /// false. One key takes one probe, more one prefetched batch. The table must have room
+    /// Adds `newKeys[i]` → `first + i` for every key when none of them meets an entry or an
+    /// earlier one of them (an identifier present or repeated, or a hash collision: the caller
+    /// checks); otherwise changes nothing and returns false. One key takes one probe and meets
+    /// any entry sharing its fingerprint; a batch is prefetched and meets only equal keys
+    /// (``enterBatch(_:first:conflicts:)``). The table must have room
     /// (``reserveTable(_:entriesArePrefix:)``).
     /// - Complexity: O(newKeys.count) expected.
     @inline(__always)
@@ -263,20 +264,12 @@ struct IdentifierColumn<ID: Hashable> {
         return insertBatchOrNothing(newKeys, first: first)
     }
 
-    /// Inserts `newKeys[i]` → `first + i` in one prefetched batch when no key has a candidate
-    /// in the table yet nor repeats a fingerprint among them; otherwise takes back what the
-    /// batch inserted and returns false.
+    /// Inserts `newKeys[i]` → `first + i` in one prefetched batch when no key meets an entry
+    /// or an earlier one of them; otherwise takes back what the batch inserted and returns false.
     /// - Complexity: O(newKeys.count) expected.
     private func insertBatchOrNothing(_ newKeys: UnsafeBufferPointer<UInt64>, first: Int) -> Bool {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: newKeys.count) { conflicts in
-            // The keys of the entries already in (slots below `first`) confirm shared fingerprints.
-            let inserted = withKeys { known in
-                borrowTable {
-                    $0.insertBatch(
-                        newKeys, firstSlot: Int32(first), knownKeys: UnsafeBufferPointer(rebasing: known.prefix(first)),
-                        conflicts: conflicts.baseAddress!)
-                }
-            }
+            let inserted = enterBatch(newKeys, first: first, conflicts: conflicts.baseAddress!)
             if inserted == newKeys.count { return true }
             // Entries took consecutive slots, skipping the conflicting keys.
             var value = Int32(first)
@@ -285,6 +278,22 @@ struct IdentifierColumn<ID: Hashable> {
                 value += 1
             }
             return false
+        }
+    }
+
+    /// Enters `newKeys[i]` → consecutive slots from `first` for every key that meets no entry
+    /// and no earlier one of them, marking the others in `conflicts` (1) for the caller to
+    /// resolve. A key sharing an entry's fingerprint is checked against the entry's stored key
+    /// (the slots below `first`; the table's values must be dense there), so new keys take
+    /// consecutive slots in their own order. The table must have room.
+    /// - Returns: the number of keys entered.
+    /// - Complexity: O(newKeys.count) expected, probes prefetched.
+    func enterBatch(_ newKeys: UnsafeBufferPointer<UInt64>, first: Int, conflicts: UnsafeMutablePointer<UInt8>) -> Int {
+        withKeys { known in
+            borrowTable {
+                $0.insertBatch(
+                    newKeys, firstSlot: Int32(first), knownKeys: UnsafeBufferPointer(rebasing: known.prefix(first)), conflicts: conflicts)
+            }
         }
     }
 
@@ -391,7 +400,7 @@ struct IdentifierColumn<ID: Hashable> {
     }
 
     /// Appends identifiers without their keys or table entries (see
-    /// `SnapshotStorage.claimNewItems` and `attachNewItems`, the steps around it). Inlinable:
+    /// `SnapshotStorage.reserveNewItems`, `claimAppendedItems` and `attachNewItems`, the steps around it). Inlinable:
     /// called from code inlined into an app's module, the copy and the array's growth run
     /// specialized for the app's identifier type.
     /// - Complexity: O(k) amortized.
@@ -415,7 +424,7 @@ struct IdentifierColumn<ID: Hashable> {
                 let copies = column.baseAddress.unsafelyUnwrapped + first
                 for index in 0..<count {
                     let id = (copies + index).move()
-                    keys[index] = UInt64(bitPattern: Int64(id.hashValue))
+                    keys[index] = KeyStrategy.hashValueKey(id)
                     (copies + index).initialize(to: id)
                 }
                 filled = count

@@ -99,9 +99,14 @@ enum KeyStrategy: Equatable {
             withUnsafeBytes(of: Self.reinterpret(value, as: UUID.self).uuid) { IdentifierKey.bytes($0) }
         case .bytes: Self.reinterpret(value, as: [UInt8].self).withUnsafeBytes { IdentifierKey.bytes($0) }
         case .provided: Self.providedKey(value)
-        case .hashValue: UInt64(bitPattern: Int64(value.hashValue))
+        case .hashValue: Self.hashValueKey(value)
         }
     }
+
+    /// The key of a value keyed by its `hashValue`: its bits.
+    /// - Complexity: O(1) plus the value's `hash(into:)`.
+    @inlinable @inline(__always)
+    static func hashValueKey<T: Hashable>(_ value: T) -> UInt64 { UInt64(bitPattern: Int64(value.hashValue)) }
 
     /// The keys of many identifiers. 64-bit integers are their own keys: the array itself,
     /// reinterpreted (the same buffer, no copy).
@@ -114,7 +119,19 @@ enum KeyStrategy: Equatable {
         if self == .string { return IdentifierKey.strings(unsafeBitCast(values, to: [String].self)) }
         if self == .uuid { return IdentifierKey.uuids(unsafeBitCast(values, to: [UUID].self)) }
         if self == .provided { return Self.providedKeys(values) }
-        return values.mapped { key($0) }
+        // A loop, not `mapped` with a closure: where the optimizer leaves the closure out of
+        // line (an `appendItems` grown by a branch was enough), each key costs a call, and a
+        // value holding references a copy to pass to it.
+        return [UInt64](filling: values.count) { keys, count in
+            values.withUnsafeBufferPointer { values in
+                if self == .hashValue {  // an app's own type: no switch per value
+                    for index in values.indices { keys.initializeElement(at: index, to: Self.hashValueKey(values[index])) }
+                } else {
+                    for index in values.indices { keys.initializeElement(at: index, to: key(values[index])) }
+                }
+            }
+            count = values.count
+        }
     }
 
     /// Reads `value` as `U`; valid only when `T` is `U` (checked by the strategy choice).

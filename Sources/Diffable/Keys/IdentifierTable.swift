@@ -65,25 +65,12 @@ final class IdentifierTable {
 
     /// Inserts `keys[i]` → consecutive slots from `firstSlot` for every key not yet in the
     /// table (nor earlier in `keys`); marks the others in `conflicts` (1) for the caller to
-    /// resolve. `knownKeys[s]` is the key of the entry at slot `s` (a snapshot's keys by slot,
-    /// from 0): an entry that merely shares a key's fingerprint is then no conflict, so a
-    /// batch of new keys takes consecutive slots in its own order.
+    /// resolve. `knownKeys[s]` is the key of the entry at slot `s` (from 0, below
+    /// `firstSlot`): an entry that merely shares a key's fingerprint is then no conflict, so a
+    /// batch of new keys takes consecutive slots in its own order; an entry past them meets a
+    /// key on its fingerprint alone.
     /// - Returns: the number of keys inserted.
     /// - Complexity: O(k) expected, probes prefetched.
-    func insertBatch(_ keys: [UInt64], firstSlot: Int32, knownKeys: UnsafeBufferPointer<UInt64>, conflicts: inout [UInt8]) -> Int {
-        precondition(conflicts.count >= keys.count, "identifier table batch insert: fewer conflict flags than keys")
-        if keys.isEmpty { return 0 }
-        return keys.withUnsafeBufferPointer { keys in
-            conflicts.withUnsafeMutableBufferPointer {
-                insertBatch(keys, firstSlot: firstSlot, knownKeys: knownKeys, conflicts: $0.baseAddress!)
-            }
-        }
-    }
-
-    /// ``insertBatch(_:firstSlot:knownKeys:conflicts:)`` over borrowed keys and conflict flags
-    /// (no array of either is made): for appends that keep their keys in the owner's array.
-    /// - Returns: the number of keys inserted.
-    /// - Complexity: O(k) expected.
     @inline(__always)
     func insertBatch(
         _ keys: UnsafeBufferPointer<UInt64>, firstSlot: Int32, knownKeys: UnsafeBufferPointer<UInt64>,
@@ -103,10 +90,13 @@ final class IdentifierTable {
     /// - Complexity: O(1) expected.
     @inline(__always)
     func insertUnlessCandidate(key: UInt64, slot: Int32) -> Bool {
+        // No known keys: every entry sharing the fingerprint is a candidate.
         var key = key, conflict: UInt8 = 0
-        var inserted = 0
-        CoreError.require(dfc_idtable_insert_batch(raw, &key, 1, UInt32(bitPattern: slot), &conflict, &inserted), "identifier table insert")
-        return inserted == 1
+        return withUnsafePointer(to: &key) {
+            insertBatch(
+                UnsafeBufferPointer(start: $0, count: 1), firstSlot: slot, knownKeys: UnsafeBufferPointer(start: nil, count: 0),
+                conflicts: &conflict)
+        } == 1
     }
 
     /// Starts loading the table slot where a lookup of `key` begins (a hint; see

@@ -16,60 +16,43 @@ extension DiffableDataSourceSnapshot {
     public mutating func appendItems(_ identifiers: [ItemIdentifierType], toSection sectionIdentifier: SectionIdentifierType? = nil) {
         // The keys are made here, in the caller's module, where the identifier type is known.
         let strategy = KeyStrategy.of(ItemIdentifierType.self)
-        // A value holding references, keyed by its `hashValue`: keyed on the snapshot's copies
-        // (a type without references never takes this branch: it folds away).
-        if strategy == .hashValue && !_isPOD(ItemIdentifierType.self),
-            appendNewItemsHashingCopies(identifiers, toSection: sectionIdentifier)
-        {
-            return
-        }
+        // A value holding references, keyed by its `hashValue`, is hashed on the snapshot's own
+        // copy (a type without references never takes this branch: it folds away).
+        let hashesCopies = strategy == .hashValue && !_isPOD(ItemIdentifierType.self)
+        if hashesCopies, appendNewItems(identifiers, keys: nil, toSection: sectionIdentifier) { return }
         let keys = strategy.keys(identifiers)
         // So are new items of an app's own identifier type (the library's own types have
         // pre-specialized bodies below).
-        if KeyStrategy.builtIn(ItemIdentifierType.self) == nil, appendNewItems(identifiers, keys: keys, toSection: sectionIdentifier) {
+        if !hashesCopies, KeyStrategy.builtIn(ItemIdentifierType.self) == nil,
+            appendNewItems(identifiers, keys: keys, toSection: sectionIdentifier)
+        {
             return
         }
         appendItems(identifiers, keys: keys, toSection: sectionIdentifier)
-    }
-
-    /// ``appendNewItems(_:keys:toSection:)`` for identifiers keyed by their `hashValue` whose
-    /// values hold references: the identifiers are copied into the snapshot first and hashed
-    /// there (``IdentifierColumn/hashValueKeysOfOwnCopies(from:)``), which saves a copy of each
-    /// value made to pass it to its `hash(into:)` (a retain and a release per reference it
-    /// holds: about 85 instructions for a `UUID`, a `String` and a flag). Returns false, with
-    /// nothing changed but the storage made unshared, for every other case, which the general
-    /// path handles (and reports).
-    /// - Complexity: O(k + log s) amortized.
-    @inlinable
-    mutating func appendNewItemsHashingCopies(_ identifiers: [ItemIdentifierType], toSection sectionIdentifier: SectionIdentifierType?)
-        -> Bool
-    {
-        guard !identifiers.isEmpty, let section = storage.appendTarget(sectionIdentifier) else { return false }
-        makeStorageUnique()
-        guard let first = storage.reserveNewItems(identifiers.count) else { return false }
-        storage.items.appendIdentifiers(identifiers)
-        let keys = storage.items.hashValueKeysOfOwnCopies(from: Int(first))
-        guard storage.claimAppendedItems(keys, from: first) else { return false }
-        storage.attachNewItems(keys: keys, from: first, toSection: section)
-        checkStorageInvariants()
-        return true
     }
 
     /// Appends `identifiers` when all of them are new and the section exists, in code
     /// specialized where it is inlined: the library's generic body would look up the generic
     /// metadata of the identifier type's arrays and optionals on every call (about 5,600
     /// instructions per call for an app's 3-field struct, a ninth of appending 100 of them).
+    /// The identifiers are copied into the snapshot first and their keys entered after.
+    /// Without `keys`, those are the `hashValue`s of the snapshot's own copies
+    /// (``IdentifierColumn/hashValueKeysOfOwnCopies(from:)``): hashing the caller's values
+    /// would copy each one first to pass it to its `hash(into:)` (a retain and a release per
+    /// reference it holds: about 85 instructions for a `UUID`, a `String` and a flag).
     /// Returns false, with nothing changed but the storage made unshared, for every other
     /// case, which the general path handles (and reports).
     /// - Complexity: O(k + log s) amortized.
     @inlinable
-    mutating func appendNewItems(_ identifiers: [ItemIdentifierType], keys: [UInt64], toSection sectionIdentifier: SectionIdentifierType?)
+    mutating func appendNewItems(_ identifiers: [ItemIdentifierType], keys: [UInt64]?, toSection sectionIdentifier: SectionIdentifierType?)
         -> Bool
     {
         guard !identifiers.isEmpty, let section = storage.appendTarget(sectionIdentifier) else { return false }
         makeStorageUnique()
-        guard let first = storage.claimNewItems(keys) else { return false }
+        guard let first = storage.reserveNewItems(identifiers.count) else { return false }
         storage.items.appendIdentifiers(identifiers)
+        let keys = keys ?? storage.items.hashValueKeysOfOwnCopies(from: Int(first))
+        guard storage.claimAppendedItems(keys, from: first) else { return false }
         storage.attachNewItems(keys: keys, from: first, toSection: section)
         checkStorageInvariants()
         return true

@@ -1,8 +1,8 @@
-/// Appending new items in three steps, for ``DiffableDataSourceSnapshot``'s inlined
-/// `appendItems(_:toSection:)`: the keys entered here, the identifiers copied by the caller
+/// Appending new items in steps, for ``DiffableDataSourceSnapshot``'s inlined
+/// `appendItems(_:toSection:)`: room reserved here, the identifiers copied by the caller
 /// through ``IdentifierColumn/appendIdentifiers(_:)`` (in its own module, where the identifier type is
 /// known, so the copy and the array's growth run specialized, with no generic metadata looked
-/// up), the rest here. These steps touch no array of the identifier type themselves.
+/// up), their keys entered here, the rest here. These steps touch no array of the identifier type themselves.
 extension SnapshotStorage {
     /// The section slot `appendItems` fills (`nil`: the last section); nil when there is no
     /// such section, which the general path reports.
@@ -11,20 +11,6 @@ extension SnapshotStorage {
     func appendTarget(_ section: S?) -> Int32? {
         guard let section else { return sectionOrder.last }
         return sectionSlot(section)
-    }
-
-    /// Enters `keys[i]` → slot `first + i` for the identifiers about to be appended, `first`
-    /// being the current item count, and returns `first`; or changes nothing and returns nil
-    /// when a key meets an entry already there or repeats among them (an identifier present or
-    /// repeated, or a hash collision: the general path sorts that out), or the table cannot
-    /// grow. The storage must be unshared.
-    /// - Complexity: O(k) expected, plus O(n) when the table grows.
-    @usableFromInline
-    func claimNewItems(_ keys: [UInt64]) -> Int32? {
-        let first = items.ids.count
-        do { try reserveItemTable(keys.count) } catch { return nil }
-        guard keys.withUnsafeBufferPointer({ items.claimKeys($0, first: first) }) else { return nil }
-        return Int32(first)
     }
 
     /// Room in the item table for `count` new items, and the slot the first of them takes
@@ -40,8 +26,9 @@ extension SnapshotStorage {
 
     /// Enters `keys[i]` → slot `first + i` for the identifiers the caller appended from slot
     /// `first` on (after ``reserveNewItems(_:)``); or, when a key meets an entry already there
-    /// or repeats among them (the cases ``claimNewItems(_:)`` leaves to the general path),
-    /// drops those identifiers again and returns false, the storage as it was.
+    /// or repeats among them (an identifier present or repeated, or a hash collision: the
+    /// general path sorts that out), drops those identifiers again and returns false, the
+    /// storage as it was.
     /// - Complexity: O(k) expected.
     @usableFromInline
     func claimAppendedItems(_ keys: [UInt64], from first: Int32) -> Bool {
@@ -50,7 +37,7 @@ extension SnapshotStorage {
         return false
     }
 
-    /// Completes the items whose keys ``claimNewItems(_:)`` entered from slot `first` on and
+    /// Completes the items whose keys ``claimAppendedItems(_:from:)`` entered from slot `first` on and
     /// whose identifiers the caller has appended: their keys stored, their places made, and
     /// their slots put at the end of `section`.
     /// - Complexity: O(k + log s).

@@ -146,17 +146,14 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
 
     /// Enters `keys` → `firstSlot + i` in the item table in one prefetched batch, before the
     /// items are appended (``appendUnattachedItems(_:keys:)``); see
-    /// ``IdentifierTable/insertBatch(_:firstSlot:knownKeys:conflicts:)`` for what `conflicts` reports.
+    /// ``IdentifierColumn/enterBatch(_:first:conflicts:)`` for what `conflicts` reports.
     /// - Returns: The number of keys entered.
     /// - Complexity: O(k) expected.
     func insertItemKeys(_ keys: [UInt64], firstSlot: Int32, conflicts: inout [UInt8]) -> Int {
-        // The stored keys (slots below `firstSlot`) confirm shared fingerprints.
-        items.withKeys { known in
-            items.withTable {
-                $0.insertBatch(
-                    keys, firstSlot: firstSlot, knownKeys: UnsafeBufferPointer(rebasing: known.prefix(Int(firstSlot))),
-                    conflicts: &conflicts)
-            }
+        precondition(conflicts.count >= keys.count, "item table batch insert: fewer conflict flags than keys")
+        if keys.isEmpty { return 0 }
+        return keys.withUnsafeBufferPointer { keys in
+            conflicts.withUnsafeMutableBufferPointer { items.enterBatch(keys, first: Int(firstSlot), conflicts: $0.baseAddress!) }
         }
     }
 

@@ -102,7 +102,7 @@ $(BUILD)/obj/%.o: $(CORE_DIR)/%.c $(CORE_HEADERS) | lib-deps
 CORE_OBJECTS := $(patsubst $(CORE_DIR)/%.c,$(BUILD)/obj/%.o,$(CORE_SOURCES))
 
 # The version comes from dfc.h alone. Before 1.0 a minor release may change the ABI,
-# so the soname carries major and minor (0.4.0 -> libdfc.so.0.4).
+# so the soname carries major and minor (0.5.0 -> libdfc.so.0.5).
 dfc_version_part = $(shell awk '$$1 ~ /define$$/ && $$2 == "DFC_VERSION_$(1)" { print $$3 }' $(CORE_DIR)/include/dfc.h)
 DFC_VERSION := $(call dfc_version_part,MAJOR).$(call dfc_version_part,MINOR).$(call dfc_version_part,RELEASE)
 DFC_SONAME := libdfc.so.$(call dfc_version_part,MAJOR).$(call dfc_version_part,MINOR)
@@ -113,7 +113,7 @@ $(BUILD)/libdfc.a: $(CORE_OBJECTS)
 $(BUILD)/libdfc.so.$(DFC_VERSION): $(CORE_OBJECTS)
 	$(CC) -shared -Wl,-soname,$(DFC_SONAME) -o $@ $^
 
-# libdfc.so -> libdfc.so.0.4 -> libdfc.so.0.4.0, as a distribution installs them.
+# libdfc.so -> libdfc.so.0.5 -> libdfc.so.0.5.0, as a distribution installs them.
 $(BUILD)/libdfc.so: $(BUILD)/libdfc.so.$(DFC_VERSION)
 	ln -sf libdfc.so.$(DFC_VERSION) $(BUILD)/$(DFC_SONAME)
 	ln -sf $(DFC_SONAME) $@

@@ -5,23 +5,22 @@
 int dfc_diff_flat(dfc_context *context, const dfc_list *old_list, const dfc_list *new_list,
                   const dfc_match *match, unsigned flags, dfc_flat_result *result) {
     if (context == NULL || result == NULL) return DFC_ERR_NULL_ARGUMENT;
-    int status = dfc__check_match(match, flags);
+    int status = dfc__check_match(match);
     if (status != DFC_OK) return status;
     if ((status = dfc__check_list(old_list, match)) != DFC_OK) return status;
     if ((status = dfc__check_list(new_list, match)) != DFC_OK) return status;
-    if ((flags & ~DFC_DIFF_ASSUME_UNIQUE) != 0) return DFC_ERR_INVALID_ARGUMENT;
+    if ((flags & ~DFC_DIFF_FLAGS) != 0) return DFC_ERR_INVALID_ARGUMENT;
     context->duplicate_count = 0;
 
     const dfc_identity identity = {{old_list, new_list}, *match};
     const size_t n = old_list->count, m = new_list->count;
-    const bool validate = (flags & DFC_DIFF_ASSUME_UNIQUE) == 0;
 
     int32_t *old_to_new = dfc__context_scratch(context, DFC_BUF_OLD_TO_NEW, n, sizeof(int32_t), &status);
     if (old_to_new == NULL) return status;
     int32_t *new_to_old = dfc__context_scratch(context, DFC_BUF_NEW_TO_OLD, m, sizeof(int32_t), &status);
     if (new_to_old == NULL) return status;
     size_t prefix = 0, suffix = 0;
-    status = dfc__match_lists(context, &identity, validate, 0, old_to_new, new_to_old, &prefix, &suffix);
+    status = dfc__match_lists(context, &identity, flags, 0, old_to_new, new_to_old, &prefix, &suffix);
     if (status != DFC_OK) return status;
     if (context->duplicate_count > 0) {
         dfc__context_sort_duplicates(context);

@@ -135,6 +135,7 @@ enum {
     DFC_BUF_MATCHED_OLD_SECTION,
     DFC_BUF_ITEM_KEEP,
     DFC_BUF_ITEM_FLAGS,
+    DFC_BUF_REFRESH_MARKS,
     DFC_BUF_OUT_SECTIONS,
     DFC_BUF_OUT_PATHS,
     /* steps (dfc_steps.c): never the diff's buffers, so a diff's batch can be listed as steps */
@@ -179,6 +180,9 @@ static inline size_t dfc__lis_tail_value_count(size_t count) {
 DFC_HIDDEN int dfc__lis(dfc_context *context, const uint32_t *values, size_t count, uint8_t *keep,
              size_t *length);
 
+/* Every flag a diff knows. */
+#define DFC_DIFF_FLAGS (DFC_DIFF_ASSUME_UNIQUE | DFC_DIFF_ASSUME_OLD_UNIQUE)
+
 /* ---- identity ------------------------------------------------------------ */
 
 /* The two lists of a diff plus its match policy. */
@@ -189,7 +193,8 @@ typedef struct dfc_identity {
 
 /* Validates one list: keys present, offsets ascending when bytes are needed. */
 DFC_HIDDEN int dfc__check_list(const dfc_list *list, const dfc_match *match);
-DFC_HIDDEN int dfc__check_match(const dfc_match *match, unsigned flags);
+/* Validates a match rule: a known kind, a callback when one is asked for. */
+DFC_HIDDEN int dfc__check_match(const dfc_match *match);
 
 /* Whether n bytes at a and b are equal. Identifiers are mostly short, and a call to
  * memcmp costs more than comparing them: up to 16 bytes are compared as two words
@@ -316,10 +321,11 @@ static inline void dfc__scratch_table_prefetch_match(const dfc_scratch_table *ta
 }
 
 /* Matches two lists (trimming the common prefix and suffix first), filling
- * old_to_new/new_to_old (caller-owned, n and m entries). With `validate`, every
- * duplicate is added to the context's list (tagged is_section). Uses the
+ * old_to_new/new_to_old (caller-owned, n and m entries). `flags` are the diff's: without
+ * DFC_DIFF_ASSUME_UNIQUE every duplicate is added to the context's list (tagged
+ * is_section); with DFC_DIFF_ASSUME_OLD_UNIQUE only the new list is checked. Uses the
  * context's table and sequence-position scratch buffers. */
-DFC_HIDDEN int dfc__match_lists(dfc_context *context, const dfc_identity *identity, bool validate, int is_section,
+DFC_HIDDEN int dfc__match_lists(dfc_context *context, const dfc_identity *identity, unsigned flags, int is_section,
                      int32_t *old_to_new, int32_t *new_to_old, size_t *common_prefix, size_t *common_suffix);
 
 /* Sets *unique to true when no two of these are the same identifier (keys equal and

@@ -3,13 +3,11 @@
  * (every duplicate reported) or the trusted (run-following) matcher. */
 #include "dfc_internal.h"
 
-int dfc__check_match(const dfc_match *match, unsigned flags) {
+int dfc__check_match(const dfc_match *match) {
     if (match == NULL) return DFC_ERR_NULL_ARGUMENT;
     if (match->kind < DFC_MATCH_INJECTIVE || match->kind > DFC_MATCH_DEFERRED)
         return DFC_ERR_INVALID_ARGUMENT;
     if (match->kind == DFC_MATCH_CALLBACK && match->equal == NULL) return DFC_ERR_INVALID_ARGUMENT;
-    /* A validated diff cannot defer its duplicate checks to the caller. */
-    if (match->kind == DFC_MATCH_DEFERRED && (flags & DFC_DIFF_ASSUME_UNIQUE) == 0) return DFC_ERR_INVALID_ARGUMENT;
     return DFC_OK;
 }
 
@@ -206,6 +204,54 @@ static int dfc__match_trusted(dfc_match_work *w) {
     return DFC_OK;
 }
 
+/* How many unmatched new elements dfc__unmatched_are_new takes among n old ones: a table
+ * of them that stays in the L2 cache (4,096 entries: at most 128 KiB of 8-byte slots), and
+ * fewer than the old elements looked up in it. More go to dfc__list_is_unique. */
+static inline size_t dfc__few_unmatched(size_t n) {
+    const size_t quarter = n / 4;
+    return quarter < 4096 ? quarter : 4096;
+}
+
+/* Sets *unique to whether the new elements the trusted matcher left unmatched are all new:
+ * none equal to another of them or to any old element. For a trusted-unique old list that
+ * is the whole check (see dfc__match_validated); with few of them it is a small table of
+ * those, every old element looked up in it, where dfc__list_is_unique hashes both lists. */
+static int dfc__unmatched_are_new(dfc_match_work *w, bool *unique) {
+    *unique = true;
+    if (w->unmatched_new_count == 0) return DFC_OK;
+    const dfc_identity *identity = w->identity;
+    dfc_scratch_table table = {0};
+    int status = dfc__scratch_table_init(w->context, DFC_BUF_SLOTS, w->unmatched_new_count, DFC_SIDE_NEW, &table);
+    if (status != DFC_OK) return status;
+    for (size_t k = 0; k < w->unmatched_new_count; k++) {
+        const uint32_t j = w->unmatched_new[k];
+        if (dfc__scratch_table_find(&table, identity, DFC_SIDE_NEW, j) != DFC_NOT_FOUND) {
+            *unique = false;
+            return DFC_OK;
+        }
+        dfc__scratch_table_insert(&table, identity->lists[DFC_SIDE_NEW]->keys[j], j);
+    }
+    /* The old elements, each looked up in place: the table is small and mostly empty, so
+     * most lookups end at an empty home slot. */
+    const uint64_t *old_keys = identity->lists[DFC_SIDE_OLD]->keys, *new_keys = identity->lists[DFC_SIDE_NEW]->keys;
+    const uint64_t *slots = table.slots;
+    const size_t n = identity->lists[DFC_SIDE_OLD]->count, mask = table.mask;
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t key = old_keys[i], fingerprint = key << 32;
+        uint64_t slot;
+        for (size_t position = dfc__slot_home(key, table.shift); (slot = slots[position]) != 0;
+             position = (position + 1) & mask) {
+            if ((slot & UINT64_C(0xFFFFFFFF00000000)) != fingerprint) continue;
+            const uint32_t j = (uint32_t)(slot & 0xFFFFFFFFu) - 1;
+            if (new_keys[j] == key && dfc__confirm(identity, DFC_SIDE_OLD, (uint32_t)i, DFC_SIDE_NEW, j)) {
+                *unique = false;
+                return DFC_OK;
+            }
+        }
+    }
+    return DFC_OK;
+}
+
 /* Untrusted input. Duplicates are rare, so the trusted matcher runs first and then one
  * check finds out whether its matching is the exact one: whether the old list holds no
  * two equal elements, and no new element it left unmatched equals an old element or
@@ -216,19 +262,26 @@ static int dfc__match_trusted(dfc_match_work *w) {
  * typical validated diff costs one partitioned pass over the old keys more than a trusted
  * one. On a duplicate the middle is matched again by the exhaustive path, which reports
  * every duplicate. */
-static int dfc__match_validated(dfc_match_work *w) {
+static int dfc__match_validated(dfc_match_work *w, bool old_unique) {
     int status = dfc__match_trusted(w);
     if (status != DFC_OK) return status;
     bool unique = !w->taken_twice;
-    if (unique && (status = dfc__list_is_unique(w->context, w->identity, DFC_SIDE_OLD, w->unmatched_new,
-                                                w->unmatched_new_count, &unique)) != DFC_OK)
-        return status;
+    const size_t n = w->identity->lists[DFC_SIDE_OLD]->count;
+    if (unique && old_unique && w->unmatched_new_count <= dfc__few_unmatched(n))
+        status = dfc__unmatched_are_new(w, &unique);
+    else if (unique)
+        status = dfc__list_is_unique(w->context, w->identity, DFC_SIDE_OLD, w->unmatched_new, w->unmatched_new_count,
+                                     &unique);
+    if (status != DFC_OK) return status;
     if (unique) return DFC_OK;
+    /* Keys alone cannot tell a repeated identifier from two that share a key: the caller
+     * confirms (and reports the repeats it finds). */
+    if (w->identity->match.kind == DFC_MATCH_DEFERRED) return DFC_ERR_SHARED_KEY;
     for (size_t i = w->prefix; i < w->old_end; i++) w->old_to_new[i] = DFC_NOT_FOUND;
     return dfc__match_reporting_duplicates(w);
 }
 
-int dfc__match_lists(dfc_context *context, const dfc_identity *identity, bool validate, int is_section,
+int dfc__match_lists(dfc_context *context, const dfc_identity *identity, unsigned flags, int is_section,
                      int32_t *old_to_new, int32_t *new_to_old, size_t *common_prefix, size_t *common_suffix) {
     const size_t n = identity->lists[DFC_SIDE_OLD]->count, m = identity->lists[DFC_SIDE_NEW]->count;
     /* Equal leading and trailing elements are matched without touching a table. */
@@ -248,7 +301,8 @@ int dfc__match_lists(dfc_context *context, const dfc_identity *identity, bool va
         new_to_old[new_end + k] = (int32_t)(old_end + k);
     }
     dfc_match_work work = {context, identity, is_section, prefix, old_end, new_end, old_to_new, new_to_old, false, NULL, 0};
-    int status = validate ? dfc__match_validated(&work) : dfc__match_trusted(&work);
+    const bool validate = (flags & DFC_DIFF_ASSUME_UNIQUE) == 0;
+    int status = validate ? dfc__match_validated(&work, (flags & DFC_DIFF_ASSUME_OLD_UNIQUE) != 0) : dfc__match_trusted(&work);
     /* Keys alone gave one old element two partners: only a shared key does that. */
     if (status == DFC_OK && work.taken_twice && identity->match.kind == DFC_MATCH_DEFERRED) status = DFC_ERR_SHARED_KEY;
     *common_prefix = prefix;

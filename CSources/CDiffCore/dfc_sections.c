@@ -143,16 +143,65 @@ static void dfc__identity_maps(int32_t *forward, int32_t *backward, size_t count
     for (size_t i = 0; i < count; i++) forward[i] = backward[i] = (int32_t)i;
 }
 
+/* Asks `decide` for its refresh marks, one zeroed byte per new item, once the items are
+ * matched; *marked tells whether it set any. Marks other than the two refresh bits are refused. */
+static int dfc__decide_refresh(dfc_context *context, const dfc_plan *p, dfc_refresh_decider decide, void *user_data,
+                               uint8_t **marks, bool *marked) {
+    int status = DFC_OK;
+    *marks = dfc__context_scratch(context, DFC_BUF_REFRESH_MARKS, p->new_count, 1, &status);
+    if (*marks == NULL) return status;
+    if (p->new_count > 0) memset(*marks, 0, p->new_count);
+    status = decide(user_data, p->new_to_old, p->new_count, p->old_to_new, p->old_count, *marks);
+    if (status != DFC_OK) return status;
+    /* Eight marks at a time: most are clear. */
+    uint64_t seen = 0;
+    size_t j = 0;
+    for (uint64_t word; j + 8 <= p->new_count; j += 8) seen |= (memcpy(&word, *marks + j, sizeof word), word);
+    for (; j < p->new_count; j++) seen |= (*marks)[j];
+    const uint64_t allowed = 0x0101010101010101u * (DFC_REFRESH_RELOAD | DFC_REFRESH_RECONFIGURE);
+    if (seen & ~allowed) return DFC_ERR_INVALID_ARGUMENT;
+    *marked = seen != 0;
+    return DFC_OK;
+}
+
+/* Adds the decider's marks to the item flags (after dfc__plan_items, which clears them);
+ * counts the reloads and reconfigures among them into the bounds. */
+static void dfc__flag_marks(dfc_plan *p, const uint8_t *marks, size_t *reload_bound, size_t *reconfigure_bound) {
+    for (size_t j = 0; j < p->new_count; j++) {
+        uint64_t word;
+        if (p->new_count - j >= 8 && (memcpy(&word, marks + j, sizeof word), word == 0)) {
+            j += 7;
+            continue;
+        }
+        if (marks[j] == 0) continue;
+        if (marks[j] & DFC_REFRESH_RELOAD) {
+            p->item_flags[j] |= DFC_ITEM_RELOAD;
+            ++*reload_bound;
+        } else {
+            p->item_flags[j] |= DFC_ITEM_RECONFIGURE;
+            ++*reconfigure_bound;
+        }
+    }
+}
+
 int dfc_diff_sections(dfc_context *context, const dfc_snapshot *old_snapshot, const dfc_snapshot *new_snapshot,
                       const dfc_refresh *refresh, const dfc_match *section_match, const dfc_match *item_match,
                       unsigned flags, dfc_sections_result *result) {
+    return dfc_diff_sections_deciding(context, old_snapshot, new_snapshot, refresh, NULL, NULL, section_match,
+                                      item_match, flags, result);
+}
+
+int dfc_diff_sections_deciding(dfc_context *context, const dfc_snapshot *old_snapshot,
+                               const dfc_snapshot *new_snapshot, const dfc_refresh *refresh,
+                               dfc_refresh_decider decide, void *user_data, const dfc_match *section_match,
+                               const dfc_match *item_match, unsigned flags, dfc_sections_result *result) {
     if (context == NULL || result == NULL) return DFC_ERR_NULL_ARGUMENT;
     int status;
-    if ((status = dfc__check_match(section_match, flags)) != DFC_OK) return status;
-    if ((status = dfc__check_match(item_match, flags)) != DFC_OK) return status;
+    if ((status = dfc__check_match(section_match)) != DFC_OK) return status;
+    if ((status = dfc__check_match(item_match)) != DFC_OK) return status;
     if ((status = dfc__check_snapshot(old_snapshot, section_match, item_match)) != DFC_OK) return status;
     if ((status = dfc__check_snapshot(new_snapshot, section_match, item_match)) != DFC_OK) return status;
-    if ((flags & ~DFC_DIFF_ASSUME_UNIQUE) != 0) return DFC_ERR_INVALID_ARGUMENT;
+    if ((flags & ~DFC_DIFF_FLAGS) != 0) return DFC_ERR_INVALID_ARGUMENT;
     if ((status = dfc__check_refresh(refresh, new_snapshot->items.count, new_snapshot->sections.count)) != DFC_OK)
         return status;
     context->duplicate_count = 0;
@@ -194,12 +243,12 @@ int dfc_diff_sections(dfc_context *context, const dfc_snapshot *old_snapshot, co
         /* Step 1 and 2: match sections, then items across the whole snapshot. */
         size_t prefix, suffix;
         const dfc_identity section_identity = {{&old_snapshot->sections, &new_snapshot->sections}, *section_match};
-        status = dfc__match_lists(context, &section_identity, validate, 1, p.section_old_to_new, p.section_new_to_old,
+        status = dfc__match_lists(context, &section_identity, flags, 1, p.section_old_to_new, p.section_new_to_old,
                                   &prefix, &suffix);
         if (status != DFC_OK) return status;
         const size_t section_prefix = prefix;
         const dfc_identity item_identity = {{&old_snapshot->items, &new_snapshot->items}, *item_match};
-        status = dfc__match_lists(context, &item_identity, validate, 0, p.old_to_new, p.new_to_old, &prefix, &suffix);
+        status = dfc__match_lists(context, &item_identity, flags, 0, p.old_to_new, p.new_to_old, &prefix, &suffix);
         if (status != DFC_OK) return status;
         if (context->duplicate_count > 0) {
             dfc__context_sort_duplicates(context);
@@ -208,6 +257,14 @@ int dfc_diff_sections(dfc_context *context, const dfc_snapshot *old_snapshot, co
         in_place = section_prefix == so && so == sn && prefix == n && n == m &&
                    memcmp(p.old_starts, p.new_starts, (so + 1) * sizeof(uint32_t)) == 0;
     }
+    /* The caller's refresh decisions, now that the matching is known (before the planning,
+     * so that a caller refusing the matching stops the diff early). */
+    uint8_t *marks = NULL;
+    bool marked = false;
+    if (decide != NULL && (status = dfc__decide_refresh(context, &p, decide, user_data, &marks, &marked)) != DFC_OK)
+        return status;
+    size_t reload_bound = refresh ? refresh->reload_item_count : 0;
+    size_t reconfigure_bound = refresh ? refresh->reconfigure_item_count : 0;
     dfc_batch structural, fresh;
     if (in_place) {
         /* Everything matched in place (a reload, a reconfigure, nothing at all): both LIS
@@ -215,11 +272,12 @@ int dfc_diff_sections(dfc_context *context, const dfc_snapshot *old_snapshot, co
          * nothing; only the refresh requests make operations. */
         if (m > 0) memset(p.item_flags, 0, m);
         if (sn > 0) memset(p.new_flags, 0, sn);
+        if (marked) dfc__flag_marks(&p, marks, &reload_bound, &reconfigure_bound);
         dfc__flag_refresh(&p, refresh);
-        status = dfc__plan_emit_refresh_only(context, &p, refresh ? refresh->reload_item_count : 0,
-                                             refresh ? refresh->reconfigure_item_count : 0, &structural, &fresh);
+        status = dfc__plan_emit_refresh_only(context, &p, reload_bound, reconfigure_bound, &structural, &fresh);
     } else {
         if ((status = dfc__plan_items(context, &p)) != DFC_OK) return status;
+        if (marked) dfc__flag_marks(&p, marks, &reload_bound, &reconfigure_bound);
         dfc__flag_refresh(&p, refresh);
         /* Steps 3 and 4: the batch planner. */
         dfc__plan_resolve(&p);

@@ -1123,6 +1123,87 @@ static long sections_starts_past_items(contract_env *e) {
     return dfc_diff_sections(e->context, &s, &wrapped, NULL, &injective, &injective, 0, &e->out.sections);
 }
 
+/* ---- wrappers: dfc_diff_sections_deciding ------------------------------------------- */
+
+/* Marks what some_refresh requests of items (a reload of item 1, a reconfigure of item 2),
+ * or returns the status `user_data` points at when it is not DFC_OK; a stray bit when asked. */
+typedef struct contract_decision {
+    int status;
+    bool stray_bit;
+} contract_decision;
+static int contract_decide(void *user, const int32_t *new_to_old, size_t new_count, const int32_t *old_to_new,
+                           size_t old_count, uint8_t *marks) {
+    (void)new_to_old, (void)old_to_new, (void)old_count;
+    const contract_decision *decision = user;
+    if (decision->status != DFC_OK) return decision->status;
+    if (new_count > 2) marks[refresh_items[0]] = DFC_REFRESH_RELOAD, marks[refresh_items[1]] = DFC_REFRESH_RECONFIGURE;
+    if (decision->stray_bit && new_count > 0) marks[0] = 8;
+    return DFC_OK;
+}
+/* The section reload of some_refresh; the items' refresh from the decider. */
+static const dfc_refresh sections_only_refresh = {NULL, 0, NULL, 0, refresh_sections, 1};
+static long deciding_run(contract_env *e, dfc_context *context, const dfc_snapshot *a, const dfc_snapshot *b,
+                         const contract_decision *decision, dfc_sections_result *r) {
+    (void)e;
+    return dfc_diff_sections_deciding(context, a, b, &sections_only_refresh, contract_decide, (void *)decision, &injective,
+                                      &injective, 0, r);
+}
+static long deciding_valid(contract_env *e) {
+    dfc_snapshot a = snapshot_of(section_old_keys, 3, flat_old, section_old_starts);
+    dfc_snapshot b = snapshot_of(section_new_keys, 3, flat_new, section_new_starts);
+    const contract_decision decision = {DFC_OK, false};
+    return checked_sections(e, (int)deciding_run(e, e->context, &a, &b, &decision, &e->out.sections),
+                            reference_sections_refreshed);
+}
+static long deciding_refused(contract_env *e) {
+    dfc_snapshot s = some_snapshot();
+    const contract_decision decision = {DFC_ERR_SHARED_KEY, false};
+    return deciding_run(e, e->context, &s, &s, &decision, &e->out.sections);
+}
+static long deciding_stray_bit(contract_env *e) {
+    dfc_snapshot s = some_snapshot();
+    const contract_decision decision = {DFC_OK, true};
+    return deciding_run(e, e->context, &s, &s, &decision, &e->out.sections);
+}
+static long deciding_no_decider(contract_env *e) {
+    dfc_snapshot a = snapshot_of(section_old_keys, 3, flat_old, section_old_starts);
+    dfc_snapshot b = snapshot_of(section_new_keys, 3, flat_new, section_new_starts);
+    return checked_sections(e, dfc_diff_sections_deciding(e->context, &a, &b, &some_refresh, NULL, NULL, &injective,
+                                                          &injective, 0, &e->out.sections),
+                            reference_sections_refreshed);
+}
+static long deciding_null_context(contract_env *e) {
+    dfc_snapshot s = some_snapshot();
+    const contract_decision decision = {DFC_OK, false};
+    return deciding_run(e, NULL, &s, &s, &decision, &e->out.sections);
+}
+static long deciding_null_result(contract_env *e) {
+    dfc_snapshot s = some_snapshot();
+    const contract_decision decision = {DFC_OK, false};
+    return deciding_run(e, e->context, &s, &s, &decision, NULL);
+}
+static long deciding_zero(contract_env *e) {
+    const uint32_t starts[] = {0};
+    dfc_snapshot empty = snapshot_of(NULL, 0, NULL, starts);
+    const contract_decision decision = {DFC_OK, true};
+    int status = dfc_diff_sections_deciding(e->context, &empty, &empty, NULL, contract_decide, (void *)&decision,
+                                            &injective, &injective, 0, &e->out.sections);
+    if (status != DFC_OK) return status;
+    return e->out.sections.has_structural || e->out.sections.has_refresh ? WRONG_OUTPUT : DFC_OK;
+}
+static long deciding_items_too_large(contract_env *e) {
+    dfc_snapshot s = some_snapshot(), huge = s;
+    huge.items.count = SIZE_MAX;
+    const contract_decision decision = {DFC_OK, false};
+    return deciding_run(e, e->context, &s, &huge, &decision, &e->out.sections);
+}
+static long deciding_starts_past_items(contract_env *e) {
+    const uint32_t starts[] = {0, UINT32_MAX, 6};
+    dfc_snapshot s = some_snapshot(), wrapped = snapshot_of(section_old_keys, 2, flat_old, starts);
+    const contract_decision decision = {DFC_OK, false};
+    return deciding_run(e, e->context, &s, &wrapped, &decision, &e->out.sections);
+}
+
 /* ---- wrappers: steps --------------------------------------------------------------- */
 
 static const uint32_t steps_old_counts[] = {2, 2, 2}, steps_new_counts[] = {1, 4, 1};
@@ -1572,6 +1653,19 @@ static const contract_row rows[] = {
     FAILING(dfc_diff_sections, "a duplicate section and 19 duplicate items", NULL, sections_duplicates,
             DFC_ERR_OUT_OF_MEMORY, DFC_ERR_DUPLICATE),
 
+    STATUS(dfc_diff_sections_deciding, CASE_VALID, "marks for some_refresh's items: its result", deciding_valid, DFC_OK),
+    STATUS(dfc_diff_sections_deciding, CASE_VALID, "NULL decider: dfc_diff_sections", deciding_no_decider, DFC_OK),
+    STATUS(dfc_diff_sections_deciding, CASE_VALID, "the decider's own status", deciding_refused, DFC_ERR_SHARED_KEY),
+    STATUS(dfc_diff_sections_deciding, CASE_VALID, "a mark with a stray bit", deciding_stray_bit, DFC_ERR_INVALID_ARGUMENT),
+    STATUS(dfc_diff_sections_deciding, CASE_NULL, "NULL context", deciding_null_context, DFC_ERR_NULL_ARGUMENT),
+    STATUS(dfc_diff_sections_deciding, CASE_NULL, "NULL result", deciding_null_result, DFC_ERR_NULL_ARGUMENT),
+    STATUS(dfc_diff_sections_deciding, CASE_ZERO, "no sections, no items: no marks to set", deciding_zero, DFC_OK),
+    STATUS(dfc_diff_sections_deciding, CASE_TOO_LARGE, "item count SIZE_MAX", deciding_items_too_large, DFC_ERR_TOO_LARGE),
+    STATUS(dfc_diff_sections_deciding, CASE_OVERFLOW, "a section start UINT32_MAX past the items", deciding_starts_past_items,
+           DFC_ERR_INCONSISTENT),
+    FAILING(dfc_diff_sections_deciding, "DFC_ERR_OUT_OF_MEMORY (the marks among the buffers)", NULL, deciding_valid,
+            DFC_ERR_OUT_OF_MEMORY, DFC_OK),
+
     STATUS(dfc_batch_steps, CASE_VALID, "the reference batch: one step per operation, moves as moves", steps_valid, DFC_OK),
     STATUS(dfc_batch_steps, CASE_NULL, "NULL context", steps_null_context, DFC_ERR_NULL_ARGUMENT),
     STATUS(dfc_batch_steps, CASE_NULL, "NULL batch", steps_null_batch, DFC_ERR_NULL_ARGUMENT),
@@ -1611,6 +1705,8 @@ static void report(const contract_row *row, const char *problem, long actual, lo
 
 /* A status other than success or running out of memory must come before any allocation. */
 static bool rejects_before_allocating(const contract_row *row, long expected) {
+    /* A refresh decider's verdict (its own status, a stray mark) comes once the items are matched. */
+    if (row->kind == CASE_VALID && strcmp(row->function, "dfc_diff_sections_deciding") == 0) return false;
     return row->result == RESULT_STATUS && expected != DFC_OK && expected != DFC_ERR_OUT_OF_MEMORY &&
            expected != DFC_ERR_DUPLICATE;
 }

@@ -35,6 +35,9 @@ void test_forced_collisions(void);
 void test_deferred_match_is_injective_on_unique_keys(void);
 void test_deferred_match_with_shared_keys(void);
 void test_deferred_match_refuses_one_partner_for_two(void);
+void test_deferred_validated_refuses_repeated_keys(void);
+void test_old_unique_check_finds_every_repeat(void);
+void test_plan_decided_refresh(void);
 void test_callback_identity(void);
 void test_bytes_confirm_every_length(void);
 void test_duplicates_reported(void);
@@ -81,6 +84,9 @@ int main(int argc, char **argv) {
         {"deferred_match_is_injective_on_unique_keys", test_deferred_match_is_injective_on_unique_keys},
         {"deferred_match_with_shared_keys", test_deferred_match_with_shared_keys},
         {"deferred_match_refuses_one_partner_for_two", test_deferred_match_refuses_one_partner_for_two},
+        {"deferred_validated_refuses_repeated_keys", test_deferred_validated_refuses_repeated_keys},
+        {"old_unique_check_finds_every_repeat", test_old_unique_check_finds_every_repeat},
+        {"plan_decided_refresh", test_plan_decided_refresh},
         {"callback_identity", test_callback_identity},
         {"bytes_confirm_every_length", test_bytes_confirm_every_length},
         {"duplicates_reported", test_duplicates_reported},

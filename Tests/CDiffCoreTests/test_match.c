@@ -126,8 +126,7 @@ void test_deferred_match_refuses_one_partner_for_two(void) {
     dfc_flat_result r;
     CHECK_EQ_INT(dfc_diff_flat(ctx, &old_list, &new_list, &deferred, DFC_DIFF_ASSUME_UNIQUE, &r), DFC_ERR_SHARED_KEY);
     CHECK(strstr(dfc_status_string(DFC_ERR_SHARED_KEY), "DFC_ERR_SHARED_KEY") != NULL);
-    /* Only for unique lists: a validated diff cannot defer its duplicate checks. */
-    CHECK_EQ_INT(dfc_diff_flat(ctx, &old_list, &new_list, &deferred, 0, &r), DFC_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_INT(dfc_diff_flat(ctx, &old_list, &new_list, &deferred, 0, &r), DFC_ERR_SHARED_KEY);
     /* The same for a sectioned diff, at both levels. */
     const uint32_t starts[] = {0, 4};
     const uint64_t section = 1;
@@ -136,7 +135,105 @@ void test_deferred_match_refuses_one_partner_for_two(void) {
     dfc_sections_result sections;
     CHECK_EQ_INT(dfc_diff_sections(ctx, &old_snapshot, &new_snapshot, NULL, &injective, &deferred, DFC_DIFF_ASSUME_UNIQUE, &sections),
                  DFC_ERR_SHARED_KEY);
+    /* Validated, keys alone cannot tell a repeat from a shared key: the diff stops the same way. */
     CHECK_EQ_INT(dfc_diff_sections(ctx, &old_snapshot, &new_snapshot, NULL, &deferred, &deferred, 0, &sections),
-                 DFC_ERR_INVALID_ARGUMENT);
+                 DFC_ERR_SHARED_KEY);
     dfc_context_free(ctx);
+}
+
+static bool keys_repeat(const uint64_t *keys, size_t count) {
+    for (size_t i = 0; i < count; i++)
+        for (size_t j = i + 1; j < count; j++)
+            if (keys[i] == keys[j]) return true;
+    return false;
+}
+
+/* A validated deferred diff stops with DFC_ERR_SHARED_KEY exactly when a list it checks holds
+ * two equal keys (with DFC_DIFF_ASSUME_OLD_UNIQUE: the new list, the old one's keys made
+ * unique); otherwise it is the injective diff of the keys. */
+void test_deferred_validated_refuses_repeated_keys(void) {
+    dfc_context *ctx = dfc_context_create(NULL), *other = dfc_context_create(NULL);
+    rng_state = 13;
+    enum { MAX = 24 };
+    uint64_t a[MAX], b[MAX], old_keys[MAX], new_keys[MAX];
+    int refused = 0, diffed = 0;
+    for (int round = 0; round < 3000; round++) {
+        size_t n, m;
+        distinct_pair(a, &n, b, &m, MAX);
+        const unsigned flags = round % 2 == 0 ? 0 : DFC_DIFF_ASSUME_OLD_UNIQUE;
+        /* Keys masked to 4 bits: repeats are common. The old keys stay whole under the flag. */
+        for (size_t i = 0; i < n; i++) old_keys[i] = flags ? a[i] : a[i] & 15;
+        for (size_t i = 0; i < m; i++) new_keys[i] = b[i] & 15;
+        dfc_list old_list = {old_keys, n, NULL, NULL}, new_list = {new_keys, m, NULL, NULL};
+        dfc_flat_result r, expected;
+        const int status = dfc_diff_flat(ctx, &old_list, &new_list, &deferred, flags, &r);
+        const bool repeated = keys_repeat(new_keys, m) || (!flags && keys_repeat(old_keys, n));
+        CHECK_EQ_INT(status, repeated ? DFC_ERR_SHARED_KEY : DFC_OK);
+        if (status != DFC_OK) {
+            refused++;
+            continue;
+        }
+        diffed++;
+        CHECK_EQ_INT(diff_keys(other, old_keys, n, new_keys, m, DFC_DIFF_ASSUME_UNIQUE, &expected), DFC_OK);
+        CHECK(memcmp(r.new_to_old, expected.new_to_old, m * sizeof(int32_t)) == 0);
+        CHECK(r.move_count == expected.move_count && r.delete_count == expected.delete_count &&
+              r.insert_count == expected.insert_count);
+    }
+    CHECK(refused > 0 && diffed > 0);
+    dfc_context_free(ctx);
+    dfc_context_free(other);
+}
+
+/* DFC_DIFF_ASSUME_OLD_UNIQUE checks the new list alone, through a small table of the new
+ * elements left unmatched when they are few: on a unique old list it finds exactly the
+ * duplicates (and gives exactly the result) of the diff that checks both lists. Lists of up to
+ * 400, the new one the old one with a few elements dropped, some fresh, and repeats of old or
+ * fresh elements (next to their first, far away, in the common prefix), so both ways of
+ * checking run. */
+void test_old_unique_check_finds_every_repeat(void) {
+    dfc_context *ctx = dfc_context_create(NULL), *other = dfc_context_create(NULL);
+    rng_state = 17;
+    enum { MAX = 400 };
+    static uint64_t a[MAX], b[2 * MAX];
+    int repeats = 0, clean = 0;
+    for (int round = 0; round < 1500; round++) {
+        const size_t n = 1 + rng_below(MAX);
+        for (size_t i = 0; i < n; i++) a[i] = i * 13 + 5;
+        shuffle(a, n);
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++)
+            if (rng_below(16) != 0) b[m++] = a[i];
+        const size_t fresh = rng_below(round % 3 == 0 ? n : 8);
+        for (size_t k = 0; k < fresh && m < 2 * MAX; k++) b[m++] = 100000 + k;
+        const size_t repeated = rng_below(3);
+        for (size_t k = 0; k < repeated && m > 0 && m < 2 * MAX; k++) {
+            const uint64_t again = b[rng_below(m)];
+            b[m++] = again;
+        }
+        for (size_t swaps = rng_below(6); swaps > 0 && m > 1; swaps--) {
+            size_t i = rng_below(m), j = rng_below(m);
+            uint64_t t = b[i];
+            b[i] = b[j];
+            b[j] = t;
+        }
+        dfc_flat_result r, expected;
+        const int status = diff_keys(ctx, a, n, b, m, DFC_DIFF_ASSUME_OLD_UNIQUE, &r);
+        const int full = diff_keys(other, a, n, b, m, 0, &expected);
+        CHECK_EQ_INT(status, full);
+        CHECK_EQ_INT(status, keys_repeat(b, m) ? DFC_ERR_DUPLICATE : DFC_OK);
+        if (status == DFC_ERR_DUPLICATE) {
+            repeats++;
+            size_t count = 0, expected_count = 0;
+            const dfc_duplicate *found = dfc_context_duplicates(ctx, &count);
+            const dfc_duplicate *all = dfc_context_duplicates(other, &expected_count);
+            CHECK(count == expected_count && (count == 0 || memcmp(found, all, count * sizeof *found) == 0));
+            continue;
+        }
+        clean++;
+        CHECK(memcmp(r.new_to_old, expected.new_to_old, m * sizeof(int32_t)) == 0);
+        CHECK(r.move_count == expected.move_count && same_list(r.move_to, expected.move_to, r.move_count));
+    }
+    CHECK(repeats > 300 && clean > 300);
+    dfc_context_free(ctx);
+    dfc_context_free(other);
 }

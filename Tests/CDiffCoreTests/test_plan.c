@@ -168,6 +168,115 @@ void test_plan_random_replay(void) {
     dfc_context_free(ctx);
 }
 
+/* ---- refresh decided once the items are matched (dfc_diff_sections_deciding) ---------------- */
+
+typedef struct plan_decision {
+    const uint8_t *marks;   /* what the decider sets, one per new item */
+    size_t new_count, old_count;
+    int32_t new_to_old[2 * PLAN_ITEMS], old_to_new[2 * PLAN_ITEMS]; /* the maps it was shown */
+    int status;             /* what it returns */
+    int calls;
+} plan_decision;
+
+static int plan_decide(void *user, const int32_t *new_to_old, size_t new_count, const int32_t *old_to_new,
+                       size_t old_count, uint8_t *marks) {
+    plan_decision *decision = user;
+    decision->calls++;
+    decision->new_count = new_count;
+    decision->old_count = old_count;
+    for (size_t j = 0; j < new_count; j++) {
+        CHECK(marks[j] == 0); /* handed over zeroed */
+        decision->new_to_old[j] = new_to_old[j];
+        marks[j] = decision->marks[j];
+    }
+    for (size_t i = 0; i < old_count; i++) decision->old_to_new[i] = old_to_new[i];
+    return decision->status;
+}
+
+static bool plan_same_paths(const dfc_index_path *x, const dfc_index_path *y, size_t count) {
+    return count == 0 || memcmp(x, y, count * sizeof *x) == 0;
+}
+
+static bool plan_same_batch(const dfc_batch *x, const dfc_batch *y) {
+    return x->delete_section_count == y->delete_section_count && x->insert_section_count == y->insert_section_count &&
+           x->move_section_count == y->move_section_count && x->reload_section_count == y->reload_section_count &&
+           x->delete_item_count == y->delete_item_count && x->insert_item_count == y->insert_item_count &&
+           x->move_item_count == y->move_item_count && x->reload_item_count == y->reload_item_count &&
+           x->reconfigure_item_count == y->reconfigure_item_count &&
+           plan_same_paths(x->delete_items, y->delete_items, x->delete_item_count) &&
+           plan_same_paths(x->insert_items, y->insert_items, x->insert_item_count) &&
+           plan_same_paths(x->move_item_to, y->move_item_to, x->move_item_count) &&
+           plan_same_paths(x->reload_items, y->reload_items, x->reload_item_count) &&
+           plan_same_paths(x->reconfigure_items, y->reconfigure_items, x->reconfigure_item_count);
+}
+
+/* Marks a decider sets once the items are matched give the batches the same requests give
+ * up front (requests and marks together, reload winning); the decider sees the result's maps
+ * and zeroed marks; a status it returns stops the diff and leaves the result alone; a mark
+ * other than the two refresh bits is refused. Both matching paths, the in-place one included
+ * (a pair whose new side is its old side). */
+void test_plan_decided_refresh(void) {
+    dfc_context *ctx = dfc_context_create(NULL), *other = dfc_context_create(NULL);
+    rng_state = 3131;
+    static plan_side a, b;
+    size_t refreshed = 0, in_place = 0;
+    for (int round = 0; round < 3000; round++) {
+        plan_random_pair(&a, &b);
+        if (round % 10 == 0) b = a; /* everything matched in place */
+        const size_t m = b.starts[b.section_count];
+        uint8_t marks[2 * PLAN_ITEMS] = {0};
+        uint32_t reloads[2 * PLAN_ITEMS + 4], reconfigures[2 * PLAN_ITEMS + 4];
+        plan_refresh refresh_lists;
+        const dfc_refresh requested = plan_random_refresh(&refresh_lists, m, b.section_count);
+        dfc_refresh merged = requested;
+        merged.reload_items = reloads;
+        merged.reconfigure_items = reconfigures;
+        memcpy(reloads, requested.reload_items, requested.reload_item_count * sizeof(uint32_t));
+        memcpy(reconfigures, requested.reconfigure_items, requested.reconfigure_item_count * sizeof(uint32_t));
+        for (size_t j = 0; j < m; j++) {
+            const size_t pick = rng_below(8);
+            marks[j] = pick < 5 ? 0 : (uint8_t)(pick - 4); /* 1 reload, 2 reconfigure, 3 both */
+            if (marks[j] & DFC_REFRESH_RELOAD) reloads[merged.reload_item_count++] = (uint32_t)j;
+            if (marks[j] & DFC_REFRESH_RECONFIGURE) reconfigures[merged.reconfigure_item_count++] = (uint32_t)j;
+        }
+        dfc_snapshot old_s = {{a.sections, a.section_count, NULL, NULL}, {a.items, a.starts[a.section_count], NULL, NULL},
+                              a.starts};
+        dfc_snapshot new_s = {{b.sections, b.section_count, NULL, NULL}, {b.items, m, NULL, NULL}, b.starts};
+        const unsigned flags = round % 2 == 0 ? 0 : DFC_DIFF_ASSUME_UNIQUE;
+        plan_decision decision = {marks, 0, 0, {0}, {0}, DFC_OK, 0};
+        dfc_sections_result decided, expected;
+        CHECK_EQ_INT(dfc_diff_sections_deciding(ctx, &old_s, &new_s, &requested, plan_decide, &decision, &injective,
+                                                &injective, flags, &decided),
+                     DFC_OK);
+        CHECK_EQ_INT(dfc_diff_sections(other, &old_s, &new_s, &merged, &injective, &injective, flags, &expected), DFC_OK);
+        CHECK(decision.calls == 1 && decision.new_count == m && decision.old_count == a.starts[a.section_count]);
+        CHECK(m == 0 || memcmp(decision.new_to_old, decided.new_item_to_old, m * sizeof(int32_t)) == 0);
+        CHECK(plan_same_batch(&decided.structural, &expected.structural) && plan_same_batch(&decided.refresh, &expected.refresh));
+        CHECK(decided.has_refresh == expected.has_refresh);
+        refreshed += decided.has_refresh != 0;
+        in_place += decided.has_structural == 0;
+        /* A refusal stops the diff; a stray bit is refused. */
+        dfc_sections_result untouched;
+        memset(&untouched, 0xA5, sizeof untouched);
+        const dfc_sections_result before = untouched;
+        decision.status = DFC_ERR_SHARED_KEY;
+        CHECK_EQ_INT(dfc_diff_sections_deciding(ctx, &old_s, &new_s, NULL, plan_decide, &decision, &injective, &injective,
+                                                flags, &untouched),
+                     DFC_ERR_SHARED_KEY);
+        CHECK(memcmp(&untouched, &before, sizeof before) == 0);
+        if (m > 0) {
+            decision.status = DFC_OK;
+            marks[rng_below(m)] = 4;
+            CHECK_EQ_INT(dfc_diff_sections_deciding(ctx, &old_s, &new_s, NULL, plan_decide, &decision, &injective,
+                                                    &injective, flags, &untouched),
+                         DFC_ERR_INVALID_ARGUMENT);
+        }
+    }
+    CHECK(refreshed > 1000 && in_place > 100);
+    dfc_context_free(ctx);
+    dfc_context_free(other);
+}
+
 /* ---- steps (dfc_steps.c) replayed onto plain arrays ------------------------------------------ */
 
 typedef struct steps_state {

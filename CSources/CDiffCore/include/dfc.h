@@ -105,6 +105,8 @@
  *     dfc_diff_sections             O(n + m + s + r) expected
  *                                   + O(k log k + s log s); O(n + m + s)
  *                                   memory in the context
+ *     dfc_diff_sections_deciding    as dfc_diff_sections, + one call of the
+ *                                   decider and O(m) to read its marks
  *
  * Thread safety: functions touching a context or table must not run
  * concurrently on the same object; distinct objects are independent. The
@@ -139,16 +141,16 @@ extern "C" {
  * Version. Compare dfc_version() (the library actually linked) with
  * DFC_VERSION_NUMBER (the header compiled against) to catch a mismatched
  * libdfc.so. Before 1.0 a minor release may change the ABI, so the shared
- * library's soname carries major and minor: libdfc.so.0.4.
+ * library's soname carries major and minor: libdfc.so.0.5.
  */
 #define DFC_VERSION_MAJOR 0
-#define DFC_VERSION_MINOR 4
+#define DFC_VERSION_MINOR 5
 #define DFC_VERSION_RELEASE 0
-/** MAJOR * 10000 + MINOR * 100 + RELEASE: 0.4.0 is 400. */
+/** MAJOR * 10000 + MINOR * 100 + RELEASE: 0.5.0 is 500. */
 #define DFC_VERSION_NUMBER (DFC_VERSION_MAJOR * 100 * 100 + DFC_VERSION_MINOR * 100 + DFC_VERSION_RELEASE)
 #define DFC_QUOTE(text) #text
 #define DFC_EXPAND_AND_QUOTE(text) DFC_QUOTE(text)
-/** "MAJOR.MINOR.RELEASE", e.g. "0.4.0". */
+/** "MAJOR.MINOR.RELEASE", e.g. "0.5.0". */
 #define DFC_VERSION_STRING DFC_EXPAND_AND_QUOTE(DFC_VERSION_MAJOR.DFC_VERSION_MINOR.DFC_VERSION_RELEASE)
 
 /** Largest element count any entry point accepts (indices are 32-bit). */
@@ -413,11 +415,14 @@ enum {
  * cheap in bulk but dear through a callback (a call per key match). Keys decide
  * as with DFC_MATCH_INJECTIVE; the caller then checks each matched pair (the
  * result's maps) with its own equality and, if a pair differs (two identifiers
- * with one key), diffs again with DFC_MATCH_CALLBACK. Only with
- * DFC_DIFF_ASSUME_UNIQUE (else DFC_ERR_INVALID_ARGUMENT). When two elements of
- * one list share a key and two elements of the other list both find the first
- * one, the maps could not be a matching at all: the diff stops with
- * DFC_ERR_SHARED_KEY, for the caller to diff again confirming. A result whose
+ * with one key), diffs again with DFC_MATCH_CALLBACK. With
+ * DFC_DIFF_ASSUME_UNIQUE, when two elements of one list share a key and two
+ * elements of the other list both find the first one, the maps could not be a
+ * matching at all: the diff stops with DFC_ERR_SHARED_KEY, for the caller to
+ * diff again confirming. Without it (a validated diff) the diff stops with
+ * DFC_ERR_SHARED_KEY whenever one list holds two equal keys: keys alone cannot
+ * tell a repeated identifier from two that share a key, so the caller finds out
+ * (and reports the repeats) before diffing again; no DFC_ERR_DUPLICATE then. A result whose
  * every matched pair the caller finds equal is the result DFC_MATCH_CALLBACK
  * gives: identifiers are unique, so every element's partner is decided by
  * identity, and no element is left unmatched while an equal one is free (its key
@@ -658,6 +663,14 @@ int dfc_lis(dfc_context *DFC_NULLABLE context, const uint32_t *DFC_NULLABLE valu
 
 /** dfc_diff_flat flag: the caller guarantees both lists hold unique identifiers. */
 #define DFC_DIFF_ASSUME_UNIQUE 1u
+/**
+ * dfc_diff_flat flag: the caller guarantees the old list holds unique identifiers (it was
+ * the new list of a validated diff); only the new list is checked. When the matching
+ * leaves few new elements unmatched, the check is a table of those few that every old
+ * element is looked up in, instead of a table of both lists. With DFC_DIFF_ASSUME_UNIQUE
+ * it changes nothing.
+ */
+#define DFC_DIFF_ASSUME_OLD_UNIQUE 2u
 
 /**
  * The result of a flat diff; every array is owned by the context.
@@ -691,8 +704,8 @@ typedef struct dfc_flat_result {
  * is matched through an identifier table; moves are the matched elements
  * off the LIS of old indices in new order, so their number is minimal.
  * Without DFC_DIFF_ASSUME_UNIQUE every element of both lists is checked for
- * duplicates.
- * @param flags 0 or DFC_DIFF_ASSUME_UNIQUE.
+ * duplicates (of the new list only, with DFC_DIFF_ASSUME_OLD_UNIQUE).
+ * @param flags 0, DFC_DIFF_ASSUME_UNIQUE or DFC_DIFF_ASSUME_OLD_UNIQUE.
  * @return DFC_OK (result filled); DFC_ERR_NULL_ARGUMENT; DFC_ERR_TOO_LARGE
  *         (a count, or byte offsets beyond what one object can span);
  *         DFC_ERR_INVALID_ARGUMENT (bad match kind, missing callback or
@@ -801,7 +814,8 @@ typedef struct dfc_sections_result {
  * @param refresh        may be NULL (no refresh requests).
  * @param section_match  identity policy of section identifiers.
  * @param item_match     identity policy of item identifiers.
- * @param flags          0 or DFC_DIFF_ASSUME_UNIQUE.
+ * @param flags          0, DFC_DIFF_ASSUME_UNIQUE or DFC_DIFF_ASSUME_OLD_UNIQUE
+ *                       (as dfc_diff_flat, for both levels).
  * @return DFC_OK; DFC_ERR_NULL_ARGUMENT; DFC_ERR_TOO_LARGE;
  *         DFC_ERR_INVALID_ARGUMENT; DFC_ERR_INCONSISTENT (section starts);
  *         DFC_ERR_UNKNOWN_IDENTIFIER (a refresh index out of range);
@@ -817,6 +831,43 @@ int dfc_diff_sections(dfc_context *DFC_NULLABLE context, const dfc_snapshot *DFC
                       const dfc_snapshot *DFC_NULLABLE new_snapshot, const dfc_refresh *DFC_NULLABLE refresh,
                       const dfc_match *DFC_NULLABLE section_match, const dfc_match *DFC_NULLABLE item_match,
                       unsigned flags, dfc_sections_result *DFC_NULLABLE result);
+
+/** What a refresh decider may set in its marks (see dfc_refresh_decider). */
+enum { DFC_REFRESH_RELOAD = 1, DFC_REFRESH_RECONFIGURE = 2 };
+
+/**
+ * Refresh requests decided once the items are matched, for a caller whose refresh
+ * depends on the matching: a data source matching values by `id` refreshes the items
+ * whose value changed behind a kept `id`, which it knows only once it knows each new
+ * item's old partner. Called once by dfc_diff_sections_deciding, after both levels are
+ * matched and before anything is planned, with the flat item maps (as the result gives
+ * them: DFC_NOT_FOUND where unmatched) and `marks`, one zeroed byte per new item. It sets
+ * marks[j] to DFC_REFRESH_RELOAD or DFC_REFRESH_RECONFIGURE (both: reload wins) for the
+ * new items to refresh, which then join the `refresh` requests under the same rules
+ * (ALGORITHM.md step 4: an item that arrives fresh, or inside a reloaded section, is not
+ * listed). It returns DFC_OK, or any other status to stop the diff, which returns that
+ * status (a caller that finds a key match it refuses stops here, before the planning).
+ * It must not call back into the context; the maps and marks are valid during the call.
+ */
+typedef int (*dfc_refresh_decider)(void *DFC_NULLABLE user_data, const int32_t *DFC_NULLABLE new_item_to_old,
+                                   size_t new_item_count, const int32_t *DFC_NULLABLE old_item_to_new,
+                                   size_t old_item_count, uint8_t *DFC_NULLABLE marks);
+
+/**
+ * @brief dfc_diff_sections with refresh requests that `decide` adds once the items are
+ * matched (see dfc_refresh_decider); `decide` NULL is dfc_diff_sections.
+ * @return as dfc_diff_sections, plus whatever status `decide` returns other than DFC_OK,
+ *         and DFC_ERR_INVALID_ARGUMENT when it sets a mark other than the two refresh
+ *         bits. On error `result` is left untouched.
+ * Complexity as dfc_diff_sections, plus one call of `decide` and O(m) to read its marks
+ * (eight at a time).
+ */
+int dfc_diff_sections_deciding(dfc_context *DFC_NULLABLE context, const dfc_snapshot *DFC_NULLABLE old_snapshot,
+                               const dfc_snapshot *DFC_NULLABLE new_snapshot,
+                               const dfc_refresh *DFC_NULLABLE refresh, dfc_refresh_decider DFC_NULLABLE decide,
+                               void *DFC_NULLABLE user_data, const dfc_match *DFC_NULLABLE section_match,
+                               const dfc_match *DFC_NULLABLE item_match, unsigned flags,
+                               dfc_sections_result *DFC_NULLABLE result);
 
 /* ------------------------------------------------------------------------ */
 /* Steps: a batch applied one change at a time                              */

@@ -10,41 +10,47 @@ struct IdentifiableValues<Item: Identifiable>: @unchecked Sendable {
     /// The `id`s of the values at `slots` of `values`, in order; of every value, in order, when
     /// `slots` is nil.
     @usableFromInline let ids: (UnsafeBufferPointer<Item>, UnsafeBufferPointer<Int32>?) -> [Item.ID]
-    /// Whether the values at the two addresses differ (`!=`).
-    @usableFromInline let differ: (UnsafePointer<Item>, UnsafePointer<Item>) -> Bool
-    /// The `id`s of the values at slots `s` of `new` that differ (`!=`) from `old[oldSlots[s]]`,
-    /// in slot order; a negative `oldSlots[s]` (no old value) is skipped. The loop runs here,
-    /// specialized, with `!=` inlined: in the matcher's generic code it cost about 22
-    /// instructions an item besides the comparison, and each changed `id` an append to an
-    /// array of a type looked up at run time.
-    @usableFromInline let changedIDs: (UnsafeBufferPointer<Item>, UnsafeBufferPointer<Item>, UnsafeBufferPointer<Int32>) -> [Item.ID]
+    /// The keys of those `id`s, as a snapshot of the `id`s keys them (read from the values in
+    /// place, then keyed in one pass: all `UUID`s in one C call).
+    @usableFromInline let idKeys: (UnsafeBufferPointer<Item>, UnsafeBufferPointer<Int32>?) -> [UInt64]
+    /// Sets `marks[j]` to `mark` for each matched new position `j` whose value differs (`!=`)
+    /// from its old partner's; false as soon as a matched pair's `id`s differ (keys alone
+    /// matched two `id`s). The loop runs here, specialized, with `!=` and `id` inlined.
+    @usableFromInline let markChanged: (MatchedPairs, UnsafeMutablePointer<UInt8>, UInt8) -> Bool
+    /// Whether matched values have equal `id`s: a key match confirmed by `id`.
+    @usableFromInline let sameID: ItemEquality
 
     /// - Complexity: O(1).
     @inlinable
     init() where Item: Equatable {
-        ids = { values, slots in
-            // Read through the pointer: only the `id` is copied, not the whole value (whose
-            // other fields, a `String` say, would be retained and released per item).
-            let count = slots?.count ?? values.count
-            return [Item.ID](filling: count) { ids, initialized in
-                guard count > 0 else { return }
-                let first = values.baseAddress.unsafelyUnwrapped, into = ids.baseAddress.unsafelyUnwrapped
-                if let slots {
-                    for (index, slot) in slots.enumerated() { (into + index).initialize(to: (first + Int(slot)).pointee.id) }
-                } else {
-                    for index in 0..<count { (into + index).initialize(to: (first + index).pointee.id) }
-                }
-                initialized = count
+        ids = { Self.ids(of: $0, at: $1) }
+        idKeys = { KeyStrategy.of(Item.ID.self).keys(Self.ids(of: $0, at: $1)) }
+        markChanged = { pairs, marks, mark in
+            pairs.allPairs(as: Item.self) { new, old, position, _ in
+                // Equal values have equal `id`s: only a changed value needs its `id` compared.
+                guard new.pointee != old.pointee else { return true }
+                marks[position] = mark
+                return new.pointee.id == old.pointee.id
             }
         }
-        differ = { $0.pointee != $1.pointee }
-        changedIDs = { new, old, oldSlots in
-            var changed: [Item.ID] = []
-            for slot in 0..<oldSlots.count {
-                let oldSlot = Int(oldSlots[slot])
-                if oldSlot >= 0 && new[slot] != old[oldSlot] { changed.append(new[slot].id) }
+        sameID = ItemEquality { pairs in pairs.allPairs(as: Item.self) { new, old, _, _ in new.pointee.id == old.pointee.id } }
+    }
+
+    /// ``ids``' body.
+    @inlinable
+    static func ids(of values: UnsafeBufferPointer<Item>, at slots: UnsafeBufferPointer<Int32>?) -> [Item.ID] {
+        // Read through the pointer: only the `id` is copied, not the whole value (whose
+        // other fields, a `String` say, would be retained and released per item).
+        let count = slots?.count ?? values.count
+        return [Item.ID](filling: count) { ids, initialized in
+            guard count > 0 else { return }
+            let first = values.baseAddress.unsafelyUnwrapped, into = ids.baseAddress.unsafelyUnwrapped
+            if let slots {
+                for (index, slot) in slots.enumerated() { (into + index).initialize(to: (first + Int(slot)).pointee.id) }
+            } else {
+                for index in 0..<count { (into + index).initialize(to: (first + index).pointee.id) }
             }
-            return changed
+            initialized = count
         }
     }
 }

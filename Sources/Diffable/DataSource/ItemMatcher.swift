@@ -103,35 +103,37 @@ final class IdentityMatcher<Section: Hashable & Sendable, Item: Hashable & Senda
 /// Matches `Identifiable` values by `id` and turns a changed value behind a kept `id` into
 /// a reconfigure (or reload) in the refresh batch.
 ///
-/// Snapshots of values are mirrored by snapshots of their `id`s (built and checked for
-/// duplicates on the thread that calls `apply`); the diff runs on the `id` snapshots. Changed
-/// values are found in one pass over the new items: the `id`'s place in the old `id` snapshot
-/// (by slot when the snapshots' slots follow display order, the `id` after the previous match
-/// tried before a table lookup), then one `==` against the old value there.
+/// The values' snapshots are diffed themselves, with the keys of their `id`s for item keys
+/// (made on the thread that calls `apply`, and kept beside the committed snapshot for the
+/// next diff's old side): the core matches the `id`s, then asks which matched values changed
+/// (``IdentifiableValues/markChanged``: one `!=` per matched pair) before it plans the
+/// batches, so no snapshot of the `id`s is built and no value's old place is looked up.
+/// Repeated `id`s share a key, which stops that diff; they are then reported, as the `id`s
+/// of every snapshot loaded without a diff are checked, through a snapshot of the `id`s.
 final class IdentifiableItemMatcher<Section: Hashable & Sendable, Item: Hashable & Sendable & Identifiable>: ItemMatcher,
     @unchecked Sendable
 where Item.ID: Sendable {
     typealias Snapshot = DiffableDataSourceSnapshot<Section, Item>
     typealias Target = ApplyTarget<Section, Item>
     typealias IDSnapshot = DiffableDataSourceSnapshot<Section, Item.ID>
-    typealias State = IDMirror<Section, Item.ID>
+    typealias State = IDKeys
 
-    /// The `id` mirror made on the calling thread, taken once by the plan (so the plan owns
-    /// it uniquely and adds refresh requests without copying it).
+    /// The `id` keys made on the calling thread, taken once by the plan (a redone plan
+    /// makes them again).
     final class Prepared: @unchecked Sendable {
         private let mutex = Lock.Mutex()  // inline: one object fewer per apply
-        private var mirror: State?
-        init(_ mirror: State) { self.mirror = mirror }
-        func take() -> State? {
+        private var keys: [UInt64]?
+        init(_ keys: [UInt64]) { self.keys = keys }
+        func take() -> [UInt64]? {
             mutex.withLock {
-                defer { mirror = nil }
-                return mirror
+                defer { keys = nil }
+                return keys
             }
         }
     }
 
     let updates: ItemContentUpdate
-    /// The values' `id` and `!=`, compiled where `Item` is known.
+    /// The values' `id`, `id` keys and `!=`, compiled where `Item` is known.
     let values: IdentifiableValues<Item>
     @exclusivity(unchecked) var storage = MatcherStorage<Section, Item, Prepared, State>(State())
     @exclusivity(unchecked) var shownState = State()
@@ -141,154 +143,84 @@ where Item.ID: Sendable {
         self.values = values
     }
 
-    /// - Complexity: O(n + s) expected.
+    /// - Complexity: O(n + s).
     func prepare(_ snapshot: Snapshot, operation: String) -> Prepared? {
-        do {
-            return Prepared(try mirror(of: snapshot))
-        } catch {
-            DiffableDiagnostics.fail(.duplicateIdentifiers, in: operation, "values matched by id: \(error)")
-        }
+        Prepared(idKeys(of: snapshot))
     }
 
+    /// A snapshot loaded without a diff (the first apply, a reload) is never a diff's new
+    /// side: its `id`s are checked for repeats here.
     func state(loading target: Target, prepared: Prepared?) -> State {
-        mirror(target, prepared: prepared)
+        requireUniqueIDs(target.snapshot, operation: target.operation)
+        return State(keys: prepared?.take() ?? idKeys(of: target.snapshot))
     }
 
     func batches(for target: Target, prepared: Prepared?, from base: CommittedState<Section, Item>, state old: State)
         -> ([BatchUpdate], State)
     {
-        var new = mirror(target, prepared: prepared)
         let values = target.snapshot
-        let changed = changedItems(values, ids: new, base: base.snapshot, baseIDs: old)
-        // The usual apply asks no refresh of its own: only the changed values are refreshed
-        // (merging empty request lists cost 6% of an apply of 10^2 values).
-        if !values.hasPendingUpdates {
-            if changed.count != 0 {  // not `isEmpty`: see `hasPendingUpdates`
-                new.ids.refreshPresentItems(changed, reloading: updates == .reload)
-            }
-            return (new.ids.batches(from: old.ids), new)
+        let newKeys = prepared?.take() ?? idKeys(of: values)
+        let oldKeys = old.keys ?? idKeys(of: base.snapshot)
+        let markChanged = self.values.markChanged
+        let mark = updates == .reload ? RefreshDecider.reloadMark : RefreshDecider.reconfigureMark
+        let decider = RefreshDecider(
+            decide: { markChanged($0, $1, mark) }, sameID: self.values.sameID,
+            beforeConfirming: { self.requireUniqueIDs(values, operation: target.operation) })
+        let batches = DiffContextPool.shared.withContext {
+            $0.batches(matchingByID: base.snapshot, keys: oldKeys, to: values, keys: newKeys, decider: decider)
         }
-        var reloads = values.reloadedItemIdentifiers.mapped { $0.id }
-        var reconfigures = values.reconfiguredItemIdentifiers.mapped { $0.id }
-        switch updates {
-        case .reconfigure: reconfigures += changed
-        case .reload: reloads += changed
-        }
-        let reloaded = Set(reloads)
-        reconfigures.removeAll { reloaded.contains($0) }
-        // Every identifier is in `ids` (same layout as `values`), so none of these can throw.
-        try? new.ids.tryReloadItems(reloads)
-        try? new.ids.tryReconfigureItems(reconfigures)
-        try? new.ids.tryReloadSections(values.reloadedSectionIdentifiers)
-        // Pending requests stay on the kept `id` snapshot: it is only ever a diff's old side.
-        return (new.ids.batches(from: old.ids), new)
+        return (batches, State(keys: newKeys))
     }
 
     func state(_ state: State, movingItemFrom source: IndexPath, to destination: IndexPath) -> State {
-        // The values' snapshot just made the same move: the `id` mirror has the same layout.
-        guard let moved = state.ids.movingItem(from: source, to: destination) else {
-            preconditionFailure("Diffable: the id snapshot lost step with the values' snapshot")
-        }
-        // The move may take slots out of display order, in the values' snapshot and here.
-        return State(ids: moved, slotsFollowDisplayOrder: false)
+        // The values' snapshot just moved one item: its keys are made again at the next diff.
+        State(keys: nil)
     }
 
-    /// The prepared `id` mirror, or a fresh one when a redone plan already took it or
-    /// later changes made the snapshot (where a repeated `id` is reported and traps).
-    private func mirror(_ target: Target, prepared: Prepared?) -> State {
-        if let prepared = prepared?.take() { return prepared }
-        do {
-            return try mirror(of: target.snapshot)
-        } catch {
-            DiffableDiagnostics.fail(.duplicateIdentifiers, in: target.operation, "values matched by id: \(error)")
-        }
-    }
-
-    /// The `id` mirror of `snapshot`; throws ``SnapshotError/duplicateItems(_:)`` naming every
-    /// repeated `id` and its positions.
-    ///
-    /// The `id`s are read in the caller's compiled code straight from the values, in display
-    /// order (in slot order when the slots follow it), and take over the values' sections
-    /// as they are stored (`init(sectionsOf:holding:)`: sections neither keyed again nor
-    /// checked for repeats). Only when two `id`s share a key (a repeated `id`, or a collision)
-    /// is the mirror built again through `init(validating:)`, which tells repeats from collisions.
-    /// - Complexity: O(n + s) expected.
-    func mirror(of snapshot: Snapshot) throws(SnapshotError) -> State {
+    /// The keys of the `id`s of `snapshot`'s values, in display order (read in slot order
+    /// when the slots follow it, the usual case).
+    /// - Complexity: O(n + s).
+    func idKeys(of snapshot: Snapshot) -> [UInt64] {
         let storage = snapshot.storage
-        let inOrder = storage.slotsFollowDisplayOrder
+        return storage.items.ids.withUnsafeBufferPointer { values in
+            if storage.slotsFollowDisplayOrder { return self.values.idKeys(values, nil) }
+            return storage.displaySlots.withUnsafeBufferPointer { self.values.idKeys(values, $0) }
+        }
+    }
+
+    /// Traps, reporting every repeated `id` and its positions, when two of `snapshot`'s
+    /// values share an `id`.
+    /// - Complexity: O(n + s) expected.
+    func requireUniqueIDs(_ snapshot: Snapshot, operation: String) {
+        do {
+            _ = try idSnapshot(of: snapshot)
+        } catch {
+            DiffableDiagnostics.fail(.duplicateIdentifiers, in: operation, "values matched by id: \(error)")
+        }
+    }
+
+    /// The snapshot of the `id`s of `snapshot`'s values (its layout); throws
+    /// ``SnapshotError/duplicateItems(_:)`` naming every repeated `id` and its positions.
+    ///
+    /// The `id`s take over the values' sections as they are stored
+    /// (`init(sectionsOf:holding:)`: sections neither keyed again nor checked for repeats).
+    /// Only when two `id`s share a key (a repeated `id`, or a collision) is it built again
+    /// through `init(validating:)`, which tells repeats from collisions.
+    /// - Complexity: O(n + s) expected.
+    func idSnapshot(of snapshot: Snapshot) throws(SnapshotError) -> IDSnapshot {
+        let storage = snapshot.storage
         let ids = storage.items.ids.withUnsafeBufferPointer { values in
-            if inOrder { return self.values.ids(values, nil) }
-            var slots: [Int32] = []
-            slots.reserveCapacity(values.count)
-            for section in storage.sectionOrder { slots.append(contentsOf: storage.sectionItems[Int(section)]) }
-            return slots.withUnsafeBufferPointer { self.values.ids(values, $0) }
+            if storage.slotsFollowDisplayOrder { return self.values.ids(values, nil) }
+            return storage.displaySlots.withUnsafeBufferPointer { self.values.ids(values, $0) }
         }
         let layout = SectionLayout(of: storage)
-        if let mirror = IDSnapshot(sectionsOf: layout, holding: ids) { return State(ids: mirror, slotsFollowDisplayOrder: inOrder) }
+        if let mirror = IDSnapshot(sectionsOf: layout, holding: ids) { return mirror }
         var first = 0
         let sections = layout.order.mapped { slot in
             let count = layout.items[Int(slot)].count
             defer { first += count }
             return (layout.ids[Int(slot)]!, Array(ids[first..<first + count]))
         }
-        return State(ids: try IDSnapshot(validating: sections), slotsFollowDisplayOrder: inOrder)
-    }
-
-    /// The `id`s of items present in both snapshots whose values differ; `ids` is the `id`
-    /// mirror of `values` (the same layout), `baseIDs` the one of `base`.
-    /// - Complexity: O(n) expected: one `id` comparison, a lookup by the key `ids` holds when it
-    ///   fails (``slotsOfItems(of:in:)``, pre-specialized for the common `id` types), and one
-    ///   `!=` per item of `values`.
-    func changedItems(_ values: Snapshot, ids: State, base: Snapshot, baseIDs: State) -> [Item.ID] {
-        let new = values.storage, newIDs = ids.ids.storage, old = base.storage, oldIDs = baseIDs.ids.storage
-        // Snapshots built by appends (the usual case: the app's, and every `id` mirror) keep
-        // each item at the slot of its position, so one slot stands for the value and its `id`.
-        // Each mirror knows it of itself and of its values from when it was built.
-        assert(!ids.slotsFollowDisplayOrder || (new.slotsFollowDisplayOrder && newIDs.slotsFollowDisplayOrder))
-        assert(!baseIDs.slotsFollowDisplayOrder || (old.slotsFollowDisplayOrder && oldIDs.slotsFollowDisplayOrder))
-        if ids.slotsFollowDisplayOrder && baseIDs.slotsFollowDisplayOrder {
-            return changedItems(inSlotOrder: new, ids: newIDs, base: old, baseIDs: oldIDs)
-        }
-        let oldIDSlots = slotsOfItems(of: newIDs, in: oldIDs)
-        var changed: [Item.ID] = []
-        new.items.ids.withUnsafeBufferPointer { newValues in
-            old.items.ids.withUnsafeBufferPointer { oldValues in
-                for position in 0..<new.sectionOrder.count {
-                    let valueSlots = new.sectionItems[Int(new.sectionOrder[position])]
-                    // The id snapshot has the values' layout: the same position holds the `id`.
-                    let idSlots = newIDs.sectionItems[Int(newIDs.sectionOrder[position])]
-                    for index in 0..<valueSlots.count {
-                        let oldIDSlot = oldIDSlots[Int(idSlots[index])]
-                        guard oldIDSlot >= 0 else { continue }
-                        // Both old snapshots have one layout: the same position holds the old value.
-                        let (oldSection, oldIndex) = oldIDs.displayPlace(ofItemSlot: oldIDSlot)
-                        let oldSlot = old.sectionItems[Int(old.sectionOrder[oldSection])][oldIndex]
-                        let newValue = newValues.baseAddress! + Int(valueSlots[index])
-                        if self.values.differ(newValue, oldValues.baseAddress! + Int(oldSlot)) {
-                            changed.append(newIDs.itemID(atSlot: idSlots[index]))
-                        }
-                    }
-                }
-            }
-        }
-        return changed
-    }
-
-    /// ``changedItems(_:ids:base:baseIDs:)`` for four storages whose slots follow display
-    /// order: the slot of an `id` in `baseIDs` is that of its old value in `base`.
-    /// - Complexity: O(n) expected: one `id` comparison, a table lookup when it fails
-    ///   (``slotsOfItems(of:in:)``), and one `!=` per item of `values` (in the caller's
-    ///   compiled code, `IdentifiableValues.changedIDs`).
-    private func changedItems(
-        inSlotOrder values: SnapshotStorage<Section, Item>, ids: SnapshotStorage<Section, Item.ID>, base: SnapshotStorage<Section, Item>,
-        baseIDs: SnapshotStorage<Section, Item.ID>
-    ) -> [Item.ID] {
-        let oldSlots = slotsOfItems(of: ids, in: baseIDs)
-        // A value's `id` is the one at its slot in `ids`: read from the value, in the caller's code.
-        return values.items.ids.withUnsafeBufferPointer { newValues in
-            base.items.ids.withUnsafeBufferPointer { oldValues in
-                oldSlots.withUnsafeBufferPointer { self.values.changedIDs(newValues, oldValues, $0) }
-            }
-        }
+        return try IDSnapshot(validating: sections)
     }
 }

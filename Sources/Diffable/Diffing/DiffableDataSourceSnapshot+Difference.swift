@@ -50,6 +50,23 @@ extension DiffableDataSourceSnapshot {
 }
 
 extension DiffContext {
+    /// The batches from `old` to `new`, snapshots of values matched by `id`: the items'
+    /// keys are their `id`s' (`oldKeys`, `newKeys`: one per item, in display order), a value
+    /// and its old partner are the same item when their `id`s are equal, and `decider`
+    /// checks that as it marks the values to refresh (see ``RefreshDecider``). `new`'s own
+    /// refresh requests are kept. Matching by the values' own keys would take a changed value
+    /// for a new item.
+    /// - Complexity: O(n + s) expected plus O(k log k) for the LIS of matched items; twice
+    ///   that when two different `id`s share a key.
+    func batches<S, I>(
+        matchingByID old: DiffableDataSourceSnapshot<S, I>, keys oldKeys: [UInt64], to new: DiffableDataSourceSnapshot<S, I>,
+        keys newKeys: [UInt64], decider: RefreshDecider
+    ) -> [BatchUpdate] {
+        let oldFlat = FlatSnapshot(old.storage, itemKeys: oldKeys), newFlat = FlatSnapshot(new.storage, itemKeys: newKeys)
+        return BatchUpdate.batches(
+            of: diffStorages(old.storage, new.storage, flat: (oldFlat, newFlat), itemsInjective: false, decider: decider, maps: false))
+    }
+
     /// The two-level diff of two snapshots (unique by construction, so the core
     /// skips duplicate validation).
     /// - Complexity: O(n + s) expected plus O(k log k) for the LIS of matched items.
@@ -70,19 +87,30 @@ extension DiffContext {
         let hashedKeys = !oldStorage.sectionStrategy.isInjective || !oldStorage.items.strategy.isInjective
         let oldFlat = FlatSnapshot(oldStorage, slots: hashedKeys)
         let newFlat = FlatSnapshot(newStorage, slots: hashedKeys, sharingWith: oldFlat)
-        let result = oldStorage.items.ids.withUnsafeBufferPointer { oldItemIDs in
+        let result = diffStorages(
+            oldStorage, newStorage, flat: (oldFlat, newFlat), itemsInjective: oldStorage.items.strategy.isInjective,
+            itemEquality: itemEquality, maps: maps)
+        return (result, oldFlat, newFlat)
+    }
+
+    /// The engine's result for two snapshots' storages, diffed on their flat forms `flat`
+    /// (new's refresh requests kept), the identifiers borrowed in place.
+    /// - Complexity: O(n + s) expected plus O(k log k) for the LIS of matched items.
+    private func diffStorages<S, I>(
+        _ oldStorage: SnapshotStorage<S, I>, _ newStorage: SnapshotStorage<S, I>, flat: (old: FlatSnapshot, new: FlatSnapshot),
+        itemsInjective: Bool, itemEquality: ItemEquality? = nil, decider: RefreshDecider? = nil, maps: Bool
+    ) -> SectionsDiffResult {
+        oldStorage.items.ids.withUnsafeBufferPointer { oldItemIDs in
             newStorage.items.ids.withUnsafeBufferPointer { newItemIDs in
                 oldStorage.sectionIDs.withUnsafeBufferPointer { oldSectionIDs in
                     newStorage.sectionIDs.withUnsafeBufferPointer { newSectionIDs in
                         diffSections(
-                            old: oldFlat, new: newFlat, refresh: FlatRefresh(newStorage, flat: newFlat),
+                            old: flat.old, new: flat.new, refresh: FlatRefresh(newStorage, flat: flat.new),
                             sections: (oldSectionIDs, newSectionIDs, oldStorage.sectionStrategy.isInjective),
-                            items: (oldItemIDs, newItemIDs, oldStorage.items.strategy.isInjective), itemEquality: itemEquality,
-                            maps: maps)
+                            items: (oldItemIDs, newItemIDs, itemsInjective), itemEquality: itemEquality, decider: decider, maps: maps)
                     }
                 }
             }
         }
-        return (result, oldFlat, newFlat)
     }
 }

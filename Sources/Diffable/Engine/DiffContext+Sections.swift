@@ -26,29 +26,45 @@ extension DiffContext {
     /// comparison itself.
     /// With `maps` false the position maps are left in the context (the result's are empty):
     /// a caller that only performs the batches (the data source) copies nothing it drops.
+    ///
+    /// With a `decider` (values matched by `id`: the item keys are the `id`s' keys, the items
+    /// values) the first diff is validated on keys (a side whose keys repeat stops it) and the
+    /// decider, not `itemEquality`, checks the item matches while it marks what to refresh;
+    /// the confirmed diff, after the decider's `beforeConfirming`, confirms each key match
+    /// with its `sameID`.
     /// - Complexity: O(n + s) expected plus O(k log k) for the LIS of matched items; twice
     ///   that when two different identifiers share a key.
     func diffSections<S: Equatable, I: Equatable>(
         old oldFlat: FlatSnapshot, new newFlat: FlatSnapshot, refresh: FlatRefresh,
         sections: (old: UnsafeBufferPointer<S>, new: UnsafeBufferPointer<S>, injective: Bool),
         items: (old: UnsafeBufferPointer<I>, new: UnsafeBufferPointer<I>, injective: Bool), itemEquality: ItemEquality? = nil,
-        maps: Bool = true
+        decider: RefreshDecider? = nil, maps: Bool = true
     ) -> SectionsDiffResult {
         oldFlat.itemSlots.withUnsafeBufferPointer { oldItemSlots in
             newFlat.itemSlots.withUnsafeBufferPointer { newItemSlots in
                 oldFlat.sectionSlots.withUnsafeBufferPointer { oldSectionSlots in
                     newFlat.sectionSlots.withUnsafeBufferPointer { newSectionSlots in
+                        let deciding = decider.map {
+                            RefreshDecider.Context(
+                                decide: $0.decide, oldIDs: UnsafeRawPointer(items.old.baseAddress), oldSlots: oldItemSlots.baseAddress,
+                                newIDs: UnsafeRawPointer(items.new.baseAddress), newSlots: newItemSlots.baseAddress)
+                        }
                         if !sections.injective || !items.injective {
                             var sectionMatch = EqualityOracle.deferredMatch(injective: sections.injective)
                             var itemMatch = EqualityOracle.deferredMatch(injective: items.injective)
                             var result = dfc_sections_result()
-                            let status = runDiff(old: oldFlat, new: newFlat, refresh, &sectionMatch, &itemMatch, &result)
+                            // The new keys validated when a decider checks the matches: `id`s
+                            // repeated in the new values share a key, which stops the diff. The
+                            // old keys passed that check as the new ones of the diff before.
+                            let flags = UInt32(decider == nil ? DFC_DIFF_ASSUME_UNIQUE : DFC_DIFF_ASSUME_OLD_UNIQUE)
+                            let status = runDiff(
+                                old: oldFlat, new: newFlat, refresh, &sectionMatch, &itemMatch, flags: flags, deciding: deciding, &result)
                             if status == Int32(DFC_OK),
                                 sections.injective
                                     || EqualityOracle.matchesAreEqual(
                                         old: sections.old, at: oldSectionSlots, new: sections.new, at: newSectionSlots,
                                         newToOld: result.new_section_to_old, oldToNew: result.old_section_to_new),
-                                items.injective
+                                items.injective || decider != nil
                                     || EqualityOracle.matchesAreEqual(
                                         old: items.old, at: oldItemSlots, new: items.new, at: newItemSlots,
                                         newToOld: result.new_item_to_old, oldToNew: result.old_item_to_new, equality: itemEquality)
@@ -59,15 +75,18 @@ extension DiffContext {
                                 CoreError.require(status, "snapshot diff")
                             }
                         }
+                        decider?.beforeConfirming()
                         return EqualityOracle.withMatch(
                             injective: sections.injective, old: sections.old, at: oldSectionSlots, new: sections.new, at: newSectionSlots
                         ) { sectionMatch in
                             EqualityOracle.withMatch(
                                 injective: items.injective, old: items.old, at: oldItemSlots, new: items.new, at: newItemSlots,
-                                equality: itemEquality
+                                equality: decider?.sameID ?? itemEquality
                             ) { itemMatch in
                                 var result = dfc_sections_result()
-                                let status = runDiff(old: oldFlat, new: newFlat, refresh, &sectionMatch, &itemMatch, &result)
+                                let status = runDiff(
+                                    old: oldFlat, new: newFlat, refresh, &sectionMatch, &itemMatch, flags: UInt32(DFC_DIFF_ASSUME_UNIQUE),
+                                    deciding: deciding, &result)
                                 // Snapshots are valid by construction: a failure here is a bug in Diffable or exhausted memory.
                                 CoreError.require(status, "snapshot diff")
                                 return resultOfDiff(result, old: oldFlat, new: newFlat, maps: maps)
@@ -80,11 +99,12 @@ extension DiffContext {
     }
 
     /// The core call itself, with the match rules made; its status, and on success `result`
-    /// filled (arrays owned by the context until its next diff).
+    /// filled (arrays owned by the context until its next diff). `deciding`, when given, is
+    /// asked for refresh marks once the items are matched.
     /// - Complexity: O(n + s) expected plus O(k log k) for the LIS of matched items.
     private func runDiff(
         old oldFlat: FlatSnapshot, new newFlat: FlatSnapshot, _ refresh: FlatRefresh, _ sectionMatch: inout dfc_match,
-        _ itemMatch: inout dfc_match, _ result: inout dfc_sections_result
+        _ itemMatch: inout dfc_match, flags: UInt32, deciding: RefreshDecider.Context?, _ result: inout dfc_sections_result
     ) -> Int32 {
         releaseHandedOverBuffers()
         return oldFlat.withCSnapshot { oldSnapshot in
@@ -96,9 +116,15 @@ extension DiffContext {
                                 reload_items: reload.baseAddress, reload_item_count: reload.count,
                                 reconfigure_items: reconfigure.baseAddress, reconfigure_item_count: reconfigure.count,
                                 reload_sections: reloadSectionList.baseAddress, reload_section_count: reloadSectionList.count)
-                            return dfc_diff_sections(
-                                raw, &oldSnapshot, &newSnapshot, &refresh, &sectionMatch, &itemMatch,
-                                UInt32(DFC_DIFF_ASSUME_UNIQUE), &result)
+                            guard var deciding else {
+                                return dfc_diff_sections(
+                                    raw, &oldSnapshot, &newSnapshot, &refresh, &sectionMatch, &itemMatch, flags, &result)
+                            }
+                            return withUnsafeMutablePointer(to: &deciding) { deciding in
+                                dfc_diff_sections_deciding(
+                                    raw, &oldSnapshot, &newSnapshot, &refresh, RefreshDecider.callback, UnsafeMutableRawPointer(deciding),
+                                    &sectionMatch, &itemMatch, flags, &result)
+                            }
                         }
                     }
                 }

@@ -58,13 +58,23 @@ struct MatchedPairs {
     /// - Complexity: O(newCount) comparisons.
     @inlinable
     func allEqual<T: Equatable>(as _: T.Type) -> Bool {
-        guard newCount > 0, let oldIDs, let oldSlots, let newIDs, let newSlots, let newToOld, let oldToNew else { return true }
+        guard let oldToNew else { return true }
+        return allPairs(as: T.self) { new, old, position, partner in
+            oldToNew[partner] == Int32(truncatingIfNeeded: position) && old.pointee == new.pointee
+        }
+    }
+
+    /// Whether `body` holds for every matched pair, read in place as `T`: the new and the old
+    /// identifier, the new position and its partner's; stops at the first pair it refuses.
+    /// - Complexity: O(newCount) calls of `body`.
+    @inlinable @inline(__always)
+    func allPairs<T>(as _: T.Type, _ body: (UnsafePointer<T>, UnsafePointer<T>, Int, Int) -> Bool) -> Bool {
+        guard newCount > 0, let oldIDs, let oldSlots, let newIDs, let newSlots, let newToOld else { return true }
         let old = oldIDs.assumingMemoryBound(to: T.self), new = newIDs.assumingMemoryBound(to: T.self)
         for position in 0..<newCount {
             let partner = Int(newToOld[position])
             if partner < 0 { continue }
-            guard oldToNew[partner] == Int32(truncatingIfNeeded: position), old[Int(oldSlots[partner])] == new[Int(newSlots[position])]
-            else { return false }
+            guard body(new + Int(newSlots[position]), old + Int(oldSlots[partner]), position, partner) else { return false }
         }
         return true
     }

@@ -57,6 +57,30 @@ import Testing
                     + "item identifiers are not unique: 1 at [0, 1], [0, 2]"))
     }
 
+    /// Repeated `id`s in a snapshot diffed against a shown one (not loaded): the diff's
+    /// keys are the `id`s', and repeats are found whether both values are new, one of
+    /// them was shown, or the shown one moved.
+    @Test func duplicateIDsInADiffMatchedByID() async {
+        let expected =
+            "event: duplicateIdentifiers in apply(_:animatingDifferences:completion:): values matched by id: "
+            + "item identifiers are not unique: 1 at [0, 1], [0, 2]"
+        let bothNew = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Failing.reportToStandardError()
+            Failing.duplicateIDsInADiff(shown: [0], applied: [(0, "a"), (1, "b"), (1, "b, edited")])
+        }
+        let oneShown = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Failing.reportToStandardError()
+            Failing.duplicateIDsInADiff(shown: [0, 1], applied: [(0, "a"), (1, "r1"), (1, "b, edited")])
+        }
+        let shownMoved = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Failing.reportToStandardError()
+            Failing.duplicateIDsInADiff(shown: [1, 0], applied: [(0, "a"), (1, "r1"), (1, "b, edited")])
+        }
+        for output in [bothNew, oneShown, shownMoved] {
+            #expect(output.map { String(decoding: $0.standardErrorContent, as: UTF8.self) }?.contains(expected) == true)
+        }
+    }
+
     @Test func viewCallingUpdatesTwice() async {
         let output = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             Failing.reportToStandardError()
@@ -113,6 +137,18 @@ enum Failing {
         ) { _, item in .row(item) }
         let twice = [Reminder(id: 0, title: "a"), Reminder(id: 1, title: "b"), Reminder(id: 1, title: "b, edited")]
         dataSource.apply(.build(["A"], [twice]), completion: nil)
+    }
+
+    /// Shows reminders `shown` (titled `r` and their id), then applies `applied`, whose `id`s repeat.
+    static func duplicateIDsInADiff(shown: [Int], applied: [(Int, String)]) {
+        let view = SimulatedListView<TestCell<String, Reminder>>(policy: .record)
+        let queue = DispatchQueue(label: "view")
+        let dataSource = DiffableDataSource<String, Reminder, TestCell<String, Reminder>>(
+            view: view, executor: .queue(queue), matchingItemsByID: .reconfigure
+        ) { _, item in .row(item) }
+        dataSource.apply(.build(["A"], [shown.map { Reminder(id: $0, title: "r\($0)") }]), completion: nil)
+        queue.sync {}  // shown: the next apply is diffed against it
+        dataSource.apply(.build(["A"], [applied.map { Reminder(id: $0.0, title: $0.1) }]), completion: nil)
     }
 
     static func forbiddenMove() {

@@ -19,16 +19,7 @@ extension FlatSnapshot {
         // uniqueness). A 10^6-item snapshot is gathered in a few milliseconds.
         (itemKeys, starts) = storage.sectionItems.withUnsafeBufferPointer { sectionItems in
             let total = order.reduce(0) { $0 + sectionItems[Int($1)].count }
-            if slots {
-                slotArray = [Int32](filling: total) { buffer, initialized in
-                    for section in order {
-                        sectionItems[Int(section)].withUnsafeBufferPointer { sectionSlots in
-                            _ = UnsafeMutableBufferPointer(rebasing: buffer[initialized...]).initialize(fromContentsOf: sectionSlots)
-                            initialized += sectionSlots.count
-                        }
-                    }
-                }
-            }
+            if slots { slotArray = Self.displaySlots(order, sectionItems, total: total) }
             // A snapshot whose slots run in display order (one built by appends, the usual
             // case) already holds its keys in that order: the flat form borrows the array
             // (an O(1) conversion sharing the buffer, the identifiers' own for 64-bit
@@ -41,6 +32,37 @@ extension FlatSnapshot {
             }
         }
         itemSlots = slotArray
+    }
+
+    /// The flat form of the snapshot `storage` holds with `itemKeys` (one per item, in display
+    /// order) for keys, in place of its own: the keys of the `id`s of values matched by `id`.
+    /// Slots are recorded (the keys are hashes of something other than the items).
+    /// - Complexity: O(n + s).
+    init<S, I>(_ storage: SnapshotStorage<S, I>, itemKeys: [UInt64]) {
+        let order = storage.sectionOrder
+        sectionSlots = Array(order)
+        sectionKeys = order.map { storage.sectionKeys[Int($0)] }
+        self.itemKeys = itemKeys
+        (itemSlots, starts) = storage.sectionItems.withUnsafeBufferPointer { sectionItems in
+            let starts = Self.starts(order, sectionItems)
+            precondition(Int(starts.last!) == itemKeys.count, "Diffable: \(itemKeys.count) item keys for \(starts.last!) items")
+            return (Self.displaySlots(order, sectionItems, total: itemKeys.count), starts)
+        }
+    }
+
+    /// The items' slots in display order (`total` of them).
+    /// - Complexity: O(n + s).
+    fileprivate static func displaySlots(
+        _ order: ContiguousArray<Int32>, _ sectionItems: UnsafeBufferPointer<ContiguousArray<Int32>>, total: Int
+    ) -> [Int32] {
+        [Int32](filling: total) { buffer, initialized in
+            for section in order {
+                sectionItems[Int(section)].withUnsafeBufferPointer { sectionSlots in
+                    _ = UnsafeMutableBufferPointer(rebasing: buffer[initialized...]).initialize(fromContentsOf: sectionSlots)
+                    initialized += sectionSlots.count
+                }
+            }
+        }
     }
 
     /// Whether the sections' slot lists, in `order`, are exactly 0, 1, …, `count` − 1.
@@ -179,5 +201,20 @@ extension DiffContext.FlatRefresh {
                 UInt32(newStorage.sectionPosition[Int($0)])
             }
         }
+    }
+}
+
+extension SnapshotStorage {
+    /// Whether the sections' slot lists, in display order, are exactly 0, 1, …, n − 1 (a
+    /// snapshot built by appends): then an item's slot is its position counted across sections.
+    /// - Complexity: O(n + s), stopping at the first slot out of order.
+    var slotsFollowDisplayOrder: Bool {
+        sectionItems.withUnsafeBufferPointer { FlatSnapshot.slotsRunInDisplayOrder(sectionOrder, $0, count: itemCount) }
+    }
+
+    /// The items' slots in display order.
+    /// - Complexity: O(n + s).
+    var displaySlots: [Int32] {
+        sectionItems.withUnsafeBufferPointer { FlatSnapshot.displaySlots(sectionOrder, $0, total: itemCount) }
     }
 }

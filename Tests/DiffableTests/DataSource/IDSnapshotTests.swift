@@ -3,10 +3,11 @@ import Testing
 
 @testable import Diffable
 
-/// The `id` mirror of a snapshot of values matched by `id`: built by taking the values'
-/// sections over (`init(sectionsOf:holding:)`), and built again
-/// through `init(validating:)` only when two `id`s share a key.
-@Suite struct IDMirrorTests {
+/// The `id` snapshot of a snapshot of values matched by `id` (which checks the `id`s for
+/// repeats): built by taking the values' sections over (`init(sectionsOf:holding:)`), and
+/// built again through `init(validating:)` only when two `id`s share a key; and the keys of
+/// the `id`s that the matcher diffs the values by.
+@Suite struct IDSnapshotTests {
     typealias Values = DiffableDataSourceSnapshot<String, Reminder>
     typealias Matcher = IdentifiableItemMatcher<String, Reminder>
 
@@ -49,33 +50,35 @@ import Testing
         #expect(DiffableDataSourceSnapshot<String, CollidingReminder.ID>(sectionsOf: layout, holding: colliding) == nil)
     }
 
-    /// The matcher's mirror: the `id`s in display order whatever the values' slots, the
-    /// mirror's own slots in display order, and the values' order recorded; a repeated `id`
-    /// still throws the full report of `init(validating:)`, and colliding keys still build.
-    @Test func theMatchersMirror() throws {
+    /// The matcher's `id` keys and `id` snapshot: the `id`s in display order whatever the
+    /// values' slots; a repeated `id` still throws the full report of `init(validating:)`,
+    /// and colliding keys still build.
+    @Test func theMatchersIDKeysAndSnapshot() throws {
         let matcher = Matcher(updates: .reconfigure, values: IdentifiableValues())
         let outOfOrder = Self.shuffledSections()
         var inserted = outOfOrder
         inserted.insertItems([Reminder(id: 4, title: "r4")], beforeItem: Reminder(id: 5, title: "r5"))
         #expect(!inserted.storage.slotsFollowDisplayOrder)
-        let mirror = try matcher.mirror(of: inserted)
-        #expect(!mirror.slotsFollowDisplayOrder)
-        #expect(mirror.ids.storage.slotsFollowDisplayOrder)
-        #expect(mirror.ids == (try Self.validated([("C", [7, 3]), ("A", []), ("B", [4, 5, 1, 9]), ("D", [2])])))
+        let expected = try Self.validated([("C", [7, 3]), ("A", []), ("B", [4, 5, 1, 9]), ("D", [2])])
+        #expect(try matcher.idSnapshot(of: inserted) == expected)
+        let displayIDs = [7, 3, 4, 5, 1, 9, 2]
+        #expect(matcher.idKeys(of: inserted) == KeyStrategy.of(Int.self).keys(displayIDs))
         let appended = Self.values(Self.layout)
-        #expect(try matcher.mirror(of: appended).slotsFollowDisplayOrder)
+        #expect(appended.storage.slotsFollowDisplayOrder)
+        #expect(matcher.idKeys(of: appended) == KeyStrategy.of(Int.self).keys(Self.layout.flatMap(\.1)))
 
         var repeated = Values()
         repeated.appendSections(["A", "B"])
         repeated.appendItems([Reminder(id: 1, title: "x")], toSection: "A")
         repeated.appendItems([Reminder(id: 1, title: "y")], toSection: "B")
-        #expect(throws: SnapshotError.self) { try matcher.mirror(of: repeated) }
+        #expect(throws: SnapshotError.self) { try matcher.idSnapshot(of: repeated) }
 
         let collidingMatcher = IdentifiableItemMatcher<String, CollidingReminder>(updates: .reconfigure, values: IdentifiableValues())
         var colliding = DiffableDataSourceSnapshot<String, CollidingReminder>()
         colliding.appendSections(["A"])
         colliding.appendItems([1, 2, 3].map { CollidingReminder(Reminder(id: $0, title: "r\($0)")) }, toSection: "A")
-        let collidingMirror = try collidingMatcher.mirror(of: colliding)
-        #expect(collidingMirror.ids.itemIdentifiers == [1, 2, 3].map { CollidingReminder.ID(value: $0) })
+        let collidingIDs = try collidingMatcher.idSnapshot(of: colliding)
+        #expect(collidingIDs.itemIdentifiers == [1, 2, 3].map { CollidingReminder.ID(value: $0) })
+        #expect(Set(collidingMatcher.idKeys(of: colliding)).count == 1)
     }
 }

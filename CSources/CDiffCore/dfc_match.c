@@ -205,8 +205,9 @@ static int dfc__match_trusted(dfc_match_work *w) {
 }
 
 /* How many unmatched new elements dfc__unmatched_are_new takes among n old ones: a table
- * of them that stays in the L2 cache (4,096 entries: at most 128 KiB of 8-byte slots), and
- * fewer than the old elements looked up in it. More go to dfc__list_is_unique. */
+ * of them that stays in the L2 cache (4,096 entries at a quarter load: at most 256 KiB of
+ * 8-byte slots), and fewer than the old elements looked up in it. More go to
+ * dfc__list_is_unique. */
 static inline size_t dfc__few_unmatched(size_t n) {
     const size_t quarter = n / 4;
     return quarter < 4096 ? quarter : 4096;
@@ -218,29 +219,36 @@ static inline size_t dfc__few_unmatched(size_t n) {
  * those, every old element looked up in it, where dfc__list_is_unique hashes both lists. */
 static int dfc__unmatched_are_new(dfc_match_work *w, bool *unique) {
     *unique = true;
-    if (w->unmatched_new_count == 0) return DFC_OK;
+    const size_t count = w->unmatched_new_count;
+    if (count == 0) return DFC_OK;
     const dfc_identity *identity = w->identity;
-    dfc_scratch_table table = {0};
-    int status = dfc__scratch_table_init(w->context, DFC_BUF_SLOTS, w->unmatched_new_count, DFC_SIDE_NEW, &table);
-    if (status != DFC_OK) return status;
-    for (size_t k = 0; k < w->unmatched_new_count; k++) {
-        const uint32_t j = w->unmatched_new[k];
-        if (dfc__scratch_table_find(&table, identity, DFC_SIDE_NEW, j) != DFC_NOT_FOUND) {
-            *unique = false;
-            return DFC_OK;
-        }
-        dfc__scratch_table_insert(&table, identity->lists[DFC_SIDE_NEW]->keys[j], j);
-    }
-    /* The old elements, each looked up in place: the table is small and mostly empty, so
-     * most lookups end at an empty home slot. */
     const uint64_t *old_keys = identity->lists[DFC_SIDE_OLD]->keys, *new_keys = identity->lists[DFC_SIDE_NEW]->keys;
-    const uint64_t *slots = table.slots;
-    const size_t n = identity->lists[DFC_SIDE_OLD]->count, mask = table.mask;
+    /* Sized for four times the elements (at most a quarter full): every old element is
+     * looked up, almost always in vain, and a lookup in vain walks the run at its home slot. */
+    dfc_scratch_table table = {0};
+    int status = dfc__scratch_table_init(w->context, DFC_BUF_SLOTS, 4 * count, DFC_SIDE_NEW, &table);
+    if (status != DFC_OK) return status;
+    uint64_t *slots = table.slots;
+    const size_t mask = table.mask;
+    for (size_t k = 0; k < count; k++) {
+        const uint32_t j = w->unmatched_new[k];
+        const uint64_t key = new_keys[j], fingerprint = key << 32;
+        size_t position = dfc__slot_home(key, table.shift);
+        for (uint64_t slot; (slot = slots[position]) != 0; position = (position + 1) & mask) {
+            if ((slot & UINT64_C(0xFFFFFFFF00000000)) != fingerprint) continue;
+            const uint32_t other = (uint32_t)(slot & 0xFFFFFFFFu) - 1;
+            if (new_keys[other] == key && dfc__confirm(identity, DFC_SIDE_NEW, other, DFC_SIDE_NEW, j)) {
+                *unique = false;
+                return DFC_OK;
+            }
+        }
+        slots[position] = dfc__pack_slot(key, j);
+    }
+    const size_t n = identity->lists[DFC_SIDE_OLD]->count;
     for (size_t i = 0; i < n; i++) {
         const uint64_t key = old_keys[i], fingerprint = key << 32;
-        uint64_t slot;
-        for (size_t position = dfc__slot_home(key, table.shift); (slot = slots[position]) != 0;
-             position = (position + 1) & mask) {
+        for (size_t position = dfc__slot_home(key, table.shift); slots[position] != 0; position = (position + 1) & mask) {
+            const uint64_t slot = slots[position];
             if ((slot & UINT64_C(0xFFFFFFFF00000000)) != fingerprint) continue;
             const uint32_t j = (uint32_t)(slot & 0xFFFFFFFFu) - 1;
             if (new_keys[j] == key && dfc__confirm(identity, DFC_SIDE_OLD, (uint32_t)i, DFC_SIDE_NEW, j)) {

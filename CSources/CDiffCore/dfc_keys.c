@@ -13,6 +13,11 @@ uint64_t dfc_hash_one(const void *bytes, size_t length, uint64_t seed) {
     return XXH3_64bits_withSeed(bytes, length, seed);
 }
 
+uint64_t dfc_hash_16(const void *bytes, uint64_t seed) {
+    if (bytes == NULL) return dfc_hash_one(NULL, 0, seed);
+    return XXH3_64bits_withSeed(bytes, 16, seed);
+}
+
 int dfc_hash_bytes(const void *bytes, const uint64_t *offsets, size_t count, uint64_t seed,
                    uint64_t *keys) {
     if (count == 0) return DFC_OK;

@@ -227,11 +227,13 @@ public final class SimulatedListView<Cell: Equatable>: ListView {
     }
 
     /// V9 for content: rows a structural batch left with old content must be reloaded or
-    /// reconfigured by the very next batch, a refresh batch (what a data source's refresh batch does).
+    /// reconfigured by the very next batch, a refresh batch (what a data source's refresh batch
+    /// does), itself or through a reload of their section.
     private func checkStaleRowsRefreshed(by batch: BatchUpdate) throws(Violation) {
         guard !staleRows.isEmpty else { return }
         let refreshed = batch.isRefreshOnly ? Set(batch.reloadItems + batch.reconfigureItems) : []
-        let left = staleRows.filter { !refreshed.contains($0) }
+        let reloadedSections = batch.isRefreshOnly ? Set(batch.reloadSections) : []
+        let left = staleRows.filter { !refreshed.contains($0) && !reloadedSections.contains($0.section) }
         staleRows = []
         if !left.isEmpty {
             throw Violation(

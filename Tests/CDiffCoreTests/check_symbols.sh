@@ -31,8 +31,8 @@ compare() { # name, list
 }
 compare "the complexity table in $header" \
     "$(sed -n '/^ \* Complexity of every public function/,/^ \* Thread safety/p' "$header" \
-        | sed -n 's/^ \*     \(dfc_[a-z_]*\) .*/\1/p')"
-compare "the promise table in $readme" "$(sed -n 's/^| `\(dfc_[a-z_]*\)` |.*/\1/p' "$readme")"
+        | sed -n 's/^ \*     \(dfc_[a-z0-9_]*\) .*/\1/p')"
+compare "the promise table in $readme" "$(sed -n 's/^| `\(dfc_[a-z0-9_]*\)` |.*/\1/p' "$readme")"
 if [ -n "$contract" ]; then
     compare "the contract test's table ($contract --list-contract)" "$("$contract" --list-contract)"
 fi

@@ -446,6 +446,12 @@ static long duplicates_fresh(contract_env *e) {
 static long hash_one_valid(contract_env *e) { (void)e; return dfc_hash_one("abc", 3, 0) == UINT64_C(0x78af5f94892f3950); }
 static long hash_one_null(contract_env *e) { (void)e; return dfc_hash_one(NULL, 5, 0) == EMPTY_KEY; }
 static long hash_one_zero(contract_env *e) { (void)e; return dfc_hash_one("abc", 0, 0) == EMPTY_KEY; }
+static long hash_16_valid(contract_env *e) {
+    (void)e;
+    const char *bytes = "0123456789abcdef";
+    return dfc_hash_16(bytes, 0) == dfc_hash_one(bytes, 16, 0) && dfc_hash_16(bytes, 7) == dfc_hash_one(bytes, 16, 7);
+}
+static long hash_16_null(contract_env *e) { (void)e; return dfc_hash_16(NULL, 0) == EMPTY_KEY; }
 /* dfc_hash_if_nfc: 1 and the key for strings it knows are NFC; 0 (key untouched) otherwise. */
 static long hash_if_nfc_ascii(contract_env *e) {
     (void)e;
@@ -1412,6 +1418,12 @@ static const contract_row rows[] = {
     CANNOT(dfc_hash_one, CASE_TOO_LARGE, "a byte length, not an element count: any length the buffer holds"),
     CANNOT(dfc_hash_one, CASE_OVERFLOW, "reads `length` bytes; no arithmetic on it"),
     CANNOT(dfc_hash_one, CASE_ALLOCATION, NO_ALLOCATION),
+    VALUE(dfc_hash_16, CASE_VALID, "16 bytes, two seeds: dfc_hash_one's keys", hash_16_valid, 1),
+    VALUE(dfc_hash_16, CASE_NULL, "NULL hashes as the empty string", hash_16_null, 1),
+    CANNOT(dfc_hash_16, CASE_ZERO, NO_COUNT),
+    CANNOT(dfc_hash_16, CASE_TOO_LARGE, NO_COUNT),
+    CANNOT(dfc_hash_16, CASE_OVERFLOW, "reads 16 bytes; no arithmetic"),
+    CANNOT(dfc_hash_16, CASE_ALLOCATION, NO_ALLOCATION),
 
     VALUE(dfc_hash_if_nfc, CASE_VALID, "ASCII: 1 and dfc_hash_one's key", hash_if_nfc_ascii, 1),
     VALUE(dfc_hash_if_nfc, CASE_VALID, "a combining mark: 0, key untouched", hash_if_nfc_combining, 1),

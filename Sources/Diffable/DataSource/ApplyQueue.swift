@@ -50,7 +50,7 @@ struct ApplyRequest<S: Hashable & Sendable, I: Hashable & Sendable, Prepared: Se
     var changes: [ApplyChange<S, I>]
     var kind: Kind
     /// The matcher's work done on the calling thread for the last change when it is a
-    /// snapshot (the `id` snapshot, checked for duplicates).
+    /// snapshot (the keys of its values' `id`s).
     var prepared: Prepared?
     /// Every completion handler this request answers for, in call order.
     var completions: [@Sendable () -> Void]

@@ -57,6 +57,21 @@ struct ApplyTarget<S: Hashable & Sendable, I: Hashable & Sendable> {
         carryRefreshRequests(of: replaced)
     }
 
+    /// The snapshots the request was given whose place a later change took (a coalesced
+    /// run's), each as it was given: the matcher checks in them what it checks in the
+    /// snapshot it diffs. None for the usual request of one change.
+    /// - Complexity: O(k) for k changes.
+    var replacedSnapshots: [Snapshot] {
+        changes.dropLast().compactMap { change in
+            if case .snapshot(let snapshot) = change { snapshot } else { nil }
+        }
+    }
+
+    /// Whether the request made more than one change (a coalesced run): asked before
+    /// ``replacedSnapshots``, whose empty array of a generic type costs its metadata lookup.
+    /// - Complexity: O(1).
+    var madeSeveralChanges: Bool { changes.count > 1 }
+
     /// The request's one change when it is an outline edit (its section's rows alone change).
     /// Found when asked, not stored: setting an optional of a generic type looks up its
     /// metadata at run time, in every apply.

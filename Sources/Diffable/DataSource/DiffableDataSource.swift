@@ -150,7 +150,9 @@ public final class DiffableDataSource<
     /// per `updates`) instead of animating as a delete and an insert.
     ///
     /// Snapshots hold the values; two values with one `id` in a snapshot trap (with a report
-    /// of every repeated `id` and its positions).
+    /// of every repeated `id` and its positions) when the data source diffs or loads that
+    /// snapshot: on the thread that calls `apply`, or on a worker when the apply waited in the
+    /// queue behind a busy view (a snapshot that a later one replaced in the queue included).
     /// - Complexity: O(1).
     @inlinable
     public convenience init(

@@ -4,18 +4,23 @@
 /// tables, each value copied through its value witness (a `String` field retained and released).
 ///
 /// The closures are `let` fields of the matcher's own storage, called through it: a call
-/// retains nothing. They capture nothing either, so the value is sendable.
+/// retains nothing. They capture nothing mutable, and ``sameID`` (a class, not `Sendable`)
+/// is never changed after `init`, so the value is sendable.
 @usableFromInline
 struct IdentifiableValues<Item: Identifiable>: @unchecked Sendable {
-    /// The `id`s of the values at `slots` of `values`, in order; of every value, in order, when
-    /// `slots` is nil.
-    @usableFromInline let ids: (UnsafeBufferPointer<Item>, UnsafeBufferPointer<Int32>?) -> [Item.ID]
+    /// The `id`s of the values at `slots` of `values`, in order.
+    @usableFromInline let ids: (UnsafeBufferPointer<Item>, UnsafeBufferPointer<Int32>) -> [Item.ID]
     /// The keys of those `id`s, as a snapshot of the `id`s keys them (read from the values in
     /// place, then keyed in one pass: all `UUID`s in one C call).
-    @usableFromInline let idKeys: (UnsafeBufferPointer<Item>, UnsafeBufferPointer<Int32>?) -> [UInt64]
+    @usableFromInline let idKeys: (UnsafeBufferPointer<Item>, UnsafeBufferPointer<Int32>) -> [UInt64]
     /// Sets `marks[j]` to `mark` for each matched new position `j` whose value differs (`!=`)
     /// from its old partner's; false as soon as a matched pair's `id`s differ (keys alone
     /// matched two `id`s). The loop runs here, specialized, with `!=` and `id` inlined.
+    ///
+    /// Every pair's `id`s are compared when the `id` keys are hashes: a value's `==` need not
+    /// compare its `id`, and the old side's keys, checked for repeated `id`s but not for
+    /// shared keys (after a load, a confirmed diff, a reorder), may hold two `id`s with one
+    /// key. A refused pair is then what catches an `id` repeated in the new values.
     @usableFromInline let markChanged: (MatchedPairs, UnsafeMutablePointer<UInt8>, UInt8) -> Bool
     /// Whether matched values have equal `id`s: a key match confirmed by `id`.
     @usableFromInline let sameID: ItemEquality
@@ -25,12 +30,21 @@ struct IdentifiableValues<Item: Identifiable>: @unchecked Sendable {
     init() where Item: Equatable {
         ids = { Self.ids(of: $0, at: $1) }
         idKeys = { KeyStrategy.of(Item.ID.self).keys(Self.ids(of: $0, at: $1)) }
-        markChanged = { pairs, marks, mark in
-            pairs.allPairs(as: Item.self) { new, old, position, _ in
-                // Equal values have equal `id`s: only a changed value needs its `id` compared.
-                guard new.pointee != old.pointee else { return true }
-                marks[position] = mark
-                return new.pointee.id == old.pointee.id
+        // Integer `id`s are their own keys: a key match is an `id` match.
+        if KeyStrategy.of(Item.ID.self).isInjective {
+            markChanged = { pairs, marks, mark in
+                pairs.allPairs(as: Item.self) { new, old, position, _ in
+                    if new.pointee != old.pointee { marks[position] = mark }
+                    return true
+                }
+            }
+        } else {
+            markChanged = { pairs, marks, mark in
+                pairs.allPairs(as: Item.self) { new, old, position, _ in
+                    guard new.pointee.id == old.pointee.id else { return false }
+                    if new.pointee != old.pointee { marks[position] = mark }
+                    return true
+                }
             }
         }
         sameID = ItemEquality { pairs in pairs.allPairs(as: Item.self) { new, old, _, _ in new.pointee.id == old.pointee.id } }
@@ -38,19 +52,13 @@ struct IdentifiableValues<Item: Identifiable>: @unchecked Sendable {
 
     /// ``ids``' body.
     @inlinable
-    static func ids(of values: UnsafeBufferPointer<Item>, at slots: UnsafeBufferPointer<Int32>?) -> [Item.ID] {
+    static func ids(of values: UnsafeBufferPointer<Item>, at slots: UnsafeBufferPointer<Int32>) -> [Item.ID] {
         // Read through the pointer: only the `id` is copied, not the whole value (whose
         // other fields, a `String` say, would be retained and released per item).
-        let count = slots?.count ?? values.count
-        return [Item.ID](filling: count) { ids, initialized in
-            guard count > 0 else { return }
-            let first = values.baseAddress.unsafelyUnwrapped, into = ids.baseAddress.unsafelyUnwrapped
-            if let slots {
-                for (index, slot) in slots.enumerated() { (into + index).initialize(to: (first + Int(slot)).pointee.id) }
-            } else {
-                for index in 0..<count { (into + index).initialize(to: (first + index).pointee.id) }
-            }
-            initialized = count
+        [Item.ID](filling: slots.count) { ids, initialized in
+            guard let first = values.baseAddress, let into = ids.baseAddress else { return }
+            for (index, slot) in slots.enumerated() { (into + index).initialize(to: (first + Int(slot)).pointee.id) }
+            initialized = slots.count
         }
     }
 }

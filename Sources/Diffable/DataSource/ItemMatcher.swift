@@ -14,7 +14,7 @@ import Foundation
 protocol ItemMatcher<Section, Item>: AnyObject, Sendable {
     associatedtype Section: Hashable & Sendable
     associatedtype Item: Hashable & Sendable
-    /// What the matcher keeps beside a committed snapshot (the `id` snapshot when matching by `id`).
+    /// What the matcher keeps beside a committed snapshot (the keys of the `id`s when matching by `id`).
     associatedtype State: Sendable
     /// The work done on the calling thread for a snapshot to apply.
     associatedtype Prepared: Sendable
@@ -27,8 +27,8 @@ protocol ItemMatcher<Section, Item>: AnyObject, Sendable {
     /// Swift's exclusivity covers a stored property whole, and the queue is touched meanwhile).
     var shownState: State { get set }
 
-    /// Work done on the thread that calls `apply`, before queuing (it may trap on bad input,
-    /// where the caller's stack shows who passed it).
+    /// Work done on the thread that calls `apply`, before queuing (the keys of the `id`s when
+    /// matching by `id`).
     func prepare(_ snapshot: Snapshot, operation: String) -> Prepared?
 
     /// What the matcher keeps beside `target` loaded without a diff; `prepared` is the work
@@ -151,6 +151,7 @@ where Item.ID: Sendable {
     /// A snapshot loaded without a diff (the first apply, a reload) is never a diff's new
     /// side: its `id`s are checked for repeats here.
     func state(loading target: Target, prepared: Prepared?) -> State {
+        requireUniqueIDsOfReplacedSnapshots(target)
         requireUniqueIDs(target.snapshot, operation: target.operation)
         return State(keys: prepared?.take() ?? idKeys(of: target.snapshot))
     }
@@ -158,6 +159,7 @@ where Item.ID: Sendable {
     func batches(for target: Target, prepared: Prepared?, from base: CommittedState<Section, Item>, state old: State)
         -> ([BatchUpdate], State)
     {
+        requireUniqueIDsOfReplacedSnapshots(target)
         let values = target.snapshot
         let newKeys = prepared?.take() ?? idKeys(of: values)
         let oldKeys = old.keys ?? idKeys(of: base.snapshot)
@@ -177,15 +179,23 @@ where Item.ID: Sendable {
         State(keys: nil)
     }
 
-    /// The keys of the `id`s of `snapshot`'s values, in display order (read in slot order
-    /// when the slots follow it, the usual case).
+    /// The keys of the `id`s of `snapshot`'s values, in display order. The values are read
+    /// through their slots in display order, copied section by section: finding out first
+    /// whether the slots follow display order (the usual case) cost more than that copy.
     /// - Complexity: O(n + s).
     func idKeys(of snapshot: Snapshot) -> [UInt64] {
         let storage = snapshot.storage
         return storage.items.ids.withUnsafeBufferPointer { values in
-            if storage.slotsFollowDisplayOrder { return self.values.idKeys(values, nil) }
-            return storage.displaySlots.withUnsafeBufferPointer { self.values.idKeys(values, $0) }
+            storage.displaySlots.withUnsafeBufferPointer { self.values.idKeys(values, $0) }
         }
+    }
+
+    /// ``requireUniqueIDs(_:operation:)`` for each snapshot of a coalesced run that a later
+    /// one replaced: never diffed, each is still checked, as it would have been alone.
+    /// - Complexity: O(1) for a request of one change; O(n + s) expected per replaced snapshot.
+    func requireUniqueIDsOfReplacedSnapshots(_ target: Target) {
+        guard target.madeSeveralChanges else { return }
+        for replaced in target.replacedSnapshots { requireUniqueIDs(replaced, operation: target.operation) }
     }
 
     /// Traps, reporting every repeated `id` and its positions, when two of `snapshot`'s
@@ -210,8 +220,7 @@ where Item.ID: Sendable {
     func idSnapshot(of snapshot: Snapshot) throws(SnapshotError) -> IDSnapshot {
         let storage = snapshot.storage
         let ids = storage.items.ids.withUnsafeBufferPointer { values in
-            if storage.slotsFollowDisplayOrder { return self.values.ids(values, nil) }
-            return storage.displaySlots.withUnsafeBufferPointer { self.values.ids(values, $0) }
+            storage.displaySlots.withUnsafeBufferPointer { self.values.ids(values, $0) }
         }
         let layout = SectionLayout(of: storage)
         if let mirror = IDSnapshot(sectionsOf: layout, holding: ids) { return mirror }

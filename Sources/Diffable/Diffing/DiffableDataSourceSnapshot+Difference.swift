@@ -35,8 +35,7 @@ extension DiffableDataSourceSnapshot {
     /// The batches of ``difference(from:)`` alone: the engine's position maps are neither
     /// copied nor wrapped (what a data source performing the batches needs).
     /// - Complexity: as ``difference(from:)``, less the O(n) copy of the maps.
-    // Pre-specialized: the data source calls it from code generic over its identifier types
-    // (the `id` snapshots of values matched by `id` are mostly of `UUID`s).
+    // Pre-specialized: the data source calls it from code generic over its identifier types.
     @specialized(where SectionIdentifierType == Int, ItemIdentifierType == Int)
     @specialized(where SectionIdentifierType == Int, ItemIdentifierType == String)
     @specialized(where SectionIdentifierType == String, ItemIdentifierType == String)

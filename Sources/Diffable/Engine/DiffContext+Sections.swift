@@ -13,8 +13,8 @@ extension DiffContext {
     }
 
     /// The two-level diff of two flat forms (unique by construction, so the core skips
-    /// duplicate validation): the one call into the core's diff for flat snapshots and
-    /// outlines alike. The identifiers are borrowed buffers, reached through the flat forms'
+    /// duplicate validation, except for the new keys of a diff with a `decider`): the one
+    /// call into the core's diff for flat snapshots, outlines and values matched by `id`. The identifiers are borrowed buffers, reached through the flat forms'
     /// slots, valid for the whole call.
     ///
     /// Hashed keys first decide alone (``EqualityOracle/deferredMatch(injective:)``): every
@@ -55,7 +55,9 @@ extension DiffContext {
                             var result = dfc_sections_result()
                             // The new keys validated when a decider checks the matches: `id`s
                             // repeated in the new values share a key, which stops the diff. The
-                            // old keys passed that check as the new ones of the diff before.
+                            // old `id`s are distinct (checked when they were new), though two may
+                            // share a key; the decider compares the `id`s of every pair keys
+                            // made, so such a pair stops the diff too (see `IdentifiableValues`).
                             let flags = UInt32(decider == nil ? DFC_DIFF_ASSUME_UNIQUE : DFC_DIFF_ASSUME_OLD_UNIQUE)
                             let status = runDiff(
                                 old: oldFlat, new: newFlat, refresh, &sectionMatch, &itemMatch, flags: flags, deciding: deciding, &result)

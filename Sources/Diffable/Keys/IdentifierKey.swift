@@ -95,8 +95,7 @@ enum KeyStrategy: Equatable {
         case .uint16: UInt64(Self.reinterpret(value, as: UInt16.self))
         case .uint8: UInt64(Self.reinterpret(value, as: UInt8.self))
         case .string: IdentifierKey.string(Self.reinterpret(value, as: String.self))
-        case .uuid:
-            withUnsafeBytes(of: Self.reinterpret(value, as: UUID.self).uuid) { IdentifierKey.bytes($0) }
+        case .uuid: IdentifierKey.uuid(Self.reinterpret(value, as: UUID.self))
         case .bytes: Self.reinterpret(value, as: [UInt8].self).withUnsafeBytes { IdentifierKey.bytes($0) }
         case .provided: Self.providedKey(value)
         case .hashValue: Self.hashValueKey(value)
@@ -163,6 +162,15 @@ public enum IdentifierKey {
     static func strings(_ strings: [String]) -> [UInt64] {
         // A batch of strings per core call (StringKeyBatch).
         strings.withUnsafeBufferPointer { StringKeyBatch.keys($0) }
+    }
+
+    /// The key of one UUID: XXH3-64 (seed 0) of its 16 bytes, as ``uuids(_:)`` gives it,
+    /// through the core's 16-byte hash (its length dispatch and call through the hash of
+    /// any length cost about as much again as the hash).
+    /// - Complexity: O(1).
+    @usableFromInline
+    static func uuid(_ uuid: UUID) -> UInt64 {
+        withUnsafeBytes(of: uuid.uuid) { dfc_hash_16($0.baseAddress, 0) }
     }
 
     /// The keys of many UUIDs: XXH3-64 (seed 0) of each one's 16 bytes, read in place, all

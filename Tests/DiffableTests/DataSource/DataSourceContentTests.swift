@@ -86,8 +86,8 @@ struct CollidingReminder: Identifiable, Hashable, Sendable {
     }
 
     /// The same with every third snapshot built out of slot order (each section's items
-    /// inserted last to first), so that changed values are found both through the
-    /// positions (values and `id`s in different slots) and through the slots (built by appends).
+    /// inserted last to first), so that the values are reached through slots that do not
+    /// follow display order as well as through slots that do (built by appends).
     @Test func changedValuesAreFoundWhateverTheSlotOrder() async {
         await Self.applyRandomEdits(rounds: 80, seed: 11) { sections, round in
             guard round % 3 == 1 else { return .build(sections.map(\.0), sections.map(\.1)) }
@@ -105,9 +105,10 @@ struct CollidingReminder: Identifiable, Hashable, Sendable {
         }
     }
 
-    /// `id`s that all share one hash value, so every key of the `id` mirror collides: the mirror
-    /// cannot take the values' sections over in one batch and is built again through
-    /// `init(validating:)`. The same edits give the same batches as with `Int` ids.
+    /// `id`s that all share one hash value, so every `id` key collides: keys alone never
+    /// decide, the diff is run again confirming each key match by `id`, after the `id`s are
+    /// checked through a snapshot of them built by `init(validating:)`. The same edits give
+    /// the same batches as with `Int` ids.
     @Test func collidingIDsGiveTheSameBatches() async {
         let plain = DataSourceHarness<String, Reminder>(matchingByID: .reconfigure)
         let colliding = DataSourceHarness<String, CollidingReminder>(matchingByID: .reconfigure)
@@ -128,9 +129,9 @@ struct CollidingReminder: Identifiable, Hashable, Sendable {
         #expect(colliding.onView(\.performedBatches) == plain.onView(\.performedBatches))
     }
 
-    /// After a user's drag the slots of the shown values (and of their `id`s) no longer follow
-    /// display order: the next apply finds its changed values through display places, and
-    /// refreshes the moved item at its new place.
+    /// After a user's drag the slots of the shown values no longer follow display order and
+    /// the kept `id` keys are dropped: the next apply keys the shown values again, finds its
+    /// changed values, and refreshes the moved item at its new place.
     @Test func changedValuesAreFoundAfterADrag() async throws {
         let harness = DataSourceHarness<String, Reminder>(matchingByID: .reconfigure)
         harness.dataSource.reorderingHandlers = .init(canReorderItem: { _ in true })

@@ -81,6 +81,32 @@ import Testing
         }
     }
 
+    /// A repeated `id` among values whose `==` ignores `id`, and whose `id`s all share one
+    /// key: a new value equal to the old value its key found still has its `id` compared.
+    @Test func duplicateIDsWhoseValuesIgnoreTheirID() async {
+        let output = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Failing.reportToStandardError()
+            Failing.duplicateIDsOfValuesIgnoringTheirID()
+        }
+        let text = output.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        #expect(text.contains("event: duplicateIdentifiers in apply(_:animatingDifferences:completion:): values matched by id: "))
+        #expect(text.contains("at [0, 0], [0, 1]"))
+    }
+
+    /// A snapshot with a repeated `id`, queued behind a busy view and replaced by a later
+    /// apply before it is diffed (coalescing): still reported, as alone it would be.
+    @Test func duplicateIDsInASnapshotCoalescedAway() async {
+        let output = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Failing.reportToStandardError()
+            Failing.duplicateIDsCoalescedAway()
+        }
+        let text = output.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        #expect(
+            text.contains(
+                "event: duplicateIdentifiers in apply(_:animatingDifferences:completion:): values matched by id: "
+                    + "item identifiers are not unique: 1 at [0, 1], [0, 2]"))
+    }
+
     @Test func viewCallingUpdatesTwice() async {
         let output = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             Failing.reportToStandardError()
@@ -149,6 +175,48 @@ enum Failing {
         dataSource.apply(.build(["A"], [shown.map { Reminder(id: $0, title: "r\($0)") }]), completion: nil)
         queue.sync {}  // shown: the next apply is diffed against it
         dataSource.apply(.build(["A"], [applied.map { Reminder(id: $0.0, title: $0.1) }]), completion: nil)
+    }
+
+    /// A value whose `==` and hash read its title alone, with an `id` whose hash is constant.
+    struct TitledByID: Identifiable, Hashable, Sendable {
+        let id: CollidingReminder.ID
+        var title: String
+        static func == (lhs: Self, rhs: Self) -> Bool { lhs.title == rhs.title }
+        func hash(into hasher: inout Hasher) { hasher.combine(title) }
+    }
+
+    /// Shows `a` (id 1) and `b` (id 2), then applies `a2` (id 1) and `b` under id 1: the
+    /// second value equals the shown `b` but repeats id 1.
+    static func duplicateIDsOfValuesIgnoringTheirID() {
+        let view = SimulatedListView<TestCell<String, TitledByID>>(policy: .record)
+        let queue = DispatchQueue(label: "view")
+        let dataSource = DiffableDataSource<String, TitledByID, TestCell<String, TitledByID>>(
+            view: view, executor: .queue(queue), matchingItemsByID: .reconfigure
+        ) { _, item in .row(item) }
+        func value(_ id: Int, _ title: String) -> TitledByID { TitledByID(id: CollidingReminder.ID(value: id), title: title) }
+        dataSource.apply(.build(["A"], [[value(1, "a"), value(2, "b")]]), completion: nil)
+        queue.sync {}
+        dataSource.apply(.build(["A"], [[value(1, "a2"), value(1, "b")]]), completion: nil)
+    }
+
+    /// Three applies queued behind a busy view and coalesced; the middle one repeats id 1.
+    static func duplicateIDsCoalescedAway() {
+        let harness = DataSourceHarness<String, Reminder>(matchingByID: .reconfigure)
+        harness.dataSource.queuedApplyPolicy = .coalesce
+        func reminders(_ ids: [(Int, String)]) -> DiffableDataSourceSnapshot<String, Reminder> {
+            .build(["A"], [ids.map { Reminder(id: $0.0, title: $0.1) }])
+        }
+        harness.dataSource.apply(reminders([(0, "a"), (1, "b")]), completion: nil)
+        harness.queue.sync {}
+        let gate = DispatchSemaphore(value: 0)
+        harness.queue.async { gate.wait() }  // the view is busy: what follows waits in the queue
+        harness.dataSource.apply(reminders([(0, "a"), (1, "b"), (2, "c")]), completion: nil)
+        harness.dataSource.apply(reminders([(0, "a"), (1, "b"), (1, "b, edited")]), completion: nil)
+        harness.dataSource.apply(reminders([(0, "a"), (3, "d")]), completion: nil)
+        gate.signal()
+        let done = DispatchSemaphore(value: 0)
+        harness.dataSource.apply(reminders([(0, "a"), (3, "d")])) { done.signal() }
+        done.wait()
     }
 
     static func forbiddenMove() {

@@ -66,6 +66,22 @@ import Testing
         func supplementaryView(ofKind kind: String, at indexPath: IndexPath) -> String? { nil }
     }
 
+    /// A changed value moved by the structural batch, in a section the same apply reloads: the
+    /// refresh batch reloads the section, not the item, and that refreshes the stale row.
+    @Test func aSectionReloadRefreshesItsStaleRows() async {
+        let (view, dataSource) = await Self.loaded(Self.reminders)
+        var reminders = Self.reminders
+        reminders[0].isFavourite = true
+        reminders.swapAt(0, 2)
+        var snapshot = Self.snapshot(reminders)
+        snapshot.reloadSections(["Today"])
+        await dataSource.apply(snapshot)
+        #expect(view.violations.isEmpty, "\(view.violations)")
+        #expect(view.rows == [["rent", "call", "★ milk"]])
+        #expect(view.performedBatches.last?.reloadSections == [0])
+        #expect(view.performedBatches.last?.reconfigureItems.isEmpty == true)
+    }
+
     @Test func staleRowsMustBeRefreshedByTheNextBatch() {
         let view = SimulatedListView<String>(policy: .record)
         let rows = Rows([["a", "b", "c"]])

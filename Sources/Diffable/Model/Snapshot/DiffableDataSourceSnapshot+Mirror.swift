@@ -1,8 +1,9 @@
 import Foundation
 
 /// The sections of a snapshot as its storage holds them (by section slot), without its items:
-/// what a snapshot of other identifiers laid out the same way (the `id` mirror of a snapshot of
-/// values matched by `id`) takes over. The arrays are shared with the storage, not copied.
+/// what a snapshot of other identifiers laid out the same way (the snapshot of the `id`s of
+/// values matched by `id`, which checks them for repeats) takes over. The arrays are shared
+/// with the storage, not copied.
 struct SectionLayout<S: Hashable> {
     /// Section slots in display order.
     let order: ContiguousArray<Int32>
@@ -25,8 +26,8 @@ extension DiffableDataSourceSnapshot {
     /// repeated identifier, or a collision), when an identifier's hash value is not the one it
     /// was stored under, or when memory runs out: `init(validating:)` then says what is wrong.
     /// - Complexity: O(n + s) expected.
-    // Pre-specialized as `init(validating:)` is: the data source builds the `id` mirror of
-    // values matched by `id` through it, from code generic over the identifier types.
+    // Pre-specialized as `init(validating:)` is: the data source checks the `id`s of values
+    // matched by `id` through it, from code generic over the identifier types.
     @specialized(where SectionIdentifierType == Int, ItemIdentifierType == Int)
     @specialized(where SectionIdentifierType == Int, ItemIdentifierType == String)
     @specialized(where SectionIdentifierType == String, ItemIdentifierType == String)

@@ -14,7 +14,7 @@ extension DiffableDataSourceSnapshot {
     /// identifier is then hashed again and looked up: one whose hash value differs between the
     /// two calls throws ``SnapshotError/inconsistentHashing(sections:items:)`` naming it and its position.
     /// - Complexity: O(n + s) expected (twice the hashing for types keyed by `hashValue`).
-    // Pre-specialized: the data source builds the `id` mirror of values matched by `id` through
+    // Pre-specialized: the data source reports repeated `id`s of values matched by `id` through
     // it, from code generic over the identifier types.
     @specialized(where SectionIdentifierType == Int, ItemIdentifierType == Int)
     @specialized(where SectionIdentifierType == Int, ItemIdentifierType == String)

@@ -118,16 +118,16 @@ where Item.ID: Sendable {
     typealias IDSnapshot = DiffableDataSourceSnapshot<Section, Item.ID>
     typealias State = IDKeys
 
-    /// The `id` keys made on the calling thread, taken once by the plan (a redone plan
-    /// makes them again).
+    /// The snapshot's flat form keyed by its values' `id`s, made on the calling thread and
+    /// taken once by the plan (a redone plan makes it again).
     final class Prepared: @unchecked Sendable {
         private let mutex = Lock.Mutex()  // inline: one object fewer per apply
-        private var keys: [UInt64]?
-        init(_ keys: [UInt64]) { self.keys = keys }
-        func take() -> [UInt64]? {
+        private var flat: FlatSnapshot?
+        init(_ flat: FlatSnapshot) { self.flat = flat }
+        func take() -> FlatSnapshot? {
             mutex.withLock {
-                defer { keys = nil }
-                return keys
+                defer { flat = nil }
+                return flat
             }
         }
     }
@@ -145,7 +145,7 @@ where Item.ID: Sendable {
 
     /// - Complexity: O(n + s).
     func prepare(_ snapshot: Snapshot, operation: String) -> Prepared? {
-        Prepared(idKeys(of: snapshot))
+        Prepared(keyedByID(snapshot))
     }
 
     /// A snapshot loaded without a diff (the first apply, a reload) is never a diff's new
@@ -153,7 +153,7 @@ where Item.ID: Sendable {
     func state(loading target: Target, prepared: Prepared?) -> State {
         requireUniqueIDsOfReplacedSnapshots(target)
         requireUniqueIDs(target.snapshot, operation: target.operation)
-        return State(keys: prepared?.take() ?? idKeys(of: target.snapshot))
+        return State(flat: prepared?.take() ?? keyedByID(target.snapshot))
     }
 
     func batches(for target: Target, prepared: Prepared?, from base: CommittedState<Section, Item>, state old: State)
@@ -161,33 +161,32 @@ where Item.ID: Sendable {
     {
         requireUniqueIDsOfReplacedSnapshots(target)
         let values = target.snapshot
-        let newKeys = prepared?.take() ?? idKeys(of: values)
-        let oldKeys = old.keys ?? idKeys(of: base.snapshot)
+        let newFlat = prepared?.take() ?? keyedByID(values)
+        let oldFlat = old.flat ?? keyedByID(base.snapshot)
         let markChanged = self.values.markChanged
         let mark = updates == .reload ? RefreshDecider.reloadMark : RefreshDecider.reconfigureMark
         let decider = RefreshDecider(
             decide: { markChanged($0, $1, mark) }, sameID: self.values.sameID,
             beforeConfirming: { self.requireUniqueIDs(values, operation: target.operation) })
         let batches = DiffContextPool.shared.withContext {
-            $0.batches(matchingByID: base.snapshot, keys: oldKeys, to: values, keys: newKeys, decider: decider)
+            $0.batches(matchingByID: base.snapshot, flat: oldFlat, to: values, flat: newFlat, decider: decider)
         }
-        return (batches, State(keys: newKeys))
+        return (batches, State(flat: newFlat))
     }
 
     func state(_ state: State, movingItemFrom source: IndexPath, to destination: IndexPath) -> State {
-        // The values' snapshot just moved one item: its keys are made again at the next diff.
-        State(keys: nil)
+        // The values' snapshot just moved one item: its flat form is made again at the next diff.
+        State(flat: nil)
     }
 
-    /// The keys of the `id`s of `snapshot`'s values, in display order. The values are read
-    /// through their slots in display order, copied section by section: finding out first
-    /// whether the slots follow display order (the usual case) cost more than that copy.
+    /// `snapshot`'s flat form keyed by its values' `id`s (one key per item, in display order).
+    /// The values are read through their slots in display order, which the flat form records:
+    /// finding out first whether the slots follow display order (the usual case) cost more
+    /// than reading through them.
     /// - Complexity: O(n + s).
-    func idKeys(of snapshot: Snapshot) -> [UInt64] {
+    func keyedByID(_ snapshot: Snapshot) -> FlatSnapshot {
         let storage = snapshot.storage
-        return storage.items.ids.withUnsafeBufferPointer { values in
-            storage.displaySlots.withUnsafeBufferPointer { self.values.idKeys(values, $0) }
-        }
+        return FlatSnapshot(storage) { slots in storage.items.ids.withUnsafeBufferPointer { self.values.idKeys($0, slots) } }
     }
 
     /// ``requireUniqueIDs(_:operation:)`` for each snapshot of a coalesced run that a later

@@ -50,7 +50,7 @@ extension DiffableDataSourceSnapshot {
 
 extension DiffContext {
     /// The batches from `old` to `new`, snapshots of values matched by `id`: the items'
-    /// keys are their `id`s' (`oldKeys`, `newKeys`: one per item, in display order), a value
+    /// keys are their `id`s' (`oldFlat`, `newFlat`: their flat forms with those keys), a value
     /// and its old partner are the same item when their `id`s are equal, and `decider`
     /// checks that as it marks the values to refresh (see ``RefreshDecider``). `new`'s own
     /// refresh requests are kept. Matching by the values' own keys would take a changed value
@@ -58,11 +58,10 @@ extension DiffContext {
     /// - Complexity: O(n + s) expected plus O(k log k) for the LIS of matched items; twice
     ///   that when two different `id`s share a key.
     func batches<S, I>(
-        matchingByID old: DiffableDataSourceSnapshot<S, I>, keys oldKeys: [UInt64], to new: DiffableDataSourceSnapshot<S, I>,
-        keys newKeys: [UInt64], decider: RefreshDecider
+        matchingByID old: DiffableDataSourceSnapshot<S, I>, flat oldFlat: FlatSnapshot, to new: DiffableDataSourceSnapshot<S, I>,
+        flat newFlat: FlatSnapshot, decider: RefreshDecider
     ) -> [BatchUpdate] {
-        let oldFlat = FlatSnapshot(old.storage, itemKeys: oldKeys), newFlat = FlatSnapshot(new.storage, itemKeys: newKeys)
-        return BatchUpdate.batches(
+        BatchUpdate.batches(
             of: diffStorages(old.storage, new.storage, flat: (oldFlat, newFlat), itemsInjective: false, decider: decider, maps: false))
     }
 

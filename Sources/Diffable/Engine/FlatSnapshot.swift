@@ -3,7 +3,7 @@ internal import CDiffCore
 /// The flat form of a snapshot handed to the C core: keys in display order and
 /// section starts, plus the slot of each position (to reach the Swift identifiers)
 /// when the keys are hashes.
-struct FlatSnapshot {
+struct FlatSnapshot: Sendable {
     var sectionKeys: [UInt64]
     var sectionSlots: [Int32]
     var itemKeys: [UInt64]

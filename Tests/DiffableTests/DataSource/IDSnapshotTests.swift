@@ -62,10 +62,13 @@ import Testing
         let expected = try Self.validated([("C", [7, 3]), ("A", []), ("B", [4, 5, 1, 9]), ("D", [2])])
         #expect(try matcher.idSnapshot(of: inserted) == expected)
         let displayIDs = [7, 3, 4, 5, 1, 9, 2]
-        #expect(matcher.idKeys(of: inserted) == KeyStrategy.of(Int.self).keys(displayIDs))
+        let flat = matcher.keyedByID(inserted)
+        #expect(flat.itemKeys == KeyStrategy.of(Int.self).keys(displayIDs))
+        #expect(flat.itemSlots.map { inserted.storage.items.ids[Int($0)].id } == displayIDs)
+        #expect(flat.starts == [0, 2, 2, 6, 7])
         let appended = Self.values(Self.layout)
         #expect(appended.storage.slotsFollowDisplayOrder)
-        #expect(matcher.idKeys(of: appended) == KeyStrategy.of(Int.self).keys(Self.layout.flatMap(\.1)))
+        #expect(matcher.keyedByID(appended).itemKeys == KeyStrategy.of(Int.self).keys(Self.layout.flatMap(\.1)))
 
         var repeated = Values()
         repeated.appendSections(["A", "B"])
@@ -79,6 +82,6 @@ import Testing
         colliding.appendItems([1, 2, 3].map { CollidingReminder(Reminder(id: $0, title: "r\($0)")) }, toSection: "A")
         let collidingIDs = try collidingMatcher.idSnapshot(of: colliding)
         #expect(collidingIDs.itemIdentifiers == [1, 2, 3].map { CollidingReminder.ID(value: $0) })
-        #expect(Set(collidingMatcher.idKeys(of: colliding)).count == 1)
+        #expect(Set(collidingMatcher.keyedByID(colliding).itemKeys).count == 1)
     }
 }

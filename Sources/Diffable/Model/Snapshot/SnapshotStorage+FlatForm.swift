@@ -34,20 +34,20 @@ extension FlatSnapshot {
         itemSlots = slotArray
     }
 
-    /// The flat form of the snapshot `storage` holds with `itemKeys` (one per item, in display
-    /// order) for keys, in place of its own: the keys of the `id`s of values matched by `id`.
-    /// Slots are recorded (the keys are hashes of something other than the items).
-    /// - Complexity: O(n + s).
-    init<S, I>(_ storage: SnapshotStorage<S, I>, itemKeys: [UInt64]) {
+    /// The flat form of the snapshot `storage` holds with keys that `itemKeys` makes, in
+    /// place of its own: given the items' slots in display order, one key per slot (the keys
+    /// of the `id`s of values matched by `id`). Slots are recorded (the keys are hashes of
+    /// something other than the items).
+    /// - Complexity: O(n + s) plus `itemKeys`.
+    init<S, I>(_ storage: SnapshotStorage<S, I>, itemKeys: (UnsafeBufferPointer<Int32>) -> [UInt64]) {
         let order = storage.sectionOrder
         sectionSlots = Array(order)
         sectionKeys = order.map { storage.sectionKeys[Int($0)] }
-        self.itemKeys = itemKeys
         (itemSlots, starts) = storage.sectionItems.withUnsafeBufferPointer { sectionItems in
-            let starts = Self.starts(order, sectionItems)
-            precondition(Int(starts.last!) == itemKeys.count, "Diffable: \(itemKeys.count) item keys for \(starts.last!) items")
-            return (Self.displaySlots(order, sectionItems, total: itemKeys.count), starts)
+            (Self.displaySlots(order, sectionItems, total: storage.itemCount), Self.starts(order, sectionItems))
         }
+        self.itemKeys = itemSlots.withUnsafeBufferPointer(itemKeys)
+        precondition(self.itemKeys.count == itemSlots.count, "Diffable: \(self.itemKeys.count) item keys for \(itemSlots.count) items")
     }
 
     /// The items' slots in display order (`total` of them).

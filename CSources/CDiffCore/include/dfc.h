@@ -678,7 +678,11 @@ int dfc_lis(dfc_context *DFC_NULLABLE context, const uint32_t *DFC_NULLABLE valu
  * the new list of a validated diff); only the new list is checked. When the matching
  * leaves few new elements unmatched, the check is a table of those few that every old
  * element is looked up in, instead of a table of both lists. With DFC_DIFF_ASSUME_UNIQUE
- * it changes nothing.
+ * it changes nothing. If the old list does repeat an identifier (under DFC_MATCH_DEFERRED:
+ * two old elements share a key), the result is unspecified, and a new identifier repeated
+ * as often may go unreported, each copy matched to one of the old ones. Under
+ * DFC_MATCH_DEFERRED a caller that confirms every matched pair still finds out when the
+ * old elements were different identifiers under one key: one of those pairs differs.
  */
 #define DFC_DIFF_ASSUME_OLD_UNIQUE 2u
 

@@ -30,7 +30,8 @@ struct IdentifiableValues<Item: Identifiable>: @unchecked Sendable {
     init() where Item: Equatable {
         ids = { Self.ids(of: $0, at: $1) }
         idKeys = { KeyStrategy.of(Item.ID.self).keys(Self.ids(of: $0, at: $1)) }
-        // Integer `id`s are their own keys: a key match is an `id` match.
+        // Integer `id`s are their own keys: a key match is an `id` match. Two closures, not one
+        // testing a captured flag per pair: that one cost 43 instructions a pair against 32.
         if KeyStrategy.of(Item.ID.self).isInjective {
             markChanged = { pairs, marks, mark in
                 pairs.allPairs(as: Item.self) { new, old, position, _ in

@@ -14,8 +14,9 @@ extension DiffContext {
 
     /// The two-level diff of two flat forms (unique by construction, so the core skips
     /// duplicate validation, except for the new keys of a diff with a `decider`): the one
-    /// call into the core's diff for flat snapshots, outlines and values matched by `id`. The identifiers are borrowed buffers, reached through the flat forms'
-    /// slots, valid for the whole call.
+    /// call into the core's diff for flat snapshots, outlines and values matched by `id`.
+    /// The identifiers are borrowed buffers, reached through the flat forms' slots, valid
+    /// for the whole call.
     ///
     /// Hashed keys first decide alone (``EqualityOracle/deferredMatch(injective:)``): every
     /// pair the core matched is then checked with `==` in one pass here (items by

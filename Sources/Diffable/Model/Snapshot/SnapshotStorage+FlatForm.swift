@@ -205,13 +205,6 @@ extension DiffContext.FlatRefresh {
 }
 
 extension SnapshotStorage {
-    /// Whether the sections' slot lists, in display order, are exactly 0, 1, …, n − 1 (a
-    /// snapshot built by appends): then an item's slot is its position counted across sections.
-    /// - Complexity: O(n + s), stopping at the first slot out of order.
-    var slotsFollowDisplayOrder: Bool {
-        sectionItems.withUnsafeBufferPointer { FlatSnapshot.slotsRunInDisplayOrder(sectionOrder, $0, count: itemCount) }
-    }
-
     /// The items' slots in display order.
     /// - Complexity: O(n + s).
     var displaySlots: [Int32] {

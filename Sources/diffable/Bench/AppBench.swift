@@ -99,6 +99,10 @@ enum AppBench {
             /// Build + diff, then every list of the difference read as the timed "read" row does.
             case buildDiffRead = "build-diff-read"
             case apply
+            /// The apply an app matching by hand makes: a snapshot of the values' `id`s, the
+            /// `id`s whose values changed reconfigured, applied by identity (for kinds without
+            /// changed values, the same as `apply` on their identifiers).
+            case applyIDs = "apply-ids"
         }
         var phase: Phase
         var changes: Int
@@ -107,7 +111,8 @@ enum AppBench {
         init(parsing text: String) throws {
             let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
             guard parts.count == 2, let phase = Phase(rawValue: parts[0]), let changes = Int(parts[1]), changes >= 0 else {
-                throw BenchError("--app-profile: expected build-diff:N, build-diff-read:N or apply:N with N ≥ 0 (got \(text))")
+                throw BenchError(
+                    "--app-profile: expected build-diff:N, build-diff-read:N, apply:N or apply-ids:N with N ≥ 0 (got \(text))")
             }
             (self.phase, self.changes) = (phase, changes)
         }
@@ -187,7 +192,16 @@ enum AppBench {
                 run(profile, old: old, new: new)
                 return []
             }
-            return [buildAndDiff(old: old, new: new), buildDiffAndRead(old: old, new: new), buildAndApply(old: old, new: new)]
+            let diffs = [buildAndDiff(old: old, new: new), buildDiffAndRead(old: old, new: new)]
+            guard edited != nil else { return diffs + [buildAndApply(old: old, new: new)] }
+            // Matching by `id` beside what it replaces, both on the same view work (two
+            // batches, the same cells asked): the ratio is what matching by `id` itself costs.
+            let byHand = buildAndApplyIDs(old: old, new: new)
+            var byID = buildAndApply(old: old, new: new)
+            byID.notes.append(
+                "\(label): \(String(format: "%.2f", byID.milliseconds / max(byHand.milliseconds, 1e-9)))× the ids applied by identity, the changed ones reconfigured"
+            )
+            return diffs + [byID, byHand]
         }
 
         /// `profile`'s changes, Diffable's side only, as the timed rows make them.
@@ -208,6 +222,13 @@ enum AppBench {
                 let (dataSource, _) = makeDataSource(old: old)
                 for change in 0..<profile.changes {
                     dataSource.apply(snapshot(change % 2 == 0, old: old, new: new), completion: nil)
+                }
+                checksum = dataSource.snapshot().numberOfItems
+            case .applyIDs:
+                let (dataSource, _) = makeIDDataSource(old: old)
+                let changed = changedIDs(old: old, new: new)
+                for change in 0..<profile.changes {
+                    dataSource.apply(idSnapshot(change % 2 == 0, old: old, new: new, reconfiguring: changed), completion: nil)
                 }
                 checksum = dataSource.snapshot().numberOfItems
             }
@@ -331,6 +352,66 @@ enum AppBench {
             if Value.self == Item.self || Value.self == KeyedItem.self {
                 row.scenario = "build + apply (headless view, matched by id, 1% reconfigured)"
             }
+            return row
+        }
+
+        /// A data source of the `id`s of the model values, matched by identity, on a headless
+        /// view whose context is this thread, showing the old model: what an app that
+        /// snapshots `id`s holds.
+        private func makeIDDataSource<Value: AppModelValue>(old: [[Value]]) -> (
+            DiffableDataSource<Int, Value.AppID, Value.AppID>, FirstScreenListView<Value.AppID>
+        ) {
+            let view = FirstScreenListView<Value.AppID>(checking: false)
+            let here = ViewExecutor(enqueue: { $0() }, isCurrent: { true })
+            let dataSource = DiffableDataSource<Int, Value.AppID, Value.AppID>(view: view, executor: here) { _, id in id }
+            dataSource.applySnapshotUsingReloadData(AppBench.snapshot(layouts.oldSections, old, Value.identifiers), completion: nil)
+            return (dataSource, view)
+        }
+
+        /// The `id`s in both models whose values differ, in the new model's order: the ones an
+        /// app matching by hand reconfigures (found here, untimed, as if its model knew them).
+        /// - Complexity: O(n).
+        private func changedIDs<Value: AppModelValue>(old: [[Value]], new: [[Value]]) -> [Value.AppID] {
+            let oldValues = Array(old.joined()), newValues = Array(new.joined())
+            let oldByID = Dictionary(zip(Value.identifiers(oldValues), oldValues)) { first, _ in first }
+            return zip(Value.identifiers(newValues), newValues).compactMap { id, value in
+                oldByID[id].map { $0 != value } == true ? id : nil
+            }
+        }
+
+        /// The snapshot of the `id`s of the new model (`toNew`) or of the old one, `changed`
+        /// reconfigured, as an app matching by hand builds it.
+        private func idSnapshot<Value: AppModelValue>(
+            _ toNew: Bool, old: [[Value]], new: [[Value]], reconfiguring changed: [Value.AppID]
+        ) -> DiffableDataSourceSnapshot<Int, Value.AppID> {
+            var snapshot =
+                toNew
+                ? AppBench.snapshot(layouts.newSections, new, Value.identifiers)
+                : AppBench.snapshot(layouts.oldSections, old, Value.identifiers)
+            snapshot.reconfigureItems(changed)
+            return snapshot
+        }
+
+        /// What the matched-by-`id` apply replaces: build a snapshot of the values' `id`s,
+        /// reconfigure those whose values changed, and apply it by identity, alternating
+        /// between the two models. The cell provider hands over the `id` (an app would look its
+        /// value up too: left out, to the by-hand side's favour).
+        private func buildAndApplyIDs<Value: AppModelValue>(old: [[Value]], new: [[Value]]) -> BenchRow {
+            let (dataSource, view) = makeIDDataSource(old: old)
+            let changed = changedIDs(old: old, new: new)
+            var toNew = true
+            let seconds = Measure.median(runs: runs) {
+                for _ in 0..<repeats {
+                    dataSource.apply(idSnapshot(toNew, old: old, new: new, reconfiguring: changed), completion: nil)
+                    toNew.toggle()
+                }
+            }
+            precondition(
+                dataSource.snapshot().numberOfItems == (toNew ? old : new).reduce(0) { $0 + $1.count },
+                "bench app: an apply did not complete before returning")
+            var row = row("build + apply (headless view, the ids by identity, the changed ones reconfigured)", seconds)
+            row.identifiersHashed = "inside (Diffable only)"
+            row.notes.append("\(label): \(view.batchCount) batches applied, \(changed.count) ids reconfigured an apply")
             return row
         }
     }

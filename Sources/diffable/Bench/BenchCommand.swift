@@ -59,7 +59,7 @@ struct BenchCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "App suite only: no timing; run Diffable's side of one phase, build-diff, build-diff-read or apply, N changes per row (PHASE:N), for instruction counts.",
+            "App suite only: no timing; run Diffable's side of one phase, build-diff, build-diff-read, apply or apply-ids (the ids applied by identity, the changed ones reconfigured), N changes per row (PHASE:N), for instruction counts.",
             discussion: """
                 Under callgrind, two runs with different N subtract the set-up: their difference over the difference of N is \
                 one change (docs/PERFORMANCE.md). Prints no rows.

@@ -256,19 +256,24 @@ texts = [t.text or \"\" for t in ET.parse(sys.argv[1]).getroot().iter(\"{http://
 assert texts.count(\"snapshot: build + diff (churn)\") == 1 and not any(\"per run\" in t for t in texts), texts
 " "$scratch/snap.svg"'
 diffable_cli bench --suite app --sizes 100 --runs 1 --csv > "$scratch/app.csv" 2> /dev/null; status=$?
-check "bench --suite app: build + diff, the lists read, and build + apply for nine identifier kinds, both baselines on the diffs" \
+check "bench --suite app: build + diff, the lists read, and build + apply for nine identifier kinds, both baselines on the diffs, matching by id beside the ids applied by hand" \
     '[ $status -eq 0 ] && python3 -c "
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 kinds = [\"Enum\", \"Int\", \"Item\", \"KeyedEnum\", \"KeyedItem\", \"KeyedStruct\", \"String\", \"Struct\", \"UUID\"]
-assert len(rows) == 27 and sorted({r[\"keys\"] for r in rows}) == kinds, rows
+assert len(rows) == 29 and sorted({r[\"keys\"] for r in rows}) == kinds, rows
 diffs = [r for r in rows if r[\"scenario\"] == \"build + diff\"]
 assert len(diffs) == 9 and all(r[\"count\"] == \"100\" and float(r[\"plain_swift_ms\"]) > 0 and float(r[\"difference_from_ms\"]) > 0 for r in diffs), diffs
-assert sum(r[\"scenario\"].startswith(\"build + apply\") for r in rows) == 9, rows
-assert sum(\"matched by id\" in r[\"scenario\"] for r in rows) == 2, rows
+assert sum(r[\"scenario\"].startswith(\"build + apply\") for r in rows) == 11, rows
+by_id = [r for r in rows if \"matched by id\" in r[\"scenario\"]]
+by_hand = [r for r in rows if \"the changed ones reconfigured\" in r[\"scenario\"]]
+assert sorted(r[\"keys\"] for r in by_id) == sorted(r[\"keys\"] for r in by_hand) == [\"Item\", \"KeyedItem\"], rows
+assert all(\"× the ids applied by identity\" in r[\"notes\"] for r in by_id), by_id
 " "$scratch/app.csv"'
-diffable_cli bench --suite app --app-ids Item,KeyedItem,KeyedStruct --sizes 100 --app-profile apply:3 --csv > "$scratch/profile.csv" 2> /dev/null; status=$?
-check "bench --app-profile runs the phase untimed and prints no rows" '[ $status -eq 0 ] && [ "$(wc -l < "$scratch/profile.csv")" -le 1 ]'
+for phase in apply apply-ids; do
+    diffable_cli bench --suite app --app-ids Item,KeyedItem,KeyedStruct --sizes 100 --app-profile $phase:3 --csv > "$scratch/profile.csv" 2> /dev/null; status=$?
+    check "bench --app-profile $phase runs the phase untimed and prints no rows" '[ $status -eq 0 ] && [ "$(wc -l < "$scratch/profile.csv")" -le 1 ]'
+done
 # With stdout a pipe, the first row must arrive while later rows are still being measured.
 mkfifo "$scratch/rows"
 timeout 300 "$bin" bench --suite flat,sectioned --sizes 1000,100000 --scenarios churn --keys int --runs 3 --csv > "$scratch/rows" 2> /dev/null &

@@ -15,6 +15,14 @@ struct ApplyTarget<S: Hashable & Sendable, I: Hashable & Sendable> {
     var lastChangeIsSnapshot: Bool
     /// The request's changes (for ``soleOutlineEdit``).
     private let changes: [ApplyChange<S, I>]
+    /// Whether the request is one outline edit: a flag, so that the usual apply (one snapshot)
+    /// is told so without reading ``soleOutlineEdit``, whose array of a generic element type
+    /// looks up that type's metadata (about 330 instructions).
+    let isSoleOutlineEdit: Bool
+    /// Whether the request made more than one change (a coalesced run): asked before
+    /// ``replacedSnapshots``, whose empty array of a generic type costs its metadata lookup. A
+    /// flag for the reason ``isSoleOutlineEdit`` is one.
+    let madeSeveralChanges: Bool
     /// The API call, for error messages.
     var operation: String
 
@@ -30,17 +38,35 @@ struct ApplyTarget<S: Hashable & Sendable, I: Hashable & Sendable> {
     ///   each outline section); per outline edit, O(n + s) to copy the snapshot plus
     ///   O(k · outlines with hidden items) expected, k the edit's items; O(n) expected more
     ///   when refresh requests carry over.
+    @inline(__always)
     init<Prepared>(_ request: ApplyRequest<S, I, Prepared>, on base: CommittedState<S, I>) {
+        // The usual request, one snapshot over a flat state, shows that snapshot as it is: the
+        // committed snapshot it replaces holds no refresh requests to carry over. Only this
+        // path is inlined into the apply: the general one's switch over every kind of change
+        // looks up the metadata of each kind's payload on entry, used or not.
+        if request.changes.count == 1, base.outlines.isEmpty, case .snapshot(let next) = request.changes[0] {
+            self.init(showing: next, of: request.changes, outlines: base.outlines, operation: request.operation)
+        } else {
+            self.init(performingEach: request, on: base)
+        }
+    }
+
+    /// `next`, the one change of `changes`, shown as it is.
+    @inline(__always)
+    private init(showing next: Snapshot, of changes: [ApplyChange<S, I>], outlines: [S: Outline], operation: String) {
+        (self.operation, self.changes, self.outlines, snapshot) = (operation, changes, outlines, next)
+        lastChangeIsSnapshot = true
+        (isSoleOutlineEdit, madeSeveralChanges) = (false, false)
+    }
+
+    /// ``init(_:on:)`` for any request: each change performed in turn.
+    @inline(never)
+    private init<Prepared>(performingEach request: ApplyRequest<S, I, Prepared>, on base: CommittedState<S, I>) {
         operation = request.operation
         changes = request.changes
         outlines = base.outlines
-        // The usual request, one snapshot over a flat state, shows that snapshot as it is: the
-        // committed snapshot it replaces holds no refresh requests to carry over.
-        if request.changes.count == 1, base.outlines.isEmpty, case .snapshot(let next) = request.changes[0] {
-            snapshot = next
-            lastChangeIsSnapshot = true
-            return
-        }
+        if request.changes.count == 1, case .outline = request.changes[0] { isSoleOutlineEdit = true } else { isSoleOutlineEdit = false }
+        madeSeveralChanges = request.changes.count > 1
         snapshot = base.snapshot
         if case .snapshot = request.changes.last { lastChangeIsSnapshot = true } else { lastChangeIsSnapshot = false }
         var replaced: [Snapshot] = []
@@ -67,17 +93,12 @@ struct ApplyTarget<S: Hashable & Sendable, I: Hashable & Sendable> {
         }
     }
 
-    /// Whether the request made more than one change (a coalesced run): asked before
-    /// ``replacedSnapshots``, whose empty array of a generic type costs its metadata lookup.
-    /// - Complexity: O(1).
-    var madeSeveralChanges: Bool { changes.count > 1 }
-
     /// The request's one change when it is an outline edit (its section's rows alone change).
     /// Found when asked, not stored: setting an optional of a generic type looks up its
     /// metadata at run time, in every apply.
     /// - Complexity: O(1).
     var soleOutlineEdit: OutlineEdit<S, I>? {
-        guard changes.count == 1, case .outline(let edit) = changes[0] else { return nil }
+        guard isSoleOutlineEdit, case .outline(let edit) = changes[0] else { return nil }
         return edit
     }
 

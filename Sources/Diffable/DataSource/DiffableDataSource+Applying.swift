@@ -83,7 +83,14 @@ extension DiffableDataSource {
 
     // MARK: The queue
 
+    // An apply's steps (submit, process, perform, show, commit, and the matcher's plan) are
+    // inlined into one function: it runs unspecialized, generic over the data source's
+    // identifier types and the matcher, and each function of its own looked up the same
+    // generic types' metadata again (about 330 instructions each; 29 lookups an apply at 10^2
+    // became 11, docs/PERFORMANCE.md "Applying, eighth pass").
+
     /// Queues a request to show `snapshot`; see ``submit(_:kind:completion:operation:)``.
+    @inline(__always)
     func submit(_ snapshot: Snapshot, kind: ApplyKind, completion: (@Sendable () -> Void)?, operation: String) {
         submit(.snapshot(snapshot), kind: kind, completion: completion, operation: operation)
     }
@@ -91,6 +98,7 @@ extension DiffableDataSource {
     /// Queues a request to make `change`; when no one drives the queue, drives it from here:
     /// on the executor everything happens now, elsewhere the diff happens now and the view's
     /// part is enqueued.
+    @inline(__always)
     func submit(
         _ change: ApplyChange<SectionIdentifierType, ItemIdentifierType>, kind: ApplyKind, completion: (@Sendable () -> Void)?,
         operation: String
@@ -131,6 +139,7 @@ extension DiffableDataSource {
     }
 
     /// Diffs `request` against the committed state here, then performs it on the executor.
+    @inline(__always)
     private func process<Matcher: ItemMatcher>(
         _ request: ApplyRequest<SectionIdentifierType, ItemIdentifierType, Matcher.Prepared>, onExecutor: Bool, matcher: Matcher
     ) where Matcher.Section == SectionIdentifierType, Matcher.Item == ItemIdentifierType {
@@ -145,6 +154,7 @@ extension DiffableDataSource {
 
     /// On the executor: shows the plan, hands the next request to a worker (its diff stays off
     /// the executor), then runs the completions whose view already finished.
+    @inline(__always)
     private func perform<Matcher: ItemMatcher>(
         _ request: ApplyRequest<SectionIdentifierType, ItemIdentifierType, Matcher.Prepared>,
         _ proposed: ApplyPlan<SectionIdentifierType, ItemIdentifierType, Matcher.State>, matcher: Matcher
@@ -167,6 +177,7 @@ extension DiffableDataSource {
     // MARK: The view
 
     /// Drives the view through one plan: commits the new state inside the view's update (B3).
+    @inline(__always)
     private func show<Matcher: ItemMatcher>(
         _ plan: ApplyPlan<SectionIdentifierType, ItemIdentifierType, Matcher.State>, animation: RowAnimation,
         completions: [@Sendable () -> Void], matcher: Matcher
@@ -180,13 +191,16 @@ extension DiffableDataSource {
             return
         }
         let tracker = BatchCompletion(remaining: plan.batches.count, completions: completions)
+        // The closure captures the plan's parts, not the plan: reading a field of the plan
+        // there would look up its generic type's metadata again.
+        let (state, matchState) = (plan.state, plan.matchState)
         for (index, batch) in plan.batches.enumerated() {
             var updateCalls = 0
             view.performBatchUpdates(
                 batch, animation: animation,
                 updates: {
                     updateCalls += 1
-                    if index == 0 && updateCalls == 1 { self.commit(plan.state, matchState: plan.matchState, matcher: matcher) }
+                    if index == 0 && updateCalls == 1 { self.commit(state, matchState: matchState, matcher: matcher) }
                 },
                 completion: { _ in self.viewFinished(tracker) })
             if updateCalls != 1 {
@@ -200,6 +214,7 @@ extension DiffableDataSource {
 
     /// Makes `state` what the view's questions and every query answer from, with
     /// `matchState` beside it.
+    @inline(__always)
     func commit<Matcher: ItemMatcher>(_ state: State, matchState: Matcher.State, matcher: Matcher)
     where Matcher.Section == SectionIdentifierType, Matcher.Item == ItemIdentifierType {
         shown = state

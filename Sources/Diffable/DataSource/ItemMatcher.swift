@@ -8,9 +8,9 @@ import Foundation
 /// machinery opens that existential once per call and is generic over the matcher from
 /// there on, so every state and every piece of prepared work keeps its own type.
 /// ``IdentityMatcher`` matches by identity, as Apple does; ``IdentifiableItemMatcher``
-/// matches `Identifiable` values by `id`. Their `storage` and `shownState` skip run-time
-/// exclusivity checks (several accesses per apply, each registering with the runtime): the
-/// data source's lock guards the one, the executor confines the other.
+/// matches `Identifiable` values by `id`. Their `storage`'s fields and their `shownState`
+/// skip run-time exclusivity checks (several accesses per apply, each registering with the
+/// runtime): the data source's lock guards the one, the executor confines the other.
 protocol ItemMatcher<Section, Item>: AnyObject, Sendable {
     associatedtype Section: Hashable & Sendable
     associatedtype Item: Hashable & Sendable
@@ -22,7 +22,7 @@ protocol ItemMatcher<Section, Item>: AnyObject, Sendable {
     typealias Target = ApplyTarget<Section, Item>
 
     /// The queue and the match state beside `published`, guarded by the data source's lock.
-    var storage: MatcherStorage<Section, Item, Prepared, State> { get set }
+    var storage: MatcherStorage<Section, Item, Prepared, State> { get }
     /// The match state beside `shown`, confined to the view executor (a property of its own:
     /// Swift's exclusivity covers a stored property whole, and the queue is touched meanwhile).
     var shownState: State { get set }
@@ -47,9 +47,15 @@ protocol ItemMatcher<Section, Item>: AnyObject, Sendable {
 
 /// What an ``ItemMatcher`` holds for its data source under the data source's lock: the queue
 /// (with the matcher's prepared work per request) and the match state beside `published`.
-struct MatcherStorage<S: Hashable & Sendable, I: Hashable & Sendable, Prepared: Sendable, State: Sendable> {
-    var queue = ApplyQueue<S, I, Prepared>()
-    var published: State
+///
+/// An object, made once per data source: the apply machinery, generic over the matcher, reaches
+/// an object's fields through the object's own type, where a struct handed out by the
+/// matcher's getter had its type's metadata looked up (about 330 instructions) and was copied
+/// whole, several times an apply. Its fields skip run-time exclusivity checks: the lock
+/// guards them.
+final class MatcherStorage<S: Hashable & Sendable, I: Hashable & Sendable, Prepared: Sendable, State: Sendable>: @unchecked Sendable {
+    @exclusivity(unchecked) var queue = ApplyQueue<S, I, Prepared>()
+    @exclusivity(unchecked) var published: State
     init(_ state: State) { published = state }
 }
 
@@ -58,6 +64,7 @@ extension ItemMatcher {
     /// `request`: `reloadData()` when the view never loaded or the request asks for it,
     /// else the diff's batches.
     /// - Complexity: O(1) for a reload; the diff's otherwise; plus ``ApplyTarget/init(_:on:)``.
+    @inline(__always)
     func plan(_ request: ApplyRequest<Section, Item, Prepared>, from base: CommittedState<Section, Item>, state: State)
         -> ApplyPlan<Section, Item, State>
     {
@@ -78,7 +85,7 @@ extension ItemMatcher {
 final class IdentityMatcher<Section: Hashable & Sendable, Item: Hashable & Sendable>: ItemMatcher, @unchecked Sendable {
     typealias Snapshot = DiffableDataSourceSnapshot<Section, Item>
     typealias Target = ApplyTarget<Section, Item>
-    @exclusivity(unchecked) var storage = MatcherStorage<Section, Item, Never, Void>(())
+    let storage = MatcherStorage<Section, Item, Never, Void>(())
     @exclusivity(unchecked) var shownState: Void = ()
 
     func prepare(_ snapshot: Snapshot, operation: String) -> Never? { nil }
@@ -91,10 +98,18 @@ final class IdentityMatcher<Section: Hashable & Sendable, Item: Hashable & Senda
         if target.snapshot.storage === base.snapshot.storage { return ([], ()) }
         // One outline applied to a shown section changes that section's rows only: diff them
         // through the outline's own difference, not the whole snapshot (the same batches).
-        if let edit = target.soleOutlineEdit, let position = base.snapshot.indexOfSection(edit.section) {
-            return (edit.outline.batches(from: base.sectionSnapshot(for: edit.section), inSectionAt: position), ())
-        }
+        if target.isSoleOutlineEdit, let batches = Self.outlineBatches(for: target, from: base) { return (batches, ()) }
         return (target.snapshot.batches(from: base.snapshot), ())
+    }
+
+    /// The batches of a request that is one outline applied to a shown section, or nil when
+    /// the section is not shown. Not inlined: the outline edit's type would have its metadata
+    /// looked up on entry to the caller, in every apply.
+    /// - Complexity: the outline's difference, O(k) for the section's k rows.
+    @inline(never)
+    private static func outlineBatches(for target: Target, from base: CommittedState<Section, Item>) -> [BatchUpdate]? {
+        guard let edit = target.soleOutlineEdit, let position = base.snapshot.indexOfSection(edit.section) else { return nil }
+        return edit.outline.batches(from: base.sectionSnapshot(for: edit.section), inSectionAt: position)
     }
 
     func state(_ state: Void, movingItemFrom source: IndexPath, to destination: IndexPath) {}
@@ -118,24 +133,12 @@ where Item.ID: Sendable {
     typealias IDSnapshot = DiffableDataSourceSnapshot<Section, Item.ID>
     typealias State = IDKeys
 
-    /// The snapshot's flat form keyed by its values' `id`s, made on the calling thread and
-    /// taken once by the plan (a redone plan makes it again).
-    final class Prepared: @unchecked Sendable {
-        private let mutex = Lock.Mutex()  // inline: one object fewer per apply
-        private var flat: FlatSnapshot?
-        init(_ flat: FlatSnapshot) { self.flat = flat }
-        func take() -> FlatSnapshot? {
-            mutex.withLock {
-                defer { flat = nil }
-                return flat
-            }
-        }
-    }
+    typealias Prepared = PreparedIDKeys
 
     let updates: ItemContentUpdate
     /// The values' `id`, `id` keys and `!=`, compiled where `Item` is known.
     let values: IdentifiableValues<Item>
-    @exclusivity(unchecked) var storage = MatcherStorage<Section, Item, Prepared, State>(State())
+    let storage = MatcherStorage<Section, Item, Prepared, State>(State())
     @exclusivity(unchecked) var shownState = State()
 
     init(updates: ItemContentUpdate, values: IdentifiableValues<Item>) {
@@ -151,7 +154,7 @@ where Item.ID: Sendable {
     /// A snapshot loaded without a diff (the first apply, a reload) is never a diff's new
     /// side: its `id`s are checked for repeats here.
     func state(loading target: Target, prepared: Prepared?) -> State {
-        requireUniqueIDsOfReplacedSnapshots(target)
+        if target.madeSeveralChanges { requireUniqueIDsOfReplacedSnapshots(target) }
         requireUniqueIDs(target.snapshot, operation: target.operation)
         return State(flat: prepared?.take() ?? keyedByID(target.snapshot))
     }
@@ -159,15 +162,15 @@ where Item.ID: Sendable {
     func batches(for target: Target, prepared: Prepared?, from base: CommittedState<Section, Item>, state old: State)
         -> ([BatchUpdate], State)
     {
-        requireUniqueIDsOfReplacedSnapshots(target)
-        let values = target.snapshot
+        if target.madeSeveralChanges { requireUniqueIDsOfReplacedSnapshots(target) }
+        let values = target.snapshot, operation = target.operation
         let newFlat = prepared?.take() ?? keyedByID(values)
         let oldFlat = old.flat ?? keyedByID(base.snapshot)
         let markChanged = self.values.markChanged
         let mark = updates == .reload ? RefreshDecider.reloadMark : RefreshDecider.reconfigureMark
         let decider = RefreshDecider(
             decide: { markChanged($0, $1, mark) }, sameID: self.values.sameID,
-            beforeConfirming: { self.requireUniqueIDs(values, operation: target.operation) })
+            beforeConfirming: { self.requireUniqueIDs(values, operation: operation) })
         let batches = DiffContextPool.shared.withContext {
             $0.batches(matchingByID: base.snapshot, flat: oldFlat, to: values, flat: newFlat, decider: decider)
         }
@@ -191,9 +194,11 @@ where Item.ID: Sendable {
 
     /// ``requireUniqueIDs(_:operation:)`` for each snapshot of a coalesced run that a later
     /// one replaced: never diffed, each is still checked, as it would have been alone.
-    /// - Complexity: O(1) for a request of one change; O(n + s) expected per replaced snapshot.
+    /// Asked only when ``ApplyTarget/madeSeveralChanges``: a call with the target costs its
+    /// type's metadata lookup (about 330 instructions), in every apply.
+    /// - Complexity: O(n + s) expected per replaced snapshot.
+    @inline(never)
     func requireUniqueIDsOfReplacedSnapshots(_ target: Target) {
-        guard target.madeSeveralChanges else { return }
         for replaced in target.replacedSnapshots { requireUniqueIDs(replaced, operation: target.operation) }
     }
 

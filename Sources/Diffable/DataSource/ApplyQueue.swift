@@ -130,6 +130,7 @@ struct ApplyQueue<S: Hashable & Sendable, I: Hashable & Sendable, Prepared: Send
     /// Clears `running` and returns true when no request waits; otherwise changes nothing and
     /// returns false (the caller then takes them with ``next(coalescing:)``).
     /// - Complexity: O(1).
+    @inline(__always)
     mutating func stopIfIdle() -> Bool {
         guard head >= requestCount else { return false }
         running = false

@@ -35,11 +35,13 @@ protocol ItemMatcher<Section, Item>: AnyObject, Sendable {
     /// done for `target.snapshot` when it still stands for it.
     func state(loading target: Target, prepared: Prepared?) -> State
 
-    /// The batches from `base` (whose match state is `state`) to `target.snapshot`, and the
-    /// match state to keep.
+    /// The batches from `base` to `target.snapshot`. `state` is the base's match state on
+    /// entry and the one to keep on return (an `inout`, not a returned tuple: a tuple holding
+    /// the generic `State` has its metadata looked up at run time, about 530 instructions an
+    /// apply).
     /// - Complexity: the diff's, O(n + s) expected plus O(k log k) for the LIS.
-    func batches(for target: Target, prepared: Prepared?, from base: CommittedState<Section, Item>, state: State)
-        -> ([BatchUpdate], State)
+    func batches(for target: Target, prepared: Prepared?, from base: CommittedState<Section, Item>, state: inout State)
+        -> [BatchUpdate]
 
     /// The match state after the item at `source` moved to `destination` (a user's reorder).
     func state(_ state: State, movingItemFrom source: IndexPath, to destination: IndexPath) -> State
@@ -71,9 +73,14 @@ extension ItemMatcher {
         let target = Target(request, on: base)
         let prepared = target.lastChangeIsSnapshot ? request.prepared : nil
         let reload = !base.loaded || request.kind == .reload
-        let (batches, matchState) =
-            reload
-            ? ([], self.state(loading: target, prepared: prepared)) : batches(for: target, prepared: prepared, from: base, state: state)
+        var matchState = state
+        let batches: [BatchUpdate]
+        if reload {
+            batches = []
+            matchState = self.state(loading: target, prepared: prepared)
+        } else {
+            batches = self.batches(for: target, prepared: prepared, from: base, state: &matchState)
+        }
         let shown = target.snapshot.hasPendingUpdates ? target.snapshot.withoutPendingUpdates() : target.snapshot
         let committed = CommittedState(snapshot: shown, outlines: target.outlines, loaded: true, generation: base.generation + 1)
         return ApplyPlan(state: committed, matchState: matchState, batches: batches, reload: reload, baseGeneration: base.generation)
@@ -93,13 +100,13 @@ final class IdentityMatcher<Section: Hashable & Sendable, Item: Hashable & Senda
     func state(loading target: Target, prepared: Never?) {}
 
     /// - Complexity: the diff's, O(n + s) expected plus O(k log k) for the LIS.
-    func batches(for target: Target, prepared: Never?, from base: CommittedState<Section, Item>, state: Void) -> ([BatchUpdate], Void) {
+    func batches(for target: Target, prepared: Never?, from base: CommittedState<Section, Item>, state: inout Void) -> [BatchUpdate] {
         // The data source's own snapshot handed back (`apply(dataSource.snapshot())`) is unchanged.
-        if target.snapshot.storage === base.snapshot.storage { return ([], ()) }
+        if target.snapshot.storage === base.snapshot.storage { return [] }
         // One outline applied to a shown section changes that section's rows only: diff them
         // through the outline's own difference, not the whole snapshot (the same batches).
-        if target.isSoleOutlineEdit, let batches = Self.outlineBatches(for: target, from: base) { return (batches, ()) }
-        return (target.snapshot.batches(from: base.snapshot), ())
+        if target.isSoleOutlineEdit, let batches = Self.outlineBatches(for: target, from: base) { return batches }
+        return target.snapshot.batches(from: base.snapshot)
     }
 
     /// The batches of a request that is one outline applied to a shown section, or nil when
@@ -159,9 +166,10 @@ where Item.ID: Sendable {
         return State(flat: prepared?.take() ?? keyedByID(target.snapshot))
     }
 
-    func batches(for target: Target, prepared: Prepared?, from base: CommittedState<Section, Item>, state old: State)
-        -> ([BatchUpdate], State)
+    func batches(for target: Target, prepared: Prepared?, from base: CommittedState<Section, Item>, state: inout State)
+        -> [BatchUpdate]
     {
+        let old = state
         if target.madeSeveralChanges { requireUniqueIDsOfReplacedSnapshots(target) }
         let values = target.snapshot, operation = target.operation
         let newFlat = prepared?.take() ?? keyedByID(values)
@@ -174,7 +182,8 @@ where Item.ID: Sendable {
         let batches = DiffContextPool.shared.withContext {
             $0.batches(matchingByID: base.snapshot, flat: oldFlat, to: values, flat: newFlat, decider: decider)
         }
-        return (batches, State(flat: newFlat))
+        state = State(flat: newFlat)
+        return batches
     }
 
     func state(_ state: State, movingItemFrom source: IndexPath, to destination: IndexPath) -> State {

@@ -60,7 +60,8 @@ import Testing
                 changes: [.outline(OutlineEdit(section: "tree", outline: new))], kind: .diff(animating: true), prepared: nil,
                 completions: [], operation: "test")
             let target = ApplyTarget(request, on: base)
-            let outlinePath = IdentityMatcher<String, Item>().batches(for: target, prepared: nil, from: base, state: ()).0
+            var noState: Void = ()
+            let outlinePath = IdentityMatcher<String, Item>().batches(for: target, prepared: nil, from: base, state: &noState)
             let flatPath = target.snapshot.batches(from: base.snapshot)
             #expect(outlinePath == flatPath, "seed \(seed): \(outlinePath) vs \(flatPath)")
             #expect(flatPath == target.snapshot.difference(from: base.snapshot).batches, "seed \(seed)")

@@ -125,6 +125,7 @@ struct ApplyQueue<S: Hashable & Sendable, I: Hashable & Sendable, Prepared: Send
     mutating func append(_ request: Request) {
         requests.append(request)
         requestCount += 1
+        assert(requestCount == requests.count, "ApplyQueue: its count drifted from its requests")
     }
 
     /// Clears `running` and returns true when no request waits; otherwise changes nothing and
@@ -141,6 +142,7 @@ struct ApplyQueue<S: Hashable & Sendable, I: Hashable & Sendable, Prepared: Send
     /// the lock with ``ApplyRequest/coalescing(_:)``); empty after clearing `running`.
     /// - Complexity: O(1) amortized; O(k) for k requests taken.
     mutating func next(coalescing: Bool) -> ArraySlice<Request> {
+        assert(requestCount == requests.count, "ApplyQueue: its count drifted from its requests")
         guard head < requests.count else {
             running = false
             return []

@@ -98,7 +98,7 @@ struct ApplyTarget<S: Hashable & Sendable, I: Hashable & Sendable> {
     /// metadata at run time, in every apply.
     /// - Complexity: O(1).
     var soleOutlineEdit: OutlineEdit<S, I>? {
-        guard isSoleOutlineEdit, case .outline(let edit) = changes[0] else { return nil }
+        guard isSoleOutlineEdit, changes.count == 1, case .outline(let edit) = changes[0] else { return nil }
         return edit
     }
 

@@ -5,7 +5,8 @@ import Testing
 
 /// `QueuedApplyPolicy.coalesce` (docs/DATA_SOURCE.md): applies queued behind a busy view
 /// collapse into one batch, and must end in exactly the state performing each of them would.
-@Suite struct DataSourceCoalescingTests {
+// A time limit: a queue that never drains would otherwise hang the whole run without naming a test.
+@Suite(.timeLimit(.minutes(5))) struct DataSourceCoalescingTests {
     typealias Snapshot = DiffableDataSourceSnapshot<String, String>
     typealias Outline = DiffableDataSourceSectionSnapshot<String>
     typealias Harness = DataSourceHarness<String, String>

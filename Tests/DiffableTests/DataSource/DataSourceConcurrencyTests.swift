@@ -6,7 +6,8 @@ import Testing
 /// Threading (docs/DATA_SOURCE.md): applies from many threads, serialized in call order, the view
 /// on one executor, completions once, re-entrant completions, coalescing. Run under TSan by
 /// `make tsan`.
-@Suite struct DataSourceConcurrencyTests {
+// A time limit: a queue that never drains would otherwise hang the whole run without naming a test.
+@Suite(.timeLimit(.minutes(5))) struct DataSourceConcurrencyTests {
     typealias Snapshot = DiffableDataSourceSnapshot<String, String>
 
     /// 8 threads × 150 seeded random applies while 2 threads read: after every apply (in its

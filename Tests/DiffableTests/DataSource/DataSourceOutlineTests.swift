@@ -6,7 +6,8 @@ import Testing
 /// Outline sections through the data source (docs/DATA_SOURCE.md): `apply(_:to:)`,
 /// `snapshot(for:)`, the section snapshot handlers driven by the simulated view's disclosure
 /// taps, and drags inside outlines, each through the strict simulated view.
-@Suite struct DataSourceOutlineTests {
+// A time limit: a queue that never drains would otherwise hang the whole run without naming a test.
+@Suite(.timeLimit(.minutes(5))) struct DataSourceOutlineTests {
     typealias Snapshot = DiffableDataSourceSnapshot<String, String>
     typealias Outline = DiffableDataSourceSectionSnapshot<String>
     static func p(_ section: Int, _ item: Int) -> IndexPath { IndexPath(item: item, section: section) }

@@ -5,7 +5,8 @@ import Testing
 
 /// `update(animatingDifferences:_:)` (docs/DATA_SOURCE.md): a read-modify-write of the
 /// newest snapshot that no other apply can split.
-@Suite struct DataSourceUpdateTests {
+// A time limit: a queue that never drains would otherwise hang the whole run without naming a test.
+@Suite(.timeLimit(.minutes(5))) struct DataSourceUpdateTests {
     typealias Snapshot = DiffableDataSourceSnapshot<String, String>
     typealias Harness = DataSourceHarness<String, String>
 

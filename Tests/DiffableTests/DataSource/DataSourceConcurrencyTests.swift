@@ -165,7 +165,10 @@ import Testing
     /// An app's identifier type whose `==` queries the data source from another thread (a
     /// stand-in for any `==` that reaches the data source): `indexPath(for:)` must not run
     /// that `==` holding the data source's lock, or the query would wait for it. The query
-    /// gets 2 s, so a held lock fails the test instead of hanging it.
+    /// gets 2 s, so a held lock fails the test instead of hanging it. It runs on a thread of
+    /// its own: a block on the global queue may wait longer than that for a worker while the
+    /// suites running beside it (under ThreadSanitizer, on 2 cores) hold the pool's workers
+    /// blocked on their own semaphores.
     @Test func anAppsEqualityMayQueryTheDataSource() async {
         let harness = DataSourceHarness<Int, CallingBackID>()
         await harness.dataSource.apply(.build([0], [[CallingBackID(value: 1), CallingBackID(value: 2)]]))
@@ -173,7 +176,7 @@ import Testing
         CallingBackID.onEquality.withLock {
             $0 = {
                 let done = DispatchSemaphore(value: 0)
-                DispatchQueue.global().async {
+                Thread.detachNewThread {
                     _ = harness.dataSource.snapshot()
                     done.signal()
                 }

@@ -336,16 +336,7 @@ enum AppBench {
         /// whose view runs on this thread.
         private func buildAndApply<Value: AppModelValue>(old: [[Value]], new: [[Value]]) -> BenchRow {
             let (dataSource, view) = makeDataSource(old: old)
-            var toNew = true
-            let seconds = Measure.median(runs: runs) {
-                for _ in 0..<repeats {
-                    dataSource.apply(snapshot(toNew, old: old, new: new), completion: nil)
-                    toNew.toggle()
-                }
-            }
-            precondition(
-                dataSource.snapshot().numberOfItems == (toNew ? old : new).reduce(0) { $0 + $1.count },
-                "bench app: an apply did not complete before returning")
+            let seconds = timeAlternatingApplies(to: dataSource) { snapshot($0, old: old, new: new) }
             var row = row("build + apply (headless view)", seconds)
             row.identifiersHashed = "inside (Diffable only)"
             row.notes.append("\(label): \(view.batchCount) batches applied")
@@ -353,6 +344,27 @@ enum AppBench {
                 row.scenario = "build + apply (headless view, matched by id, 1% reconfigured)"
             }
             return row
+        }
+
+        /// The median time of one apply through `dataSource`, the applies alternating between
+        /// the new model (first) and the old one, each snapshot made by `snapshot(toNew)` inside
+        /// the timing; traps when the last apply had not completed before returning (the
+        /// view's executor is this thread).
+        /// - Complexity: `runs` × `repeats` applies.
+        private func timeAlternatingApplies<Item: Hashable & Sendable, Cell>(
+            to dataSource: DiffableDataSource<Int, Item, Cell>, _ snapshot: (Bool) -> DiffableDataSourceSnapshot<Int, Item>
+        ) -> Double {
+            var toNew = true
+            let seconds = Measure.median(runs: runs) {
+                for _ in 0..<repeats {
+                    dataSource.apply(snapshot(toNew), completion: nil)
+                    toNew.toggle()
+                }
+            }
+            precondition(
+                dataSource.snapshot().numberOfItems == (toNew ? layouts.old : layouts.new).reduce(0) { $0 + $1.count },
+                "bench app: an apply did not complete before returning")
+            return seconds
         }
 
         /// A data source of the `id`s of the model values, matched by identity, on a headless
@@ -399,16 +411,7 @@ enum AppBench {
         private func buildAndApplyIDs<Value: AppModelValue>(old: [[Value]], new: [[Value]]) -> BenchRow {
             let (dataSource, view) = makeIDDataSource(old: old)
             let changed = changedIDs(old: old, new: new)
-            var toNew = true
-            let seconds = Measure.median(runs: runs) {
-                for _ in 0..<repeats {
-                    dataSource.apply(idSnapshot(toNew, old: old, new: new, reconfiguring: changed), completion: nil)
-                    toNew.toggle()
-                }
-            }
-            precondition(
-                dataSource.snapshot().numberOfItems == (toNew ? old : new).reduce(0) { $0 + $1.count },
-                "bench app: an apply did not complete before returning")
+            let seconds = timeAlternatingApplies(to: dataSource) { idSnapshot($0, old: old, new: new, reconfiguring: changed) }
             var row = row("build + apply (headless view, the ids by identity, the changed ones reconfigured)", seconds)
             row.identifiersHashed = "inside (Diffable only)"
             row.notes.append("\(label): \(view.batchCount) batches applied, \(changed.count) ids reconfigured an apply")

@@ -8,7 +8,7 @@ BUILD := build
 CC ?= cc
 CORE_DIR := CSources/CDiffCore
 CORE_SOURCES := $(wildcard $(CORE_DIR)/*.c)
-CORE_HEADERS := $(CORE_DIR)/include/dfc.h $(CORE_DIR)/dfc_internal.h
+CORE_HEADERS := $(CORE_DIR)/include/dfc.h $(CORE_DIR)/include/dfc_hash_inline.h $(CORE_DIR)/dfc_internal.h
 CORE_CFLAGS := -std=c11 -O2 -Wall -Wextra -Wpedantic -Wconversion -Werror -I$(CORE_DIR)/include
 TEST_CFLAGS := -std=c11 -g -O1 -Wall -Wextra -Wpedantic -Werror -fsanitize=address,undefined \
                -fno-sanitize-recover=undefined -fno-omit-frame-pointer -I$(CORE_DIR)/include

@@ -4,6 +4,8 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include "dfc_hash_inline.h"
+
 uint64_t dfc_hash_one(const void *bytes, size_t length, uint64_t seed) {
     if (bytes == NULL) {
         static const unsigned char empty = 0;
@@ -15,7 +17,7 @@ uint64_t dfc_hash_one(const void *bytes, size_t length, uint64_t seed) {
 
 uint64_t dfc_hash_16(const void *bytes, uint64_t seed) {
     if (bytes == NULL) return dfc_hash_one(NULL, 0, seed);
-    return XXH3_64bits_withSeed(bytes, 16, seed);
+    return dfc_hash_16_inline(bytes, seed);
 }
 
 int dfc_hash_bytes(const void *bytes, const uint64_t *offsets, size_t count, uint64_t seed,

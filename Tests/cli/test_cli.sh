@@ -256,7 +256,7 @@ texts = [t.text or \"\" for t in ET.parse(sys.argv[1]).getroot().iter(\"{http://
 assert texts.count(\"snapshot: build + diff (churn)\") == 1 and not any(\"per run\" in t for t in texts), texts
 " "$scratch/snap.svg"'
 diffable_cli bench --suite app --sizes 100 --runs 1 --csv > "$scratch/app.csv" 2> /dev/null; status=$?
-check "bench --suite app: build + diff, the lists read, and build + apply for nine identifier kinds, both baselines on the diffs, matching by id beside the ids applied by hand" \
+check "bench --suite app: build + diff, the lists read, and build + apply for nine identifier kinds, both baselines on the diffs, matching by id beside the ids applied by hand, with as many batches" \
     '[ $status -eq 0 ] && python3 -c "
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
@@ -269,6 +269,15 @@ by_id = [r for r in rows if \"matched by id\" in r[\"scenario\"]]
 by_hand = [r for r in rows if \"the changed ones reconfigured\" in r[\"scenario\"]]
 assert sorted(r[\"keys\"] for r in by_id) == sorted(r[\"keys\"] for r in by_hand) == [\"Item\", \"KeyedItem\"], rows
 assert all(\"× the ids applied by identity\" in r[\"notes\"] for r in by_id), by_id
+import re
+def batches(r):
+    found = re.search(r\"(\\d+) batches applied\", r[\"notes\"])
+    assert found, r
+    return int(found.group(1))
+for kind in (\"Item\", \"KeyedItem\"):
+    matched = [batches(r) for r in by_id if r[\"keys\"] == kind]
+    written = [batches(r) for r in by_hand if r[\"keys\"] == kind]
+    assert matched == written and matched[0] > 0, (kind, matched, written)
 " "$scratch/app.csv"'
 for phase in apply apply-ids; do
     diffable_cli bench --suite app --app-ids Item,KeyedItem,KeyedStruct --sizes 100 --app-profile $phase:3 --csv > "$scratch/profile.csv" 2> /dev/null; status=$?

@@ -87,7 +87,7 @@ extension DiffableDataSource {
     // inlined into one function: it runs unspecialized, generic over the data source's
     // identifier types and the matcher, and each function of its own looked up the same
     // generic types' metadata again (about 330 instructions each; 29 lookups an apply at 10^2
-    // became 6, docs/PERFORMANCE.md "Applying, eighth pass").
+    // became 6, docs/PERFORMANCE_LOG.md "Applying, eighth pass").
 
     /// Queues a request to show `snapshot`; see ``submit(_:kind:completion:operation:)``.
     @inline(__always)

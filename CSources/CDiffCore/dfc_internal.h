@@ -411,14 +411,21 @@ typedef struct dfc_plan {
     int32_t *section_old_to_new, *section_new_to_old;
     int32_t *old_to_new, *new_to_old;
     uint32_t *matched_old_section; /* per new item; DFC_NO_SECTION when unmatched */
-    uint8_t *old_deleted;          /* per old item, filled by dfc__plan_emit: 1 when a matched item is deleted */
+    uint8_t *old_deleted;          /* per old item, filled by dfc__plan_resolve: 1 when a matched item is deleted */
     uint8_t *old_flags, *new_flags, *item_flags;
+    /* Left by dfc__plan_resolve's last pass, for dfc__plan_emit to size its output without
+     * a counting pass over the items: the new items' operations and refreshes, and the
+     * matched old items deleted (the unmatched ones are counted by emit). */
+    size_t inserted_items, moved_items, deleted_matched_items, reloaded_items, reconfigured_items;
 } dfc_plan;
 
-/* Step 3: every moved section that an item operation touches becomes delete + insert. */
+/* Step 3: every moved section that an item operation touches becomes delete + insert.
+ * Its last pass stores each new item's operation, marks old_deleted and counts the
+ * operations and refreshes (the plan's counts) for dfc__plan_emit. */
 DFC_HIDDEN void dfc__plan_resolve(dfc_plan *plan);
 
-/* Step 4: the structural and the refresh batch, in the context's output buffers. */
+/* Step 4: the structural and the refresh batch, in the context's output buffers, sized
+ * from the counts dfc__plan_resolve left (one pass over the items writes them). */
 DFC_HIDDEN int dfc__plan_emit(dfc_context *context, dfc_plan *plan, dfc_batch *structural, dfc_batch *refresh);
 
 /* Step 4 when every section and item stayed where it was (same sections and items, same
@@ -426,8 +433,8 @@ DFC_HIDDEN int dfc__plan_emit(dfc_context *context, dfc_plan *plan, dfc_batch *s
  * refresh bits of new_flags and item_flags, which must hold nothing else. The bounds are
  * the reload and reconfigure requests (duplicates included). Only the new side of the
  * plan is read. Complexity O(m/8 + s + r) for m items, s sections, r flagged items: the
- * item flags are skipped eight at a time, where dfc__plan_emit makes three passes over
- * the items and classifies each. */
+ * item flags are skipped eight at a time, where the general path classifies every item
+ * (dfc__plan_resolve) and writes the batches in a pass over the old and the new items. */
 DFC_HIDDEN int dfc__plan_emit_refresh_only(dfc_context *context, const dfc_plan *plan, size_t reload_bound,
                                            size_t reconfigure_bound, dfc_batch *structural, dfc_batch *refresh);
 

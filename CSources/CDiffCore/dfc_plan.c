@@ -32,35 +32,74 @@ static inline dfc_item_op dfc__stored_op(const dfc_plan *p, size_t j) {
     return (dfc_item_op)((p->item_flags[j] >> DFC_ITEM_OP_SHIFT) & 7);
 }
 
-/* One classification pass marking the sections item operations touch. It also
- * stores every new item's operation: the pass after which nothing converts is
- * final, and emitting reads the stored operations. */
+/* Which refresh a new item's flags ask for in the batch that emitting writes: none when
+ * the item is inserted (fresh: its section is, or its operation inserts it) or its
+ * section is reloaded, else reload or reconfigure. Counting and writing both ask here. */
+typedef enum { DFC_ITEM_REFRESH_NONE, DFC_ITEM_REFRESH_RELOAD, DFC_ITEM_REFRESH_RECONFIGURE } dfc_item_refresh;
+
+static inline dfc_item_refresh dfc__item_refresh(uint8_t section_flags, dfc_item_op op, uint8_t item_flags) {
+    if (!(item_flags & (DFC_ITEM_RELOAD | DFC_ITEM_RECONFIGURE))) return DFC_ITEM_REFRESH_NONE;
+    if (section_flags & (DFC_SECTION_FRESH | DFC_SECTION_RELOADED)) return DFC_ITEM_REFRESH_NONE;
+    if (op == DFC_OP_INSERT || op == DFC_OP_DELETE_INSERT) return DFC_ITEM_REFRESH_NONE;
+    return (item_flags & DFC_ITEM_RELOAD) ? DFC_ITEM_REFRESH_RELOAD : DFC_ITEM_REFRESH_RECONFIGURE;
+}
+
+/* One classification pass marking the sections item operations touch. It also stores
+ * every new item's operation, marks the matched old items it deletes, and counts the
+ * operations and refreshes: the pass after which nothing converts is final, and emitting
+ * reads what it left (so it needs no counting pass of its own). */
 static void dfc__mark_touched(dfc_plan *p) {
     for (size_t t = 0; t < p->new_section_count; t++) p->new_flags[t] &= (uint8_t)~DFC_SECTION_TOUCHED;
+    if (p->old_count > 0) memset(p->old_deleted, 0, p->old_count);
+    size_t inserted = 0, moved = 0, deleted = 0, reloaded = 0, reconfigured = 0;
     /* An unmatched old item is deleted (touching its section) unless its section goes. */
     for (size_t o = 0; o < p->old_section_count; o++)
         if ((p->old_flags[o] & (DFC_SECTION_LOSES_ITEMS | DFC_SECTION_GONE)) == DFC_SECTION_LOSES_ITEMS)
             dfc__touch_old(p, (uint32_t)o);
     for (size_t t = 0; t < p->new_section_count; t++) {
-        const bool fresh = (p->new_flags[t] & DFC_SECTION_FRESH) != 0;
+        const uint8_t section_flags = p->new_flags[t];
+        const bool fresh = (section_flags & DFC_SECTION_FRESH) != 0;
         for (size_t j = p->new_starts[t]; j < p->new_starts[t + 1]; j++) {
             const uint32_t o = p->matched_old_section[j];
             dfc_item_op op = o == DFC_NO_SECTION ? (fresh ? DFC_OP_NONE : DFC_OP_INSERT)
                                                  : dfc__classify_matched(p, o, (uint32_t)t, j);
+            const uint8_t item_flags = p->item_flags[j];
             p->item_flags[j] =
-                (uint8_t)((p->item_flags[j] & ((1u << DFC_ITEM_OP_SHIFT) - 1)) | ((unsigned)op << DFC_ITEM_OP_SHIFT));
+                (uint8_t)((item_flags & ((1u << DFC_ITEM_OP_SHIFT) - 1)) | ((unsigned)op << DFC_ITEM_OP_SHIFT));
             switch (op) {
             case DFC_OP_NONE: break;
-            case DFC_OP_DELETE: dfc__touch_old(p, o); break;
-            case DFC_OP_INSERT: dfc__touch_new(p, (uint32_t)t); break;
+            case DFC_OP_DELETE:
+                dfc__touch_old(p, o);
+                p->old_deleted[p->new_to_old[j]] = 1;
+                deleted++;
+                break;
+            case DFC_OP_INSERT:
+                dfc__touch_new(p, (uint32_t)t);
+                inserted++;
+                break;
             case DFC_OP_MOVE:
+                dfc__touch_old(p, o);
+                dfc__touch_new(p, (uint32_t)t);
+                moved++;
+                break;
             case DFC_OP_DELETE_INSERT:
                 dfc__touch_old(p, o);
                 dfc__touch_new(p, (uint32_t)t);
+                p->old_deleted[p->new_to_old[j]] = 1;
+                deleted++;
+                inserted++;
                 break;
             }
+            const dfc_item_refresh refresh = dfc__item_refresh(section_flags, op, item_flags);
+            reloaded += refresh == DFC_ITEM_REFRESH_RELOAD;
+            reconfigured += refresh == DFC_ITEM_REFRESH_RECONFIGURE;
         }
     }
+    p->inserted_items = inserted;
+    p->moved_items = moved;
+    p->deleted_matched_items = deleted;
+    p->reloaded_items = reloaded;
+    p->reconfigured_items = reconfigured;
 }
 
 void dfc__plan_resolve(dfc_plan *p) {
@@ -79,8 +118,8 @@ void dfc__plan_resolve(dfc_plan *p) {
     }
 }
 
-/* Both batches while they are written: mutable arrays (all NULL on the counting pass)
- * and their counts. They leave the planner only as read-only dfc_batch views. */
+/* Both batches while they are written: mutable arrays (the section arrays NULL on the
+ * counting pass over the sections) and their counts. They leave the planner only as read-only dfc_batch views. */
 typedef struct dfc_batch_builder {
     uint32_t *delete_sections, *insert_sections, *move_section_from, *move_section_to, *reload_sections;
     dfc_index_path *delete_items, *insert_items, *move_item_from, *move_item_to, *reload_items, *reconfigure_items;
@@ -93,22 +132,15 @@ static inline void dfc__put_section(uint32_t *array, size_t *count, uint32_t sec
     (*count)++;
 }
 
-static inline void dfc__put_path(dfc_index_path *array, size_t *count, dfc_index_path path) {
-    if (array != NULL) array[*count] = path;
-    (*count)++;
-}
-
 static inline dfc_index_path dfc__path(uint32_t section, uint32_t item) {
     dfc_index_path path = {section, item};
     return path;
 }
 
-/* Counts (arrays NULL) or writes every operation of both batches, in UIKit's orders. */
-static void dfc__plan_write(const dfc_plan *p, dfc_batch_builder *b) {
+/* Counts (arrays NULL) or writes the section operations of both batches, in UIKit's orders
+ * (a pass over the sections, made twice). */
+static void dfc__plan_sections(const dfc_plan *p, dfc_batch_builder *b) {
     b->delete_section_count = b->insert_section_count = b->move_section_count = b->reload_section_count = 0;
-    b->delete_item_count = b->insert_item_count = b->move_item_count = 0;
-    b->reload_item_count = b->reconfigure_item_count = 0;
-    /* Section operations. */
     for (size_t o = 0; o < p->old_section_count; o++)
         if (p->old_flags[o] & DFC_SECTION_GONE) dfc__put_section(b->delete_sections, &b->delete_section_count, (uint32_t)o);
     for (size_t t = 0; t < p->new_section_count; t++) {
@@ -126,13 +158,31 @@ static void dfc__plan_write(const dfc_plan *p, dfc_batch_builder *b) {
         }
         if (flags & DFC_SECTION_RELOADED) dfc__put_section(b->reload_sections, &b->reload_section_count, (uint32_t)t);
     }
+}
+
+/* The number of items deleted: the matched ones the resolve marked, and the unmatched
+ * ones of every old section that stays (a section that goes takes its items with it). Only
+ * sections that lose items are walked, by a loop without stores. */
+static size_t dfc__deleted_items(const dfc_plan *p) {
+    size_t deleted = p->deleted_matched_items;
+    for (size_t o = 0; o < p->old_section_count; o++) {
+        if ((p->old_flags[o] & (DFC_SECTION_LOSES_ITEMS | DFC_SECTION_GONE)) != DFC_SECTION_LOSES_ITEMS) continue;
+        for (uint32_t i = p->old_starts[o]; i < p->old_starts[o + 1]; i++) deleted += p->old_to_new[i] == DFC_NOT_FOUND;
+    }
+    return deleted;
+}
+
+/* Writes every item operation of both batches, in UIKit's orders, into the builder's
+ * arrays (sized from the counts the resolve left). */
+static void dfc__plan_write_items(const dfc_plan *p, dfc_batch_builder *b) {
+    size_t deletes = 0, inserts = 0, moves = 0, reloads = 0, reconfigures = 0;
     /* Item deletes, by ascending old path (= ascending flat old index). */
     for (size_t o = 0; o < p->old_section_count; o++) {
         const uint32_t first = p->old_starts[o], end = p->old_starts[o + 1];
         const bool unmatched_deleted = !(p->old_flags[o] & DFC_SECTION_GONE);
         for (uint32_t i = first; i < end; i++) {
             bool deleted = p->old_to_new[i] == DFC_NOT_FOUND ? unmatched_deleted : p->old_deleted[i] != 0;
-            if (deleted) dfc__put_path(b->delete_items, &b->delete_item_count, dfc__path((uint32_t)o, i - first));
+            if (deleted) b->delete_items[deletes++] = dfc__path((uint32_t)o, i - first);
         }
     }
     /* Inserts, moves and refreshes, by ascending new path. */
@@ -140,24 +190,19 @@ static void dfc__plan_write(const dfc_plan *p, dfc_batch_builder *b) {
         const uint32_t first = p->new_starts[t], end = p->new_starts[t + 1];
         const uint8_t section_flags = p->new_flags[t];
         for (uint32_t j = first; j < end; j++) {
-            dfc_item_op op = dfc__stored_op(p, j);
-            bool fresh = (section_flags & DFC_SECTION_FRESH) != 0;
+            const dfc_item_op op = dfc__stored_op(p, j);
             if (op == DFC_OP_INSERT || op == DFC_OP_DELETE_INSERT) {
-                dfc__put_path(b->insert_items, &b->insert_item_count, dfc__path((uint32_t)t, j - first));
-                fresh = true;
+                b->insert_items[inserts++] = dfc__path((uint32_t)t, j - first);
             } else if (op == DFC_OP_MOVE) {
-                if (b->move_item_from != NULL) {
-                    const uint32_t o = p->matched_old_section[j];
-                    b->move_item_from[b->move_item_count] = dfc__path(o, (uint32_t)p->new_to_old[j] - p->old_starts[o]);
-                    b->move_item_to[b->move_item_count] = dfc__path((uint32_t)t, j - first);
-                }
-                b->move_item_count++;
+                const uint32_t o = p->matched_old_section[j];
+                b->move_item_from[moves] = dfc__path(o, (uint32_t)p->new_to_old[j] - p->old_starts[o]);
+                b->move_item_to[moves++] = dfc__path((uint32_t)t, j - first);
             }
-            uint8_t flags = p->item_flags[j];
-            if (fresh || !(flags & (DFC_ITEM_RELOAD | DFC_ITEM_RECONFIGURE))) continue;
-            if (section_flags & DFC_SECTION_RELOADED) continue; /* the section reload refreshes it */
-            if (flags & DFC_ITEM_RELOAD) dfc__put_path(b->reload_items, &b->reload_item_count, dfc__path((uint32_t)t, j - first));
-            else dfc__put_path(b->reconfigure_items, &b->reconfigure_item_count, dfc__path((uint32_t)t, j - first));
+            switch (dfc__item_refresh(section_flags, op, p->item_flags[j])) {
+            case DFC_ITEM_REFRESH_NONE: break;
+            case DFC_ITEM_REFRESH_RELOAD: b->reload_items[reloads++] = dfc__path((uint32_t)t, j - first); break;
+            case DFC_ITEM_REFRESH_RECONFIGURE: b->reconfigure_items[reconfigures++] = dfc__path((uint32_t)t, j - first); break;
+            }
         }
     }
 }
@@ -187,17 +232,6 @@ static int dfc__builder_allocate(dfc_context *context, dfc_batch_builder *b) {
     return DFC_OK;
 }
 
-/* Marks the matched old items whose final operation deletes them (a delete, or the
- * delete half of a delete + insert): few in practice, so the delete pass then walks
- * the old items in order instead of looking up each one's operation at a random place. */
-static void dfc__mark_deleted(dfc_plan *p) {
-    if (p->old_count > 0) memset(p->old_deleted, 0, p->old_count);
-    for (size_t j = 0; j < p->new_count; j++) {
-        dfc_item_op op = dfc__stored_op(p, j);
-        if (op == DFC_OP_DELETE || op == DFC_OP_DELETE_INSERT) p->old_deleted[p->new_to_old[j]] = 1;
-    }
-}
-
 /* The read-only views of both batches the builder wrote. */
 static void dfc__builder_views(const dfc_batch_builder *b, dfc_batch *structural, dfc_batch *refresh) {
     const dfc_batch structural_view = {
@@ -219,12 +253,17 @@ static void dfc__builder_views(const dfc_batch_builder *b, dfc_batch *structural
 }
 
 int dfc__plan_emit(dfc_context *context, dfc_plan *p, dfc_batch *structural, dfc_batch *refresh) {
-    dfc__mark_deleted(p);
     dfc_batch_builder b = {0};
-    dfc__plan_write(p, &b); /* counting pass */
+    dfc__plan_sections(p, &b); /* counting the sections' operations */
+    b.delete_item_count = dfc__deleted_items(p);
+    b.insert_item_count = p->inserted_items;
+    b.move_item_count = p->moved_items;
+    b.reload_item_count = p->reloaded_items;
+    b.reconfigure_item_count = p->reconfigured_items;
     int status = dfc__builder_allocate(context, &b);
     if (status != DFC_OK) return status;
-    dfc__plan_write(p, &b);
+    dfc__plan_sections(p, &b);
+    dfc__plan_write_items(p, &b);
     dfc__builder_views(&b, structural, refresh);
     return DFC_OK;
 }

@@ -173,7 +173,7 @@ extension DiffableDataSourceSnapshot {
         var existing: [Int32] = []
         if inserted == identifiers.count {
             storage.appendUnattachedItems(identifiers, keys: keys)
-            slots = Array(firstNew..<(firstNew + Int32(inserted)))
+            slots = [Int32](consecutiveFrom: firstNew, count: inserted)
         } else {
             storage.appendUnattachedItems(
                 zip(identifiers, conflicts).lazy.filter { $0.1 == 0 }.map(\.0),

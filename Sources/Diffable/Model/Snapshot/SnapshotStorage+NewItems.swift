@@ -45,6 +45,6 @@ extension SnapshotStorage {
     func attachNewItems(keys: [UInt64], from first: Int32, toSection section: Int32) {
         items.appendKeys(keys)
         appendUnattachedPlaces(keys.count)
-        attachItems(Array(first..<(first + Int32(keys.count))), toSection: section, at: sectionItems[Int(section)].count)
+        attachItems([Int32](consecutiveFrom: first, count: keys.count), toSection: section, at: sectionItems[Int(section)].count)
     }
 }

@@ -510,9 +510,11 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     /// Writes through a borrowed buffer: a struct field written through the array's subscript
     /// costs a call per item (its `_modify` accessor).
     private func renumberItems(inSection section: Int32, from index: Int) {
-        let slots = sectionItems[Int(section)]
-        itemPlace.withUnsafeMutableBufferPointer { places in
-            for position in index..<slots.count { places[Int(slots[position])].index = Int32(position) }
+        sectionItems[Int(section)].withUnsafeBufferPointer { slots in
+            itemPlace.withUnsafeMutableBufferPointer { places in
+                // A section's positions fit in Int32 (the slot limit): no conversion check.
+                for position in index..<slots.count { places[Int(slots[position])].index = Int32(truncatingIfNeeded: position) }
+            }
         }
     }
 

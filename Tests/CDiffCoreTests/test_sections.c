@@ -47,6 +47,20 @@ void test_sections_known_answers(void) {
     CHECK_EQ_INT(r.structural.move_item_count, 0);
     CHECK_EQ_INT(r.new_section_to_old[0], 1);
     CHECK_EQ_INT(r.old_item_to_new[0], 1);
+    /* 20 goes from old section 1 into new section 1 (another section, at the same raw index):
+     * an item delete + insert, not a move. The inserted item is not also refreshed. */
+    uint64_t s5[] = {3, 1, 2}, i5[] = {10, 20};
+    uint32_t st5[] = {0, 0, 2, 2}, reload_20[] = {1};
+    dfc_refresh refresh_20 = {reload_20, 1, reload_20, 1, NULL, 0};
+    CHECK_EQ_INT(diff_sections(ctx, s3, 2, i3, st3, s5, 3, i5, st5, &refresh_20, &r), DFC_OK);
+    CHECK(r.has_structural && !r.has_refresh);
+    CHECK(r.structural.insert_section_count == 1 && r.structural.insert_sections[0] == 0);
+    CHECK(r.structural.delete_item_count == 1 && r.structural.delete_items[0].section == 1 &&
+          r.structural.delete_items[0].item == 0);
+    CHECK(r.structural.insert_item_count == 1 && r.structural.insert_items[0].section == 1 &&
+          r.structural.insert_items[0].item == 1);
+    CHECK_EQ_INT(r.structural.move_item_count + r.structural.move_section_count, 0);
+    CHECK_EQ_INT(r.refresh.reload_item_count + r.refresh.reconfigure_item_count, 0);
     /* bad input */
     uint32_t bad_starts[] = {0, 2};
     dfc_snapshot inconsistent = {{s1, 1, NULL, NULL}, {i1, 1, NULL, NULL}, bad_starts};

@@ -65,4 +65,22 @@ import Testing
         #expect(snapshot.itemIdentifiers(inSection: 0).last == rows[0])
         #expect(snapshot.numberOfItems == Self.sections * Self.perSection)
     }
+
+    /// The check itself, on hand-made slot lists: true exactly when the sections, in display
+    /// order, list 0, 1, …, `count` − 1 (empty sections included), false for a slot out of
+    /// order that the section's last slot does not show, and for another item count.
+    @Test func slotRunCheckAnswersExactly() {
+        func runs(_ order: [Int32], _ sections: [[Int32]], count: Int) -> Bool {
+            let items = sections.map { ContiguousArray($0) }
+            return items.withUnsafeBufferPointer { FlatSnapshot.slotsRunInDisplayOrder(ContiguousArray(order), $0, count: count) }
+        }
+        #expect(runs([], [], count: 0))
+        #expect(!runs([], [], count: 1))
+        #expect(runs([1, 0], [[2], [0, 1]], count: 3))
+        #expect(runs([0, 1, 2], [[0], [], [1, 2]], count: 3))
+        #expect(!runs([0, 1, 2], [[0], [], [1, 2]], count: 4))
+        #expect(!runs([0, 1, 2], [[0], [], [1, 2]], count: 2))
+        #expect(!runs([0], [[1, 0, 2]], count: 3))
+        #expect(!runs([0, 1], [[1], [0]], count: 2))
+    }
 }

@@ -4,19 +4,8 @@ import Testing
 
 /// `ElementwiseCopies`: an array appending it gets exactly the base's elements, in order,
 /// whether the base has contiguous storage (copied in place) or not (copied step by step), and
-/// whatever part of the array's reserved room the copy fills; every copy retained once.
+/// whatever part of the array's reserved room the copy fills; each copy one reference.
 @Suite struct ElementwiseCopiesTests {
-    /// Counts its live instances, so a lost or doubled copy shows.
-    final class Tracked {
-        nonisolated(unsafe) static var alive = 0
-        let value: Int
-        init(_ value: Int) {
-            self.value = value
-            Tracked.alive += 1
-        }
-        deinit { Tracked.alive -= 1 }
-    }
-
     @Test func appendsTheElementsOfAContiguousBase() {
         let strings = (0..<100).map { "identifier number \($0), long enough to be stored on the heap" }
         var column: ContiguousArray<String> = ["first"]
@@ -45,15 +34,23 @@ import Testing
         _ = buffer.baseAddress!.deinitialize(count: copied)
     }
 
-    @Test func everyCopyIsReleasedWithTheArray() {
-        let before = Tracked.alive
-        do {
-            let objects = (0..<20).map(Tracked.init)
-            var column: ContiguousArray<Tracked> = []
-            column.append(contentsOf: ElementwiseCopies(objects))
-            #expect(column.map(\.value) == Array(0..<20))
-            #expect(Tracked.alive == before + 20)
+    /// The column holds its own reference to each object (the originals gone, all alive) and
+    /// no more than one (the column gone, none alive).
+    @Test func eachCopyIsOneReferenceTheColumnHolds() {
+        final class Box {
+            let value: Int
+            init(_ value: Int) { self.value = value }
         }
-        #expect(Tracked.alive == before)
+        var column: ContiguousArray<Box> = []
+        var alive: [() -> Box?] = []
+        do {
+            let boxes = (0..<20).map(Box.init)
+            alive = boxes.map { box in { [weak box] in box } }
+            column.append(contentsOf: ElementwiseCopies(boxes))
+        }
+        #expect(alive.allSatisfy { $0() != nil })
+        #expect(column.map(\.value) == Array(0..<20))
+        column = []
+        #expect(alive.allSatisfy { $0() == nil })
     }
 }

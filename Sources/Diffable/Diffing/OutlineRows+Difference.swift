@@ -29,43 +29,39 @@ extension OutlineRows {
     ) -> SnapshotDifference<SectionIdentifierType, Item> {
         let oldRuns = old.visibleRuns, newRuns = new.visibleRuns
         let oldCount = oldRuns.reduce(0) { $0 + $1.count }, newCount = newRuns.reduce(0) { $0 + $1.count }
+        // The lists get their exact sizes first (one pass over the runs, not the rows): grown
+        // by appends, how many allocations they took depended on the block sizes malloc
+        // handed out, which vary with what the process freed before.
+        var shared = 0
+        forEachSegment(old: oldRuns, new: newRuns) { inOld, inNew, _, _, length in
+            if inOld && inNew { shared += length }
+        }
         var deletes: [PackedIndexPath] = [], inserts: [PackedIndexPath] = []
+        deletes.reserveCapacity(oldCount - shared)
+        inserts.reserveCapacity(newCount - shared)
         var newItemToOld: [Int32] = []
         let oldItemToNew = [Int32](filling: oldCount) { oldToNew, oldFilled in
             newItemToOld = [Int32](filling: newCount) { newToOld, newFilled in
-                // Segments between consecutive run boundaries of either side: each is visible
-                // in old only, in new only, or in both; `oldFilled`/`newFilled` are the row
-                // indices reached on each side.
-                var oldRun = 0, newRun = 0, position = 0
-                while oldRun < oldRuns.count || newRun < newRuns.count {
-                    let oldRange = oldRun < oldRuns.count ? oldRuns[oldRun] : Int.max..<Int.max
-                    let newRange = newRun < newRuns.count ? newRuns[newRun] : Int.max..<Int.max
-                    position = max(position, min(oldRange.lowerBound, newRange.lowerBound))
-                    let inOld = oldRange.lowerBound <= position, inNew = newRange.lowerBound <= position
-                    let end = min(inOld ? oldRange.upperBound : oldRange.lowerBound, inNew ? newRange.upperBound : newRange.lowerBound)
-                    let length = end - position
+                forEachSegment(old: oldRuns, new: newRuns) { inOld, inNew, oldRow, newRow, length in
                     if inOld && inNew {
                         for offset in 0..<length {
-                            oldToNew[oldFilled + offset] = Int32(newFilled + offset)
-                            newToOld[newFilled + offset] = Int32(oldFilled + offset)
+                            oldToNew[oldRow + offset] = Int32(newRow + offset)
+                            newToOld[newRow + offset] = Int32(oldRow + offset)
                         }
                     } else if inOld {
                         for offset in 0..<length {
-                            oldToNew[oldFilled + offset] = -1
-                            deletes.append(PackedIndexPath(section: 0, item: UInt32(oldFilled + offset)))
+                            oldToNew[oldRow + offset] = -1
+                            deletes.append(PackedIndexPath(section: 0, item: UInt32(oldRow + offset)))
                         }
                     } else {
                         for offset in 0..<length {
-                            newToOld[newFilled + offset] = -1
-                            inserts.append(PackedIndexPath(section: 0, item: UInt32(newFilled + offset)))
+                            newToOld[newRow + offset] = -1
+                            inserts.append(PackedIndexPath(section: 0, item: UInt32(newRow + offset)))
                         }
                     }
-                    if inOld { oldFilled += length }
-                    if inNew { newFilled += length }
-                    position = end
-                    if inOld && end == oldRange.upperBound { oldRun += 1 }
-                    if inNew && end == newRange.upperBound { newRun += 1 }
                 }
+                oldFilled = oldCount
+                newFilled = newCount
             }
         }
         var batches: [BatchUpdate] = []
@@ -81,6 +77,32 @@ extension OutlineRows {
         return SnapshotDifference(
             old: oldSide, new: newSide, batches: batches, oldItemToNew: oldItemToNew, newItemToOld: newItemToOld,
             oldSectionToNew: [0], newSectionToOld: [0], oldStarts: [0, UInt32(oldCount)], newStarts: [0, UInt32(newCount)])
+    }
+
+    /// Walks the segments between consecutive run boundaries of either side, in order: each is
+    /// visible in old only, in new only, or in both. `body` gets whether the segment is visible
+    /// on each side, the row it starts at on each side (the rows of a side it is not visible
+    /// on: where the next visible one would be) and its length.
+    /// - Complexity: O(old runs + new runs) plus `body`.
+    private static func forEachSegment(
+        old oldRuns: [Range<Int>], new newRuns: [Range<Int>],
+        _ body: (_ inOld: Bool, _ inNew: Bool, _ oldRow: Int, _ newRow: Int, _ length: Int) -> Void
+    ) {
+        var oldRun = 0, newRun = 0, position = 0, oldRow = 0, newRow = 0
+        while oldRun < oldRuns.count || newRun < newRuns.count {
+            let oldRange = oldRun < oldRuns.count ? oldRuns[oldRun] : Int.max..<Int.max
+            let newRange = newRun < newRuns.count ? newRuns[newRun] : Int.max..<Int.max
+            position = max(position, min(oldRange.lowerBound, newRange.lowerBound))
+            let inOld = oldRange.lowerBound <= position, inNew = newRange.lowerBound <= position
+            let end = min(inOld ? oldRange.upperBound : oldRange.lowerBound, inNew ? newRange.upperBound : newRange.lowerBound)
+            let length = end - position
+            body(inOld, inNew, oldRow, newRow, length)
+            if inOld { oldRow += length }
+            if inNew { newRow += length }
+            position = end
+            if inOld && end == oldRange.upperBound { oldRun += 1 }
+            if inNew && end == newRange.upperBound { newRun += 1 }
+        }
     }
 
     /// The difference between the rows of any two outlines: their visible keys as one

@@ -360,10 +360,11 @@ struct IdentifierColumn<ID: Hashable> {
 
     // MARK: Identifiers and keys
 
-    /// Room for `capacity` identifiers and keys in all.
+    /// Room for `capacity` identifiers and keys in all; with `identifiers` false, for the keys
+    /// alone (an append may then share the caller's array: ``appendIdentifiers(_:sharing:)``).
     /// - Complexity: O(n) when it grows.
-    mutating func reserveCapacity(_ capacity: Int) {
-        ids.reserveCapacity(capacity)
+    mutating func reserveCapacity(_ capacity: Int, identifiers: Bool = true) {
+        if identifiers { ids.reserveCapacity(capacity) }
         if !isOwnKey { storedKeys.reserveCapacity(capacity) }
     }
 
@@ -380,6 +381,15 @@ struct IdentifierColumn<ID: Hashable> {
     @inline(__always)
     mutating func append(contentsOf newIDs: some Collection<ID>, keys newKeys: some Collection<UInt64>) {
         Self.append(copiesOf: newIDs, to: &ids)
+        appendKeys(newKeys)
+    }
+
+    /// Appends identifiers and their keys (not the table entries); a column that never held
+    /// storage shares the array's (see ``appendIdentifiers(_:sharing:)``).
+    /// - Complexity: O(k) amortized, the identifiers O(1) when shared.
+    @inline(__always)
+    mutating func append(contentsOf newIDs: [ID], keys newKeys: [UInt64]) {
+        appendIdentifiers(newIDs, sharing: true)
         appendKeys(newKeys)
     }
 
@@ -403,10 +413,22 @@ struct IdentifierColumn<ID: Hashable> {
     /// `SnapshotStorage.reserveNewItems`, `claimAppendedItems` and `attachNewItems`, the steps around it). Inlinable:
     /// called from code inlined into an app's module, the copy and the array's growth run
     /// specialized for the app's identifier type.
-    /// - Complexity: O(k) amortized.
+    ///
+    /// With `sharing`, a column that never held storage takes the array's own instead (an
+    /// array made into a `ContiguousArray` shares its buffer): the identifiers are neither
+    /// copied now nor destroyed one by one with the snapshot while the app keeps its array,
+    /// which for one section of values holding references (`String`s, an app's model values)
+    /// was most of what appending them cost. Copy-on-write copies the column on its next
+    /// change, as the append would have; so no caller that writes the identifiers in place
+    /// (``hashValueKeysOfOwnCopies(from:)``) may share.
+    /// - Complexity: O(1) when shared, else O(k) amortized.
     @inlinable
-    mutating func appendIdentifiers(_ newIDs: [ID]) {
-        Self.append(copiesOf: newIDs, to: &ids)
+    mutating func appendIdentifiers(_ newIDs: [ID], sharing: Bool) {
+        if sharing && ids.capacity == 0 {
+            ids = ContiguousArray(newIDs)
+        } else {
+            Self.append(copiesOf: newIDs, to: &ids)
+        }
     }
 
     /// The `hashValue` keys of the identifiers from slot `first` on, each computed on the
@@ -432,7 +454,7 @@ struct IdentifierColumn<ID: Hashable> {
         }
     }
 
-    /// Stores the keys of identifiers just appended (by ``appendIdentifiers(_:)`` or
+    /// Stores the keys of identifiers just appended (by ``appendIdentifiers(_:sharing:)`` or
     /// ``append(contentsOf:keys:)``); nothing for identifiers that are their own keys.
     /// - Complexity: O(k) amortized.
     @inline(__always)

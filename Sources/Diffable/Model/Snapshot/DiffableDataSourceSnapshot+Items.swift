@@ -35,8 +35,8 @@ extension DiffableDataSourceSnapshot {
     /// specialized where it is inlined: the library's generic body would look up the generic
     /// metadata of the identifier type's arrays and optionals on every call (about 5,600
     /// instructions per call for an app's 3-field struct, a ninth of appending 100 of them).
-    /// The identifiers are copied into the snapshot first and their keys entered after.
-    /// Without `keys`, those are the `hashValue`s of the snapshot's own copies
+    /// The identifiers are copied into the snapshot first (or, with `keys` and an empty
+    /// column, its storage shared) and their keys entered after. Without `keys`, those are the `hashValue`s of the snapshot's own copies
     /// (``IdentifierColumn/hashValueKeysOfOwnCopies(from:)``): hashing the caller's values
     /// would copy each one first to pass it to its `hash(into:)` (a retain and a release per
     /// reference it holds: about 85 instructions for a `UUID`, a `String` and a flag).
@@ -50,7 +50,9 @@ extension DiffableDataSourceSnapshot {
         guard !identifiers.isEmpty, let section = storage.appendTarget(sectionIdentifier) else { return false }
         makeStorageUnique()
         guard let first = storage.reserveNewItems(identifiers.count) else { return false }
-        storage.items.appendIdentifiers(identifiers)
+        // Keys made without the identifiers (not their `hashValue`s, computed on the column's
+        // own copies below): the column may share the array.
+        storage.items.appendIdentifiers(identifiers, sharing: keys != nil)
         let keys = keys ?? storage.items.hashValueKeysOfOwnCopies(from: Int(first))
         guard storage.claimAppendedItems(keys, from: first) else { return false }
         storage.attachNewItems(keys: keys, from: first, toSection: section)

@@ -1,6 +1,6 @@
 /// Appending new items in steps, for ``DiffableDataSourceSnapshot``'s inlined
 /// `appendItems(_:toSection:)`: room reserved here, the identifiers copied by the caller
-/// through ``IdentifierColumn/appendIdentifiers(_:)`` (in its own module, where the identifier type is
+/// through ``IdentifierColumn/appendIdentifiers(_:sharing:)`` (in its own module, where the identifier type is
 /// known, so the copy and the array's growth run specialized, with no generic metadata looked
 /// up), their keys entered here, the rest here. These steps touch no array of the identifier type themselves.
 extension SnapshotStorage {

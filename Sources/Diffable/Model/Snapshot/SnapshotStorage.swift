@@ -352,7 +352,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     func reserveItems(_ count: Int) throws(SnapshotError) {
         let total = items.ids.count + count
         try reserveItemTable(count)
-        if items.ids.capacity < total {
+        if itemPlace.capacity < total {
             // Every item array holds 8 bytes per slot, so a new buffer is larger than any large
             // block freed before it: the arrays' old buffers are half its size, the identifier
             // table's old one (4 bytes a slot, grown once 3/4 full) under 1/3. glibc maps a block
@@ -360,8 +360,10 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
             // mapped and go back to the system when freed. 4-byte arrays fell under it into the
             // heap, where each growth left the old buffer resident (8.5 B more per item, 10^6
             // Int items appended 100 at a time).
-            let target = Swift.max(total, items.ids.capacity * 2)
-            items.reserveCapacity(target)
+            let target = Swift.max(total, itemPlace.capacity * 2)
+            // A column that never held identifiers reserves none for them: appending a whole
+            // array then shares its storage (``IdentifierColumn/appendIdentifiers(_:sharing:)``).
+            items.reserveCapacity(target, identifiers: items.ids.capacity != 0)
             itemPlace.reserveCapacity(target)
         }
     }
@@ -391,6 +393,13 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     /// count) were already made by ``insertItemKeys(_:firstSlot:conflicts:)``.
     /// - Complexity: O(k) amortized.
     func appendUnattachedItems(_ ids: some Collection<I>, keys: some Collection<UInt64>) {
+        items.append(contentsOf: ids, keys: keys)
+        appendUnattachedPlaces(ids.count)
+    }
+
+    /// ``appendUnattachedItems(_:keys:)`` of a whole array, which an empty column shares.
+    /// - Complexity: O(k) amortized, the identifiers O(1) when shared.
+    func appendUnattachedItems(_ ids: [I], keys: [UInt64]) {
         items.append(contentsOf: ids, keys: keys)
         appendUnattachedPlaces(ids.count)
     }

@@ -419,12 +419,14 @@ struct IdentifierColumn<ID: Hashable> {
     /// copied now nor destroyed one by one with the snapshot while the app keeps its array,
     /// which for one section of values holding references (`String`s, an app's model values)
     /// was most of what appending them cost. Copy-on-write copies the column on its next
-    /// change, as the append would have; so no caller that writes the identifiers in place
-    /// (``hashValueKeysOfOwnCopies(from:)``) may share.
+    /// change, as the append would have, and the app's array on its next change in place (a
+    /// copy moved, not added); so no caller that writes the identifiers in place
+    /// (``hashValueKeysOfOwnCopies(from:)``) may share. An array with more than twice its
+    /// count in spare room is copied: the snapshot would keep that room alive.
     /// - Complexity: O(1) when shared, else O(k) amortized.
     @inlinable
     mutating func appendIdentifiers(_ newIDs: [ID], sharing: Bool) {
-        if sharing && ids.capacity == 0 {
+        if sharing && ids.capacity == 0 && newIDs.capacity <= 2 * newIDs.count {
             ids = ContiguousArray(newIDs)
         } else {
             Self.append(copiesOf: newIDs, to: &ids)

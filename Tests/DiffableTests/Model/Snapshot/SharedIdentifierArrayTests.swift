@@ -60,6 +60,18 @@ import Testing
         #expect(snapshot.itemIdentifiers == rows)
     }
 
+    @Test func anArrayWithMuchSpareRoomIsCopied() {
+        var roomy: [String] = []
+        roomy.reserveCapacity(1_000)
+        roomy.append(contentsOf: Self.names(0..<100))
+        var snapshot = DiffableDataSourceSnapshot<Int, String>()
+        snapshot.appendSections([0])
+        snapshot.appendItems(roomy)
+        let shared = Self.shares(snapshot, roomy)
+        #expect(!shared)
+        #expect(snapshot.itemIdentifiers == roomy)
+    }
+
     @Test func onlyAColumnThatNeverHeldStorageShares() {
         let first = Self.names(0..<10), second = Self.names(10..<20)
         var snapshot = DiffableDataSourceSnapshot<Int, String>()

@@ -50,26 +50,26 @@ import Testing
         #expect(keyed.indexOfItem(rows[57]) == 57)
     }
 
-    @Test func identifiersHashedByTheSnapshotAreCopied() {
-        let rows = (0..<100).map { HashedRow(name: "row \($0) of the list", serial: $0) }
-        var snapshot = DiffableDataSourceSnapshot<Int, HashedRow>()
+    /// Appends `array` to a fresh one-section snapshot and checks that the snapshot copied it
+    /// and holds its identifiers.
+    static func expectCopied<I: Hashable>(_ array: [I]) {
+        var snapshot = DiffableDataSourceSnapshot<Int, I>()
         snapshot.appendSections([0])
-        snapshot.appendItems(rows)
-        let shared = Self.shares(snapshot, rows)
+        snapshot.appendItems(array)
+        let shared = shares(snapshot, array)
         #expect(!shared)
-        #expect(snapshot.itemIdentifiers == rows)
+        #expect(snapshot.itemIdentifiers == array)
+    }
+
+    @Test func identifiersHashedByTheSnapshotAreCopied() {
+        Self.expectCopied((0..<100).map { HashedRow(name: "row \($0) of the list", serial: $0) })
     }
 
     @Test func anArrayWithMuchSpareRoomIsCopied() {
         var roomy: [String] = []
         roomy.reserveCapacity(1_000)
         roomy.append(contentsOf: Self.names(0..<100))
-        var snapshot = DiffableDataSourceSnapshot<Int, String>()
-        snapshot.appendSections([0])
-        snapshot.appendItems(roomy)
-        let shared = Self.shares(snapshot, roomy)
-        #expect(!shared)
-        #expect(snapshot.itemIdentifiers == roomy)
+        Self.expectCopied(roomy)
     }
 
     @Test func onlyAColumnThatNeverHeldStorageShares() {

@@ -36,7 +36,8 @@ extension DiffableDataSourceSnapshot {
     /// metadata of the identifier type's arrays and optionals on every call (about 5,600
     /// instructions per call for an app's 3-field struct, a ninth of appending 100 of them).
     /// The identifiers are copied into the snapshot first (or, with `keys` and an empty
-    /// column, its storage shared) and their keys entered after. Without `keys`, those are the `hashValue`s of the snapshot's own copies
+    /// column, the caller's array shared) and their keys entered after. Without `keys`, those
+    /// are the `hashValue`s of the snapshot's own copies
     /// (``IdentifierColumn/hashValueKeysOfOwnCopies(from:)``): hashing the caller's values
     /// would copy each one first to pass it to its `hash(into:)` (a retain and a release per
     /// reference it holds: about 85 instructions for a `UUID`, a `String` and a flag).

@@ -346,7 +346,10 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     // MARK: Items
 
     /// Room for `count` more items without regrowing arrays or the table: the one
-    /// step of an item insertion that can fail, taken before anything changes.
+    /// step of an item insertion that can fail, taken before anything changes. An empty
+    /// column gets no room for identifiers, so that an append of a whole array can share it;
+    /// the item-by-item paths that follow a failed batch (a repeat, a shared key) grow it as
+    /// they append.
     /// - Throws: ``SnapshotError/outOfMemory`` (nothing changed).
     /// - Complexity: O(n) when it grows, amortized away.
     func reserveItems(_ count: Int) throws(SnapshotError) {

@@ -24,6 +24,10 @@ struct IdentifiableValues<Item: Identifiable>: @unchecked Sendable {
     @usableFromInline let markChanged: (MatchedPairs, UnsafeMutablePointer<UInt8>, UInt8) -> Bool
     /// Whether matched values have equal `id`s: a key match confirmed by `id`.
     @usableFromInline let sameID: ItemEquality
+    /// Whether a snapshot of the values already holds the keys of their `id`s (``KeyedByID``
+    /// values): its own flat form is then the one matching by `id` needs, and ``idKeys`` is
+    /// not called.
+    @usableFromInline let keysAreIDKeys: Bool
 
     /// - Complexity: O(1).
     @inlinable
@@ -49,6 +53,7 @@ struct IdentifiableValues<Item: Identifiable>: @unchecked Sendable {
             }
         }
         sameID = ItemEquality { pairs in pairs.allPairs(as: Item.self) { new, old, _, _ in new.pointee.id == old.pointee.id } }
+        keysAreIDKeys = KeyStrategy.of(Item.self) == .id
     }
 
     /// ``ids``' body.

@@ -23,7 +23,7 @@ final class ItemEquality {
     @inlinable
     static func forIdentifiers<T: Equatable>(_ type: T.Type) -> ItemEquality? {
         switch KeyStrategy.of(type) {
-        case .hashValue, .provided, .bytes:
+        case .hashValue, .id, .provided, .bytes:
             ItemEquality(matchesAreEqual: { $0.allEqual(as: T.self) })
         default: nil
         }

@@ -7,6 +7,7 @@ import Foundation
 /// - Integers (all fixed widths) are their own key: injective, never confirmed.
 /// - Strings: XXH3-64 (seed 0) of the NFC UTF-8 bytes, the cross-language key.
 /// - UUIDs and byte arrays: XXH3-64 of their bytes.
+/// - ``KeyedByID`` values: the key of their `id`.
 /// - ``IdentifierKeyConvertible`` types: their own `identifierKey`.
 /// - Every other `Hashable`: its `hashValue` (per process).
 /// Hashed and provided keys may collide, so matches on them are confirmed with `==`.
@@ -17,13 +18,13 @@ import Foundation
 @usableFromInline
 enum KeyStrategy: Equatable {
     case int64, int32, int16, int8, uint64, uint32, uint16, uint8
-    case string, uuid, bytes, provided, hashValue
+    case string, uuid, bytes, id, provided, hashValue
 
     /// The strategy for identifiers of `type`.
     /// - Complexity: O(1).
     @inlinable
     static func of<T>(_ type: T.Type) -> KeyStrategy {
-        builtIn(type) ?? (providesItsKey(type) ? .provided : .hashValue)
+        builtIn(type) ?? (isKeyedByID(type) ? .id : providesItsKey(type) ? .provided : .hashValue)
     }
 
     /// The strategy for `type` when it is one the library keys itself (integers, `String`,
@@ -72,14 +73,15 @@ enum KeyStrategy: Equatable {
     var isInjective: Bool {
         switch self {
         case .int64, .int32, .int16, .int8, .uint64, .uint32, .uint16, .uint8: true
-        case .string, .uuid, .bytes, .provided, .hashValue: false
+        case .string, .uuid, .bytes, .id, .provided, .hashValue: false
         }
     }
 
-    /// Whether the keys come from the identifier type's own code (its `hashValue` or its
-    /// `identifierKey`), which may break the key contract; Diffable's own keys cannot.
+    /// Whether the keys rest on the identifier type's own code (its `hashValue`, its
+    /// `identifierKey`, or its `==` comparing its `id`), which may break the key contract;
+    /// Diffable's own keys cannot.
     @inlinable
-    var isUserKeyed: Bool { self == .hashValue || self == .provided }
+    var isUserKeyed: Bool { self == .hashValue || self == .provided || self == .id }
 
     /// The key of `value`, whose type must be the one this strategy was made for.
     /// - Complexity: O(1) for integers, hash values and provided keys; O(length) for strings and bytes.
@@ -97,6 +99,7 @@ enum KeyStrategy: Equatable {
         case .string: IdentifierKey.string(Self.reinterpret(value, as: String.self))
         case .uuid: IdentifierKey.uuid(Self.reinterpret(value, as: UUID.self))
         case .bytes: Self.reinterpret(value, as: [UInt8].self).withUnsafeBytes { IdentifierKey.bytes($0) }
+        case .id: Self.idKey(value)
         case .provided: Self.providedKey(value)
         case .hashValue: Self.hashValueKey(value)
         }
@@ -117,6 +120,7 @@ enum KeyStrategy: Equatable {
         // string out through a pointer (a retain and a release per identifier).
         if self == .string { return IdentifierKey.strings(unsafeBitCast(values, to: [String].self)) }
         if self == .uuid { return IdentifierKey.uuids(unsafeBitCast(values, to: [UUID].self)) }
+        if self == .id { return Self.idKeys(values) }
         if self == .provided { return Self.providedKeys(values) }
         // A loop, not `mapped` with a closure: where the optimizer leaves the closure out of
         // line (an `appendItems` grown by a branch was enough), each key costs a call, and a

@@ -29,24 +29,13 @@
 ///
 /// Keys are per process, like hash values: they are not the canonical keys
 /// (``IdentifierKey``) shared with the C core's and Python's readers.
+///
+/// A snapshot of an app's `Identifiable` model values keys them by their `id` with
+/// ``KeyedByID`` instead, whose key the library makes itself.
 public protocol IdentifierKeyConvertible: Hashable {
     /// The value's 64-bit key: equal for equal values, stable while a snapshot holds the value.
     /// - Complexity: should be O(1); it runs once per identifier added to a snapshot.
     var identifierKey: UInt64 { get }
-}
-
-extension IdentifierKeyConvertible where Self: Identifiable {
-    /// The key of the value's `id`, as Diffable keys that `id` on its own (XXH3 of a `UUID`'s
-    /// bytes, an integer itself, …): for a snapshot of an app's model values rather than of
-    /// their ids, so that adding a value hashes its `id` alone, not every field.
-    ///
-    /// Meets the contract whenever equal values have equal `id`s, as with the `==` Swift
-    /// synthesizes for a struct (it compares every stored property, `id` among them). A value
-    /// whose `==` ignores `id` must not use this key. Values that share an `id` but differ
-    /// elsewhere (an edited title) share a key, which costs one `==` where they meet.
-    /// - Complexity: O(1) for integer and `UUID` ids; otherwise what keying the `id` costs.
-    @inlinable @inline(__always)
-    public var identifierKey: UInt64 { KeyStrategy.of(ID.self).key(id) }
 }
 
 extension KeyStrategy {

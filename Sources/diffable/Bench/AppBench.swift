@@ -6,7 +6,7 @@ import Foundation
 /// public API, with the identifier types apps use: `Int`, `String`, `UUID`, a model
 /// struct matched by its `UUID` id, a small `Hashable` struct and an enum (types the library
 /// was not compiled for, as an app's own are), and the last three keyed by their own
-/// ``IdentifierKeyConvertible`` keys.
+/// ``IdentifierKeyConvertible`` keys (the model struct ``KeyedByID``).
 ///
 /// The app's model is its sections' identifiers (sections of 100, ``SectionedScenario/churn``:
 /// 10% of the items deleted, inserted or moved, across sections too). One change is:
@@ -80,9 +80,9 @@ enum AppBench {
         var isFavorite: Bool
     }
 
-    /// ``Item`` keyed by its `id` (``IdentifierKeyConvertible``'s key for `Identifiable`
-    /// values): the same fields and `==`, without `Hasher` over every field.
-    struct KeyedItem: Hashable, Identifiable, IdentifierKeyConvertible, Sendable {
+    /// ``Item`` keyed by its `id` (``KeyedByID``): the same fields and `==`, without `Hasher`
+    /// over every field.
+    struct KeyedItem: Hashable, KeyedByID, Sendable {
         var id: UUID
         var title: String
         var isFavorite: Bool

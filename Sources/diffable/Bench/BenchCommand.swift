@@ -16,7 +16,7 @@ struct BenchCommand: ParsableCommand {
             (DiffableDataSource.apply end to end), app (what an app pays per change at 10^2–10^4 \
             items: build + diff and build + apply, with Int, String, UUID, a struct matched by \
             its UUID id, a small struct and an enum, the last three also keyed by their own \
-            IdentifierKeyConvertible keys; --keys does not apply, --app-ids picks some, and \
+            keys (IdentifierKeyConvertible; the struct KeyedByID); --keys does not apply, --app-ids picks some, and \
             its sizes default to 1e2..1e4). Every row \
             times a public API call, identifiers hashed inside the timing. Every suite runs every \
             size and key type given. \

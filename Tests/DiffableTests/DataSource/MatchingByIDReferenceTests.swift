@@ -10,6 +10,19 @@ struct NamedReminder: Identifiable, Hashable, Sendable {
     var title: String
 }
 
+/// ``NamedReminder`` keyed by its `id` (`KeyedByID`): the snapshot's own keys are the `id`
+/// keys matching needs, so the data source makes none of its own.
+struct KeyedNamedReminder: KeyedByID, Hashable, Sendable {
+    let id: String
+    var title: String
+}
+
+/// ``CollidingReminder`` keyed by its `id`, every key the same.
+struct KeyedCollidingReminder: KeyedByID, Hashable, Sendable {
+    let id: CollidingReminder.ID
+    var title: String
+}
+
 /// Matching by `id` against its definition: the batches a view performs for values matched by
 /// `id` are those a second view performs for the snapshots of their `id`s, matched by identity,
 /// with every value that changed behind a kept `id` requested as a reconfigure (or a reload),
@@ -149,6 +162,22 @@ struct NamedReminder: Identifiable, Hashable, Sendable {
     func collidingIDs(seed: UInt64) async {
         await Self.compare(seed: seed, rounds: 60, updates: seed % 2 == 0 ? .reload : .reconfigure) {
             CollidingReminder(Reminder(id: $0, title: $1))
+        }
+    }
+
+    /// Values keyed by their `id`s: the matcher diffs the snapshots' own keys.
+    @Test(arguments: [9, 10] as [UInt64])
+    func valuesKeyedByTheirIDs(seed: UInt64) async {
+        await Self.compare(seed: seed, rounds: 120, updates: seed % 2 == 0 ? .reload : .reconfigure) {
+            KeyedNamedReminder(id: "id-\($0)", title: $1)
+        }
+    }
+
+    /// Values keyed by their `id`s, every key the same.
+    @Test(arguments: [11, 12] as [UInt64])
+    func valuesKeyedByCollidingIDs(seed: UInt64) async {
+        await Self.compare(seed: seed, rounds: 60, updates: seed % 2 == 0 ? .reload : .reconfigure) {
+            KeyedCollidingReminder(id: CollidingReminder.ID(value: $0), title: $1)
         }
     }
 }

@@ -45,40 +45,7 @@ final class KeyedBox: IdentifierKeyConvertible, @unchecked Sendable, CustomStrin
     var description: String { "KeyedBox(\(value))" }
 }
 
-/// A model value keyed by its `id` (the protocol's key for `Identifiable` values).
-struct KeyedModel: Hashable, Identifiable, IdentifierKeyConvertible, Sendable {
-    var id: UUID
-    var title: String
-}
-
 @Suite(.serialized) struct IdentifierKeyConvertibleTests {
-    /// `Identifiable` values get the key of their `id`, as Diffable keys that `id` alone, so
-    /// an edited value shares its key with the value it replaces and is still a different
-    /// identifier (deleted and inserted, as when keyed by `hashValue`).
-    @Test func identifiableValuesAreKeyedByTheirID() throws {
-        let ids = (0..<6).map { UUID(uuid: (UInt8($0), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)) }
-        let values = ids.map { KeyedModel(id: $0, title: "t\($0.uuid.0)") }
-        #expect(KeyStrategy.of(KeyedModel.self) == .provided)
-        for value in values { #expect(value.identifierKey == KeyStrategy.uuid.key(value.id)) }
-        var edited = values
-        edited[2].title = "edited"
-        #expect(edited[2].identifierKey == values[2].identifierKey && edited[2] != values[2])
-        var old = DiffableDataSourceSnapshot<Int, KeyedModel>(), new = old
-        old.appendSections([0])
-        old.appendItems(values)
-        new.appendSections([0])
-        new.appendItems([edited[5], edited[0], edited[1], edited[2], edited[3], edited[4]])
-        #expect(new.indexOfItem(edited[2]) == 3 && new.indexOfItem(values[2]) == nil && old.indexOfItem(values[2]) == 2)
-        let difference = new.difference(from: old)
-        let deleted = difference.batches.flatMap(\.deleteItems), inserted = difference.batches.flatMap(\.insertItems)
-        #expect(deleted == [IndexPath(item: 2, section: 0)] && inserted == [IndexPath(item: 3, section: 0)])
-        #expect(difference.batches.flatMap(\.moveItems).count == 1)
-        var replayed = ListViewSimulator<Int, KeyedModel>(flavor: .table)
-        replayed.reloadData(old)
-        try replayed.apply(difference)
-        #expect(replayed.visibleSnapshot?.itemIdentifiers == new.itemIdentifiers)
-    }
-
     @Test func aConformingTypeIsKeyedByItsOwnKey() {
         #expect(KeyStrategy.of(KeyedRow.self) == .provided)
         #expect(KeyStrategy.of(HashedRow.self) == .hashValue)

@@ -153,6 +153,10 @@ public final class DiffableDataSource<
     /// of every repeated `id` and its positions) when the data source diffs or loads that
     /// snapshot: on the thread that calls `apply`, or on a worker when the apply waited in the
     /// queue behind a busy view (a snapshot that a later one replaced in the queue included).
+    ///
+    /// Values that adopt ``KeyedByID`` cost least: their snapshots are keyed by their `id`s
+    /// already, so an apply keys no `id` again. Other values are keyed by their `hashValue`
+    /// (every field hashed) and have their `id`s keyed once more on each apply.
     /// - Complexity: O(1).
     @inlinable
     public convenience init(

@@ -106,6 +106,42 @@ static size_t dfc__first_greater(const uint32_t *tails, size_t count, uint32_t v
     return dfc__first_greater_within(tails, low, high, value);
 }
 
+/* Marks in `keep` the LIS ending at tails[tail_count - 1], following `previous`. */
+static void dfc__lis_mark(const uint32_t *tails, const int32_t *previous, size_t tail_count, uint8_t *keep, size_t count) {
+    if (count > 0) memset(keep, 0, count); /* keep may be NULL when count is 0 */
+    if (tail_count == 0) return;
+    for (int32_t j = (int32_t)tails[tail_count - 1]; j != -1; j = previous[j]) keep[j] = 1;
+}
+
+/* Up to this many values, the LIS keeps plain tails searched by bisection: the blocks, the
+ * block maxima and the strides below cost more to set up and keep (about 42 instructions a
+ * value for a section of 100) than they save on tails this short. */
+enum { DFC_LIS_SMALL = 256 };
+
+/* dfc__lis for count <= DFC_LIS_SMALL: the same k for every value (the first tail above
+ * it, or the last tail for a value equal to it), so the same LIS. */
+static int dfc__lis_small(dfc_context *context, const uint32_t *values, size_t count, uint8_t *keep, size_t *length) {
+    int status = DFC_OK;
+    uint32_t *tails = dfc__context_scratch(context, DFC_BUF_LIS_TAILS, count, sizeof(uint32_t), &status);
+    uint32_t *tail_values = tails ? dfc__context_scratch(context, DFC_BUF_LIS_TAIL_VALUES, count, sizeof(uint32_t), &status) : NULL;
+    int32_t *previous = tail_values ? dfc__context_scratch(context, DFC_BUF_LIS_PREVIOUS, count, sizeof(int32_t), &status) : NULL;
+    if (previous == NULL && count > 0) return status;
+    size_t tail_count = 0;
+    for (size_t j = 0; j < count; j++) {
+        const uint32_t value = values[j];
+        const size_t k = tail_count == 0 || tail_values[tail_count - 1] < value
+                             ? tail_count
+                             : dfc__first_greater_within(tail_values, 0, tail_count - 1, value);
+        previous[j] = k > 0 ? (int32_t)tails[k - 1] : -1;
+        tails[k] = (uint32_t)j;
+        tail_values[k] = value;
+        tail_count += k == tail_count;
+    }
+    dfc__lis_mark(tails, previous, tail_count, keep, count);
+    if (length != NULL) *length = tail_count;
+    return DFC_OK;
+}
+
 int dfc__lis(dfc_context *context, const uint32_t *values, size_t count, uint8_t *keep,
              size_t *length) {
     /* Already increasing (a section whose items all stayed in order, the usual case): the
@@ -117,6 +153,7 @@ int dfc__lis(dfc_context *context, const uint32_t *values, size_t count, uint8_t
         if (length != NULL) *length = count;
         return DFC_OK;
     }
+    if (count <= DFC_LIS_SMALL) return dfc__lis_small(context, values, count, keep, length);
     int status = DFC_OK;
     /* tail_values gets room for a whole last block, then the block maxima and the strided values. */
     const size_t padded = (count + DFC_LIS_BLOCK - 1) / DFC_LIS_BLOCK * DFC_LIS_BLOCK;
@@ -178,14 +215,7 @@ int dfc__lis(dfc_context *context, const uint32_t *values, size_t count, uint8_t
         if (k % DFC_LIS_STRIDE == 0) strided[k / DFC_LIS_STRIDE] = value;
         last_k = k;
     }
-    if (count > 0) memset(keep, 0, count); /* keep may be NULL when count is 0 */
-    if (tail_count > 0) {
-        int32_t j = (int32_t)tails[tail_count - 1];
-        while (j != -1) {
-            keep[j] = 1;
-            j = previous[j];
-        }
-    }
+    dfc__lis_mark(tails, previous, tail_count, keep, count);
     if (length != NULL) *length = tail_count;
     return DFC_OK;
 }

@@ -45,7 +45,25 @@ final class KeyedBox: IdentifierKeyConvertible, @unchecked Sendable, CustomStrin
     var description: String { "KeyedBox(\(value))" }
 }
 
+/// An `Identifiable` type adopting the protocol without a key of its own, as before `KeyedByID`:
+/// it still compiles (with a deprecation warning, silenced here by deprecating the test type) and
+/// is keyed by its `id`'s key.
+@available(*, deprecated, message: "exercises the deprecated default key")
+struct LegacyKeyedModel: Hashable, Identifiable, IdentifierKeyConvertible, Sendable {
+    var id: UUID
+    var title: String
+}
+
 @Suite(.serialized) struct IdentifierKeyConvertibleTests {
+    @available(*, deprecated, message: "exercises the deprecated default key")
+    @Test func theDeprecatedDefaultKeyIsTheKeyOfTheID() {
+        let id = UUID(uuid: (9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))
+        let values = [LegacyKeyedModel(id: id, title: "a"), LegacyKeyedModel(id: UUID(), title: "b")]
+        #expect(KeyStrategy.of(LegacyKeyedModel.self) == .provided)
+        #expect(values[0].identifierKey == IdentifierKey.uuid(id))
+        #expect(KeyStrategy.provided.keys(values) == values.map { IdentifierKey.uuid($0.id) })
+    }
+
     @Test func aConformingTypeIsKeyedByItsOwnKey() {
         #expect(KeyStrategy.of(KeyedRow.self) == .provided)
         #expect(KeyStrategy.of(HashedRow.self) == .hashValue)

@@ -23,8 +23,10 @@ extension DiffableDataSource {
     ///   - completion: runs once on the executor after the view finished the update; it may apply
     ///     again. `nil`: nothing runs.
     /// - Complexity: O(n + s) expected plus O(k log k) for the LIS over the k matched items (the
-    ///   diff); the view's own work comes on top. Matching by `id` adds O(n + s) to build the `id`s;
-    ///   identifier types keyed by their own `hashValue` add one hash and one lookup per identifier,
+    ///   diff); the view's own work comes on top. Matching by `id` adds O(n + s) to key the `id`s
+    ///   (O(s) for ``KeyedByID`` values, whose snapshot holds those keys); identifier types keyed
+    ///   by their own code (`hashValue`, `identifierKey`, a ``KeyedByID`` value's `id`) whose stored
+    ///   values can change add one key and one lookup per identifier,
     ///   on the calling thread, to report a broken `Hashable` (``DiffableDiagnostics/Event/Kind/inconsistentHashing``).
     public func apply(_ snapshot: Snapshot, animatingDifferences: Bool = true, completion: (@Sendable () -> Void)?) {
         submit(

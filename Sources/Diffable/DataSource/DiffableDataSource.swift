@@ -155,8 +155,9 @@ public final class DiffableDataSource<
     /// queue behind a busy view (a snapshot that a later one replaced in the queue included).
     ///
     /// Values that adopt ``KeyedByID`` cost least: their snapshots are keyed by their `id`s
-    /// already, so an apply keys no `id` again. Other values are keyed by their `hashValue`
-    /// (every field hashed) and have their `id`s keyed once more on each apply.
+    /// already, so matching keys no `id` again. Other values are keyed by their own
+    /// `identifierKey` or their `hashValue` (every field hashed), and have their `id`s keyed
+    /// once more on each apply.
     /// - Complexity: O(1).
     @inlinable
     public convenience init(

@@ -10,8 +10,9 @@ extension DiffableDiagnostics {
     /// ``SnapshotError/inconsistentHashing(sections:items:)``), without trapping: the diff
     /// matches by the hash values identifiers were stored under, so the view stays consistent
     /// with the snapshot, but the snapshot may hold one object twice.
-    /// - Complexity: O(n + s) expected for identifier types keyed by their own code (`hashValue`
-    ///   or `identifierKey`) whose stored values can change (``KeyStability``); O(1) otherwise.
+    /// - Complexity: O(n + s) expected for identifier types keyed by their own code (`hashValue`,
+    ///   `identifierKey`, or a ``KeyedByID`` value's `id`) whose stored values can change
+    ///   (``KeyStability``); O(1) otherwise.
     static func reportHashMismatches<S: Hashable, I: Hashable>(in snapshot: DiffableDataSourceSnapshot<S, I>, operation: String) {
         // Only where a stored key can change: a value no one can change after it is stored
         // keeps its key unless its hash is not a function of its bytes, which

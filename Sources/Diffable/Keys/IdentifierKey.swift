@@ -24,7 +24,7 @@ enum KeyStrategy: Equatable {
     /// - Complexity: O(1).
     @inlinable
     static func of<T>(_ type: T.Type) -> KeyStrategy {
-        builtIn(type) ?? (isKeyedByID(type) ? .id : providesItsKey(type) ? .provided : .hashValue)
+        builtIn(type) ?? userStrategy(type)
     }
 
     /// The strategy for `type` when it is one the library keys itself (integers, `String`,
@@ -49,14 +49,24 @@ enum KeyStrategy: Equatable {
         }
     }
 
-    /// Whether `type` conforms to ``IdentifierKeyConvertible``, kept per type
-    /// (``TypeAnswerCache``): a cast costs a runtime lookup on every snapshot operation of a
-    /// type keyed by its `hashValue`, in code that cannot decide it at compile time.
-    /// - Complexity: O(1) (``TypeAnswerCache/answer(for:)``).
+    /// The strategy for an app's own `type`: ``KeyedByID`` (``id``), else
+    /// ``IdentifierKeyConvertible`` (``provided``), else its `hashValue`. Kept per type
+    /// (``TypeAnswerCache``, one entry for the whole choice): a cast costs a runtime lookup on
+    /// every snapshot operation, in code that cannot decide it at compile time.
+    /// - Complexity: O(1) (``TypeAnswerCache/choice(for:)``).
     @usableFromInline
-    static func providesItsKey(_ type: Any.Type) -> Bool { providedKeyTypes.answer(for: type) }
+    static func userStrategy(_ type: Any.Type) -> KeyStrategy {
+        switch userStrategies.choice(for: type) {
+        case 2: .id
+        case 1: .provided
+        default: .hashValue
+        }
+    }
 
-    private static let providedKeyTypes = TypeAnswerCache { $0 is any IdentifierKeyConvertible.Type }
+    private static let userStrategies = TypeAnswerCache(choosing: { type in
+        if isKeyedByID(type) { return 2 }
+        return type is any IdentifierKeyConvertible.Type ? 1 : 0
+    })
 
     /// Whether identifiers of `type`, keyed by this strategy, are their own keys: 8-byte
     /// integers whose bit pattern is the key, so that a key array beside them would repeat them.

@@ -51,7 +51,10 @@ extension IdentifierKeyConvertible where Self: Identifiable {
         message: "adopt KeyedByID instead of IdentifierKeyConvertible: the same key, and no id keyed twice when matching by id"
     )
     @inlinable @inline(__always)
-    public var identifierKey: UInt64 { KeyStrategy.of(ID.self).key(id) }
+    public var identifierKey: UInt64 {
+        // A type that is its own `id` would key itself forever: its `hashValue` instead.
+        ID.self == Self.self ? UInt64(bitPattern: Int64(hashValue)) : KeyStrategy.of(ID.self).key(id)
+    }
 }
 
 extension KeyStrategy {

@@ -1,6 +1,7 @@
 @_spi(Reflection) import Swift
 
-/// Whether a stored identifier's user-made key (its `hashValue`, or its `identifierKey`) can
+/// Whether a stored identifier's user-made key (its `hashValue`, its `identifierKey`, or the
+/// key of a ``KeyedByID`` value's `id`, which may be computed from any field) can
 /// change while a snapshot holds it: what decides if the data source's per-apply check
 /// (``DiffableDiagnostics`` reporting `inconsistentHashing`) can find anything.
 ///

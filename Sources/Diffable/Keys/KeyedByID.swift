@@ -15,8 +15,8 @@
 ///
 /// A ``DiffableDataSource`` that matches values by `id`
 /// (`init(view:executor:matchingItemsByID:cellProvider:)`) then needs no keys of its own:
-/// the snapshot's keys are already the keys of the values' `id`s, so an apply hashes each
-/// `id` once, not twice.
+/// the snapshot's keys are already the keys of the values' `id`s, so matching keys no `id`
+/// again.
 ///
 /// The contract: **equal values have equal `id`s**, as with the `==` Swift synthesizes for a
 /// struct (it compares every stored property, `id` among them). A type whose `==` ignores
@@ -27,16 +27,33 @@
 ///
 /// The library computes the key itself, from the `id`, so no conformance can get it wrong. A
 /// type that adopts both this protocol and ``IdentifierKeyConvertible`` is keyed by its `id`:
-/// its `identifierKey` is not called.
+/// its `identifierKey` is not called. A type that is its own `id` (`var id: Self { self }`, as
+/// enums often are) has no other key to take: it is keyed as if it did not adopt this protocol
+/// (by its `identifierKey`, or its `hashValue`).
+///
+/// The data source's check that stored keys did not change (on every apply, for value types
+/// that hold a reference, an array or a closure, through which an `id` could be computed) still
+/// keys each `id` once more, as it keys every identifier of an app's type that could change.
 public protocol KeyedByID: Identifiable, Hashable {}
 
 extension KeyStrategy {
-    /// Whether `type` conforms to ``KeyedByID``, kept per type (``TypeAnswerCache``).
-    /// - Complexity: O(1) (``TypeAnswerCache/answer(for:)``).
-    @usableFromInline
-    static func isKeyedByID(_ type: Any.Type) -> Bool { keyedByIDTypes.answer(for: type) }
+    /// Whether `type` is keyed by its `id`: it conforms to ``KeyedByID``, and following `id`
+    /// types from it reaches a type that does not (`UUID`, an integer, an app's struct). A
+    /// type that is its own `id` (`var id: Self { self }`, common for enums) or two whose `id`s
+    /// lead to each other would key forever: such types are keyed as if they did not conform.
+    /// - Complexity: O(length of the `id` chain); called once per type (``userStrategy(_:)``).
+    static func isKeyedByID(_ type: Any.Type) -> Bool {
+        var seen: Set<ObjectIdentifier> = []
+        var current = type
+        while let keyed = current as? any KeyedByID.Type {
+            guard seen.insert(ObjectIdentifier(current)).inserted else { return false }
+            current = idType(of: keyed)
+        }
+        return !seen.isEmpty
+    }
 
-    private static let keyedByIDTypes = TypeAnswerCache { $0 is any KeyedByID.Type }
+    /// `Keyed.ID`.
+    private static func idType<Keyed: KeyedByID>(of _: Keyed.Type) -> Any.Type { Keyed.ID.self }
 
     /// The key of `value`, a ``KeyedByID`` whose conformance the caller has found (``of(_:)``):
     /// the key of its `id`. In code specialized for the type the cast folds away and the `id`'s

@@ -54,6 +54,14 @@ struct LegacyKeyedModel: Hashable, Identifiable, IdentifierKeyConvertible, Senda
     var title: String
 }
 
+/// A type that is its own `id` relying on the deprecated default key: its `hashValue`, not a
+/// loop through its own key.
+@available(*, deprecated, message: "exercises the deprecated default key")
+enum LegacyTab: Hashable, Identifiable, IdentifierKeyConvertible, Sendable {
+    case home, search
+    var id: Self { self }
+}
+
 @Suite(.serialized) struct IdentifierKeyConvertibleTests {
     @available(*, deprecated, message: "exercises the deprecated default key")
     @Test func theDeprecatedDefaultKeyIsTheKeyOfTheID() {
@@ -62,6 +70,11 @@ struct LegacyKeyedModel: Hashable, Identifiable, IdentifierKeyConvertible, Senda
         #expect(KeyStrategy.of(LegacyKeyedModel.self) == .provided)
         #expect(values[0].identifierKey == IdentifierKey.uuid(id))
         #expect(KeyStrategy.provided.keys(values) == values.map { IdentifierKey.uuid($0.id) })
+        #expect(LegacyTab.search.identifierKey == UInt64(bitPattern: Int64(LegacyTab.search.hashValue)))
+        var tabs = DiffableDataSourceSnapshot<Int, LegacyTab>()
+        tabs.appendSections([0])
+        tabs.appendItems([.home, .search])
+        #expect(tabs.indexOfItem(.search) == 1)
     }
 
     @Test func aConformingTypeIsKeyedByItsOwnKey() {

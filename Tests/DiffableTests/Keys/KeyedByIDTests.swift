@@ -40,7 +40,64 @@ struct KeyedTwice: Hashable, KeyedByID, IdentifierKeyConvertible, Sendable {
     }
 }
 
+/// A tab that is its own `id`, as SwiftUI's enums often are: keyed by its `hashValue`.
+enum TabID: String, Hashable, KeyedByID, Sendable {
+    case home, search, settings
+    var id: Self { self }
+}
+
+/// Two types whose `id`s lead to each other: neither is keyed by its `id`.
+struct Ping: Hashable, KeyedByID, Sendable {
+    var serial: Int
+    var id: Pong { Pong(serial: serial) }
+}
+
+/// See ``Ping``.
+struct Pong: Hashable, KeyedByID, Sendable {
+    var serial: Int
+    var id: Ping { Ping(serial: serial) }
+}
+
+/// A value whose `id` is itself keyed by its `id` (an `Int`): keyed by that `Int`.
+struct KeyedByCounter: Hashable, KeyedByID, Sendable {
+    var id: KeyedCounter
+    var note: String
+}
+
 @Suite(.serialized) struct KeyedByIDTests {
+    /// An `id` chain that comes back to a type it passed (a type that is its own `id`) would
+    /// key forever: those types are keyed as if they did not conform, and snapshots, diffs and
+    /// matching by `id` work as for any `Hashable` type. A chain that ends is followed.
+    @Test func anIDThatLeadsBackIsNotFollowed() async throws {
+        #expect(KeyStrategy.of(TabID.self) == .hashValue)
+        #expect(KeyStrategy.of(Ping.self) == .hashValue && KeyStrategy.of(Pong.self) == .hashValue)
+        #expect(KeyStrategy.of(KeyedByCounter.self) == .id)
+        let chained = [
+            KeyedByCounter(id: KeyedCounter(id: 9, count: 0), note: "a"), KeyedByCounter(id: KeyedCounter(id: -2, count: 1), note: "b"),
+        ]
+        #expect(KeyStrategy.id.keys(chained) == [9, UInt64(bitPattern: -2)] && KeyStrategy.id.key(chained[0]) == 9)
+
+        var old = DiffableDataSourceSnapshot<Int, TabID>(), new = old
+        old.appendSections([0])
+        old.appendItems([.home, .search, .settings])
+        new.appendSections([0])
+        new.appendItems([.settings, .home])
+        #expect(new.indexOfItem(.home) == 1 && new.indexOfItem(.search) == nil)
+        var replayed = ListViewSimulator<Int, TabID>(flavor: .table)
+        replayed.reloadData(old)
+        try replayed.apply(new.difference(from: old))
+        #expect(replayed.visibleSnapshot?.itemIdentifiers == new.itemIdentifiers)
+        var pings = DiffableDataSourceSnapshot<Int, Ping>()
+        pings.appendSections([0])
+        pings.appendItems([Ping(serial: 1), Ping(serial: 2)])
+        #expect(pings.indexOfItem(Ping(serial: 2)) == 1)
+
+        let harness = DataSourceHarness<Int, TabID>(matchingByID: .reconfigure)
+        await harness.dataSource.apply(old)
+        await harness.dataSource.apply(new)
+        #expect(harness.dataSource.snapshot().itemIdentifiers == [.settings, .home] && harness.problem() == nil)
+    }
+
     static let uuids = (0..<6).map { UUID(uuid: (UInt8($0), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)) }
 
     /// Each value's key is its `id`'s, as the `id` is keyed on its own, one at a time and in a batch.

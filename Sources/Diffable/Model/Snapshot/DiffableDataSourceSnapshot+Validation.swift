@@ -10,10 +10,11 @@ extension DiffableDataSourceSnapshot {
     /// when there are both; items are listed
     /// (across all sections) with all its positions (`[section, item]`); throws
     /// ``SnapshotError/outOfMemory`` when the tables cannot be allocated. For identifier types
-    /// keyed by their own `hashValue` (not integers, strings, UUIDs or byte arrays), every
-    /// identifier is then hashed again and looked up: one whose hash value differs between the
+    /// keyed by their own code (their `hashValue`, their ``IdentifierKeyConvertible/identifierKey``,
+    /// or, for ``KeyedByID`` values, their `id`; not integers, strings, UUIDs or byte arrays),
+    /// every identifier is then keyed again and looked up: one whose key differs between the
     /// two calls throws ``SnapshotError/inconsistentHashing(sections:items:)`` naming it and its position.
-    /// - Complexity: O(n + s) expected (twice the hashing for types keyed by `hashValue`).
+    /// - Complexity: O(n + s) expected (twice the keying for types keyed by their own code).
     // Pre-specialized: the data source reports repeated `id`s of values matched by `id` through
     // it, from code generic over the identifier types.
     @specialized(where SectionIdentifierType == Int, ItemIdentifierType == Int)

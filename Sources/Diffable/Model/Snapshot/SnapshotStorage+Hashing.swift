@@ -3,9 +3,9 @@
 /// whose hash value changed since (or that equals another one stored under another key) is
 /// what "equal but different hash values" means to it.
 extension SnapshotStorage {
-    /// Whether an identifier type is keyed by its own code (its `hashValue` or its
-    /// `identifierKey`). Integers, strings, UUIDs and byte arrays are keyed by Diffable and
-    /// hash soundly, so they are never checked.
+    /// Whether an identifier type is keyed by its own code (its `hashValue`, its
+    /// `identifierKey`, or a ``KeyedByID`` value's `id`). Integers, strings, UUIDs and byte
+    /// arrays are keyed by Diffable and hash soundly, so they are never checked.
     var hashesNeedChecking: Bool { items.strategy.isUserKeyed || sectionStrategy.isUserKeyed }
 
     /// ``hashMismatches()`` of the levels whose stored keys can change (``KeyStability``):

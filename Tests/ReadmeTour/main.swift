@@ -45,3 +45,19 @@ let dataSource = DiffableDataSource<String, String, String>(
 await dataSource.apply(old)                    // from any thread or task: the first apply is a reloadData()
 await dataSource.apply(new)                    // then one valid batch (+ one refresh batch) per apply
 dataSource.indexPath(for: "okra")              // IndexPath(item: 3, section: 1)
+
+struct Reminder: Hashable, KeyedByID {         // a model value, keyed by its id alone
+    let id: Int
+    var title: String
+}
+let reminders = DiffableDataSource<String, Reminder, String>(
+    view: SimulatedListView<String>(), executor: .queue(DispatchQueue(label: "reminders")),
+    matchingItemsByID: .reconfigure) { _, reminder in reminder.title }
+var today = DiffableDataSourceSnapshot<String, Reminder>()
+today.appendSections(["Today"])
+today.appendItems([Reminder(id: 1, title: "Milk"), Reminder(id: 2, title: "Gym")])
+await reminders.apply(today)
+var edited = DiffableDataSourceSnapshot<String, Reminder>()
+edited.appendSections(["Today"])
+edited.appendItems([Reminder(id: 1, title: "Oat milk"), Reminder(id: 2, title: "Gym")])
+await reminders.apply(edited)                  // row 0 reconfigured in place, not deleted and inserted

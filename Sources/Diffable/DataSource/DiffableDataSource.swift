@@ -73,9 +73,12 @@ public final class DiffableDataSource<
     /// await dataSource.waitForApplies()   // the apply the tap started has reached the view
     /// ```
     public let executor: ViewExecutor
-    /// The cell provider, with its nil check compiled where the data source is created
-    /// (``makeCell(_:)``).
-    let cells: (IndexPath, ItemIdentifierType) -> Cell
+    /// Makes the cell of the item at a slot of a storage: the cell provider, with the item's
+    /// read and the nil check compiled where the data source is created (``makeCell(_:)``).
+    @usableFromInline
+    typealias CellMaker = (IndexPath, SnapshotStorage<SectionIdentifierType, ItemIdentifierType>, Int32) -> Cell
+    /// The cell provider behind the item's read (``CellMaker``).
+    let cells: CellMaker
     /// Whether the library keys the item identifiers itself (integers, `String`, `UUID`,
     /// `[UInt8]`): then their `==` and hashing cannot reach the data source, and
     /// `indexPath(for:)` may look them up in place. Asked once: the data source's code is not
@@ -135,7 +138,7 @@ public final class DiffableDataSource<
 
     /// ``init(view:executor:cellProvider:)`` with the cell provider wrapped.
     @usableFromInline
-    init(view: some ListView<Cell>, executor: ViewExecutor, cells: @escaping (IndexPath, ItemIdentifierType) -> Cell) {
+    init(view: some ListView<Cell>, executor: ViewExecutor, cells: @escaping CellMaker) {
         self.view = view
         self.executor = executor
         self.cells = cells
@@ -173,7 +176,7 @@ public final class DiffableDataSource<
     @usableFromInline
     init(
         view: some ListView<Cell>, executor: ViewExecutor, matchingItemsByID updates: ItemContentUpdate,
-        values: IdentifiableValues<ItemIdentifierType>, cells: @escaping (IndexPath, ItemIdentifierType) -> Cell
+        values: IdentifiableValues<ItemIdentifierType>, cells: @escaping CellMaker
     ) where ItemIdentifierType: Identifiable, ItemIdentifierType.ID: Sendable {
         self.view = view
         self.executor = executor

@@ -252,7 +252,7 @@ where Item.ID: Sendable {
         let sections = layout.order.mapped { slot in
             let count = layout.items[Int(slot)].count
             defer { first += count }
-            return (layout.ids[Int(slot)]!, Array(ids[first..<first + count]))
+            return (layout.ids[Int(slot)], Array(ids[first..<first + count]))
         }
         return try IDSnapshot(validating: sections)
     }

@@ -27,7 +27,9 @@ extension DiffableDataSourceSnapshot {
     @specialized(where SectionIdentifierType == Int, ItemIdentifierType == UUID)
     @specialized(where SectionIdentifierType == String, ItemIdentifierType == UUID)
     func difference(from other: Self, itemEquality: ItemEquality?) -> SnapshotDifference<SectionIdentifierType, ItemIdentifierType> {
-        DiffContextPool.shared.withContext { $0.diffSnapshots(old: other, new: self, itemEquality: itemEquality) }
+        let pool = DiffContextPool.shared, context = pool.borrow()
+        defer { pool.giveBack(context) }
+        return context.diffSnapshots(old: other, new: self, itemEquality: itemEquality)
     }
 }
 

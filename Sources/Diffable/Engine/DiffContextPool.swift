@@ -31,10 +31,16 @@ final class DiffContextPool: @unchecked Sendable {
     /// Runs `body` with a context no other thread uses meanwhile.
     /// - Complexity: O(1) plus `body`.
     func withContext<R>(_ body: (DiffContext) throws -> R) rethrows -> R {
-        let context = idle.withLock { $0.popLast()?.context } ?? makeContext()
-        defer { keep(context) }
+        let context = borrow()
+        defer { giveBack(context) }
         return try body(context)
     }
+
+    /// A context no other thread uses until it is given back (``giveBack(_:)``): for code not
+    /// specialized for its result's type, where ``withContext(_:)`` would look up the result
+    /// type's metadata at run time (about 330 instructions).
+    /// - Complexity: O(1).
+    func borrow() -> DiffContext { idle.withLock { $0.popLast()?.context } ?? makeContext() }
 
     /// A new context; one that grows past what the pool keeps hands its results over to the
     /// difference, since it is freed when its diff ends anyway.
@@ -45,9 +51,10 @@ final class DiffContextPool: @unchecked Sendable {
         return context
     }
 
-    /// Returns a context to the pool, dropping the least recently used ones beyond the limits.
+    /// Returns a context from ``borrow()`` to the pool, dropping the least recently used ones
+    /// beyond the limits; the caller must not use it afterwards.
     /// - Complexity: O(retained contexts).
-    private func keep(_ context: DiffContext) {
+    func giveBack(_ context: DiffContext) {
         let bytes = context.byteCount
         guard bytes <= retainedByteLimit else { return }
         // Contexts dropped here are freed outside the lock, when `dropped` goes out of scope.

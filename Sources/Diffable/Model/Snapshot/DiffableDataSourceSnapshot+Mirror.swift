@@ -8,7 +8,7 @@ struct SectionLayout<S: Hashable> {
     /// Section slots in display order.
     let order: ContiguousArray<Int32>
     /// Identifier, key and item slots by section slot.
-    let ids: ContiguousArray<S?>
+    let ids: ContiguousArray<S>
     let keys: ContiguousArray<UInt64>
     let items: ContiguousArray<ContiguousArray<Int32>>
 
@@ -39,7 +39,7 @@ extension DiffableDataSourceSnapshot {
         sections.reserveCapacity(layout.order.count)
         keys.reserveCapacity(layout.order.count)
         for slot in layout.order {
-            sections.append(layout.ids[Int(slot)].unsafelyUnwrapped)  // a displayed section's slot is never free
+            sections.append(layout.ids[Int(slot)])
             keys.append(layout.keys[Int(slot)])
             itemCount += layout.items[Int(slot)].count
         }

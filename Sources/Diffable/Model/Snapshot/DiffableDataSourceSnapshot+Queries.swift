@@ -12,7 +12,7 @@ extension DiffableDataSourceSnapshot {
     /// The section identifiers, in order.
     /// - Complexity: O(s).
     public var sectionIdentifiers: [SectionIdentifierType] {
-        storage.sectionOrder.mapped { storage.sectionIDs[Int($0)]! }
+        storage.sectionOrder.mapped { storage.sectionIDs[Int($0)] }
     }
 
     /// Every item identifier, section after section.

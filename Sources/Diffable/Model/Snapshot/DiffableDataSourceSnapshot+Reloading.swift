@@ -71,8 +71,7 @@ extension DiffableDataSourceSnapshot {
     /// This snapshot without pending reload/reconfigure requests (what a data source keeps).
     /// - Complexity: O(1), or O(n + s) when the storage is shared and has requests.
     public func withoutPendingUpdates() -> Self {
-        guard !storage.reloadedItems.isEmpty || !storage.reconfiguredItems.isEmpty || !storage.reloadedSections.isEmpty
-        else { return self }
+        guard hasPendingUpdates else { return self }
         var copy = self
         copy.makeUnique()
         copy.storage.reloadedItems = []

@@ -61,16 +61,23 @@ extension DiffableDataSourceSnapshot {
         if !Self.isUnique(identifiers, keys: keys) { throw .duplicateSections(Self.duplicates(in: identifiers)) }
         // By index, not through `zip` or `filter`: iterating arrays generically allocates per
         // element in unspecialized code (see `mapped(_:)`), and a filter's range and closure
-        // cost metadata lookups on every call, while sections already present are rare.
-        var existing: [SectionIdentifierType] = []
+        // cost metadata lookups on every call. No list of the sections already present is
+        // made unless there is one (rare): an array of `S` looks up its metadata even empty.
         for index in 0..<identifiers.count where storage.sectionSlot(identifiers[index], key: keys[index]) != nil {
-            existing.append(identifiers[index])
+            throw .sectionsAlreadyExist(existingSections(identifiers, keys: keys))
         }
-        if !existing.isEmpty { throw .sectionsAlreadyExist(existing.map { String(reflecting: $0) }) }
         makeUnique()
         try storage.reserveSections(identifiers.count)
         storage.insertSections(identifiers, keys: keys, at: position)
         checkInvariants()
+    }
+
+    /// The descriptions of those of `identifiers` (keyed by `keys`) already in the snapshot.
+    /// - Complexity: O(k) expected.
+    private func existingSections(_ identifiers: [SectionIdentifierType], keys: [UInt64]) -> [String] {
+        (0..<identifiers.count).compactMap { index in
+            storage.sectionSlot(identifiers[index], key: keys[index]) == nil ? nil : String(reflecting: identifiers[index])
+        }
     }
 
     /// Deletes sections with all their items; unknown identifiers are ignored.

@@ -100,7 +100,7 @@ extension DiffableDataSourceSnapshot: CustomStringConvertible, CustomDebugString
             let shown = items.prefix(max(0, budget)).map { show(storage.itemID(atSlot: $0)) }
             budget -= shown.count
             let more = items.count > shown.count ? ", … \(items.count - shown.count) more" : ""
-            parts.append("\(show(storage.sectionIDs[Int(slot)]!)): [\(shown.joined(separator: ", "))\(more)]")
+            parts.append("\(show(storage.sectionIDs[Int(slot)])): [\(shown.joined(separator: ", "))\(more)]")
         }
         func count(_ value: Int, _ noun: String) -> String { "\(value) \(noun)\(value == 1 ? "" : "s")" }
         return "Snapshot(\(count(numberOfSections, "section")), \(count(numberOfItems, "item"))) [\(parts.joined(separator: ", "))]"

@@ -193,12 +193,15 @@ extension DiffContext.FlatRefresh {
     init<S, I>(_ newStorage: SnapshotStorage<S, I>, flat newFlat: FlatSnapshot) {
         self.init()
         // Most snapshots request no refresh: the generic reads below look up the metadata
-        // of their arrays and closures even when they are empty.
-        if !newStorage.reloadedItems.isEmpty { reloadItems = newFlat.positions(of: newStorage.reloadedItems, in: newStorage) }
-        if !newStorage.reconfiguredItems.isEmpty {
+        // of their arrays and closures even when they are empty. The lists are counted in
+        // place, not asked `isEmpty`: on an array of a type this code is not specialized for,
+        // that runs `Collection`'s generic default (the array's metadata looked up, about 330
+        // instructions a list).
+        if newStorage.reloadedItems.count != 0 { reloadItems = newFlat.positions(of: newStorage.reloadedItems, in: newStorage) }
+        if newStorage.reconfiguredItems.count != 0 {
             reconfigureItems = newFlat.positions(of: newStorage.reconfiguredItems, in: newStorage)
         }
-        if !newStorage.reloadedSections.isEmpty {
+        if newStorage.reloadedSections.count != 0 {
             reloadSections = newStorage.reloadedSections.compactMap { newStorage.sectionSlot($0) }.map {
                 UInt32(newStorage.sectionPosition[Int($0)])
             }

@@ -34,7 +34,7 @@ extension SnapshotStorage {
         var mismatchedItems: [SnapshotError.HashMismatch] = []
         for (position, section) in sectionOrder.enumerated() {
             if checkSections {
-                let id = sectionIDs[Int(section)]!
+                let id = sectionIDs[Int(section)]
                 if let found = Self.mismatch(id, at: section, key: sectionKey, lookUp: sectionSlot) {
                     let other = found.other.map { [[Int(sectionPosition[Int($0)])]] } ?? []
                     sections.append(.init(identifier: found.identifier, positions: [[position]] + other))

@@ -15,13 +15,12 @@
             var seen = 0
             for (position, section) in sectionOrder.enumerated() {
                 precondition(sectionPosition[Int(section)] == Int32(position))
-                precondition(sectionIDs[Int(section)] != nil)
                 for (index, slot) in sectionItems[Int(section)].enumerated() {
                     precondition(itemPlace[Int(slot)] == ItemPlace(section: section, index: Int32(index)))
                     seen += 1
                 }
                 precondition(sectionTable.find(sectionKeys[Int(section)]) { $0 == section } != nil)
-                let id = sectionIDs[Int(section)]!
+                let id = sectionIDs[Int(section)]
                 precondition(sectionStrategy.isUserKeyed || id != id || sectionSlot(id) == section)
             }
             precondition(seen == itemCount, "\(seen) items in sections, \(itemCount) slots")

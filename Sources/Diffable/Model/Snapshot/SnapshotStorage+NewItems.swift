@@ -4,14 +4,23 @@
 /// known, so the copy and the array's growth run specialized, with no generic metadata looked
 /// up), their keys entered here, the rest here. These steps touch no array of the identifier type themselves.
 extension SnapshotStorage {
-    /// The section slot `appendItems` fills (`nil`: the last section); nil when there is no
-    /// such section, which the general path reports.
+    /// The section slot `appendItems(_:toSection:)` fills: `section`'s, or the last section's
+    /// when `section` is nil; nil when there is no such section, which the general path
+    /// reports. Inlinable, so that the optional is unwrapped where `S` is known: this
+    /// storage's own code would look up `S?`'s metadata at run time to do it.
     /// - Complexity: O(1) expected.
-    @usableFromInline
+    @inlinable
     func appendTarget(_ section: S?) -> Int32? {
-        guard let section else { return sectionOrder.last }
-        return sectionSlot(section)
+        if let section { sectionSlotForAppend(section) } else { lastSectionSlot }
     }
+
+    /// ``sectionSlot(_:)`` for ``appendTarget(_:)``. - Complexity: O(1) expected.
+    @usableFromInline
+    func sectionSlotForAppend(_ section: S) -> Int32? { sectionSlot(section) }
+
+    /// The slot of the last displayed section, nil when there is none. - Complexity: O(1).
+    @usableFromInline
+    var lastSectionSlot: Int32? { sectionOrder.last }
 
     /// Room in the item table for `count` new items, and the slot the first of them takes
     /// (the current item count); nil when the table cannot grow. For a caller that appends

@@ -29,7 +29,7 @@ PYTHON_READY := $(if $(filter $(VENV)/bin/python,$(PYTHON)),$(VENV)/bin/python)
 PREFIX ?= /usr/local
 FIXTURE_LIBS := libcjson libutf8proc
 
-.PHONY: all demo test deps lint steps-mutations python-floors python-asan serve-release web-load web-postgres-test web-db-deps web-db-test web-db-soak db-bench serve-db gtk-deps gtk-test gtk-demo gtk-bench gtk-valgrind web-deps web-build web-swift-test web-test web-screenshot serve web-bench sanitize tsan c-deps python-deps python-package python-package-test python-bench c-test c-fixtures swift-test toplevel-test cli-test python-test fixtures fixtures-check \
+.PHONY: all demo test deps lint app-instructions steps-mutations python-floors python-asan serve-release web-load web-postgres-test web-db-deps web-db-test web-db-soak db-bench serve-db gtk-deps gtk-test gtk-demo gtk-bench gtk-valgrind web-deps web-build web-swift-test web-test web-screenshot serve web-bench sanitize tsan c-deps python-deps python-package python-package-test python-bench c-test c-fixtures swift-test toplevel-test cli-test python-test fixtures fixtures-check \
         lib lib-deps install install-lib c-install-test bench-check-test FORCE docs bench bench-check bench-thresholds bench-cli plot c-bench fuzz fuzz-replay fuzz-replay-swift fuzz-swift-build fuzz-deep \
         fuzz-merge clean valgrind valgrind-deps c-coverage coverage-deps stress check-deep
 
@@ -637,6 +637,18 @@ docs:
 bench-cli: deps
 	swift build -c release --product diffable
 	.build/release/diffable bench
+
+# The app suite's instructions per change under callgrind (docs/PERFORMANCE.md, "Instruction
+# counts"): the release CLI with its debug info stripped, two run lengths per row, glibc's
+# string instructions kept off (valgrind counts `rep movsb` once per byte). About 10 minutes
+# on 2 cores; APP_INSTRUCTIONS_ARGS picks rows and sizes (see the script's --help).
+APP_INSTRUCTIONS_ARGS ?=
+app-instructions: deps valgrind-deps | $(PYTHON_READY)
+	swift build -c release --product diffable
+	mkdir -p $(BUILD)/app-instructions
+	cp .build/release/diffable $(BUILD)/app-instructions/diffable && strip -g $(BUILD)/app-instructions/diffable
+	$(PYTHON) Benchmarks/instructions/app_instructions.py $(BUILD)/app-instructions/diffable \
+	    --out-dir $(BUILD)/app-instructions $(APP_INSTRUCTIONS_ARGS)
 
 # The README's chart and tables: flat and sectioned, n = 10^3…10^7, Int and String keys, one
 # run (about 10 minutes on 2 cores) -> docs/bench.svg and docs/bench.md. Run it on a quiet machine.

@@ -41,7 +41,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     // until it is reused or the storage goes: not an optional, whose metadata code not
     // specialized for `S` looks up at run time (about 330 instructions) in every section
     // lookup, insert and diff.
-    @exclusivity(unchecked) var sectionIDs: ContiguousArray<S> = []
+    @exclusivity(unchecked) @usableFromInline var sectionIDs: ContiguousArray<S> = []
     @exclusivity(unchecked) var sectionKeys: ContiguousArray<UInt64> = []
     @exclusivity(unchecked) var sectionItems: ContiguousArray<ContiguousArray<Int32>> = []
     @exclusivity(unchecked) var sectionPosition: ContiguousArray<Int32> = [] {
@@ -282,6 +282,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     /// Room for `count` more sections in the section table (see ``reserveItems(_:)``).
     /// - Throws: ``SnapshotError/outOfMemory`` (nothing changed).
     /// - Complexity: O(s) when it grows, amortized away.
+    @usableFromInline
     func reserveSections(_ count: Int) throws(SnapshotError) {
         // New sections take free slots or slots past the end: all below sectionKeys.count + count.
         let table = sectionTable
@@ -293,21 +294,29 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     /// Inserts new sections (not yet present) at display position `position`; reserve first.
     /// - Complexity: O(s + k).
     func insertSections(_ ids: [S], keys: [UInt64], at position: Int) {
+        storeSectionIDs(ids, inSlots: placeSections(keys: keys, at: position))
+    }
+
+    /// The first step of inserting new sections (not yet present) keyed `keys` at display
+    /// position `position` (reserve first): everything but their identifiers, which the caller
+    /// stores at once with ``storeSectionIDs(_:inSlots:)``, before anything reads the storage.
+    /// Free slots are taken first, then slots past the end in order.
+    /// - Returns: The sections' slots, in the order of `keys`.
+    /// - Complexity: O(s + k).
+    @usableFromInline
+    func placeSections(keys: [UInt64], at position: Int) -> ContiguousArray<Int32> {
         var slots = ContiguousArray<Int32>()
-        slots.reserveCapacity(ids.count)
-        // By index, not through `zip`: in code not specialized for `S` the zipped iterator
-        // looks up the metadata of its iterator and tuple types on every step.
-        for index in 0..<ids.count {
-            let id = ids[index], key = keys[index]
+        slots.reserveCapacity(keys.count)
+        for key in keys {
             let slot: Int32
             if let free = freeSectionSlots.popLast() {
                 slot = free
-                sectionIDs[Int(slot)] = id
                 sectionKeys[Int(slot)] = key
                 sectionItems[Int(slot)] = []
             } else {
-                slot = Int32(sectionIDs.count)
-                sectionIDs.append(id)
+                // Past the end of every section array; the identifier array catches up in
+                // storeSectionIDs(_:inSlots:).
+                slot = Int32(sectionKeys.count)
                 sectionKeys.append(key)
                 sectionItems.append([])
                 sectionPosition.append(-1)
@@ -317,6 +326,21 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
         }
         sectionOrder.insert(contentsOf: slots, at: position)
         renumberSections(from: position)
+        return slots
+    }
+
+    /// The second step: `ids[i]` stored in `slots[i]`, the slots ``placeSections(keys:at:)``
+    /// gave (a free slot is overwritten, a new one appended: they come in that order).
+    /// Inlinable, so that the array of `S` grows and is written in code specialized for `S`.
+    /// - Complexity: O(k) amortized.
+    @inlinable
+    func storeSectionIDs(_ ids: [S], inSlots slots: ContiguousArray<Int32>) {
+        // By index, not through `zip`: in code not specialized for `S` the zipped iterator
+        // looks up the metadata of its iterator and tuple types on every step.
+        for index in 0..<ids.count {
+            let slot = Int(slots[index])
+            if slot < sectionIDs.count { sectionIDs[slot] = ids[index] } else { sectionIDs.append(ids[index]) }
+        }
     }
 
     /// Removes displayed sections and all their items.

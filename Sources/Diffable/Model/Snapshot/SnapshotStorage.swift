@@ -188,6 +188,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     func itemSlots(of identifiers: [I]) -> [Int32] { items.slots(of: identifiers) }
 
     /// - Complexity: O(1) expected.
+    @inline(__always)
     func sectionSlot(_ id: S, key: UInt64) -> Int32? {
         // The table holds live slots only, so a free slot's stale identifier is never compared.
         sectionTable.find(key) { slot in sectionIDs[Int(slot)] == id }

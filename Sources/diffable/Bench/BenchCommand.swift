@@ -62,7 +62,8 @@ struct BenchCommand: ParsableCommand {
             "App suite only: no timing; run Diffable's side of one phase, build-diff, build-diff-read, apply or apply-ids (the ids applied by identity, the changed ones reconfigured), N changes per row (PHASE:N), for instruction counts.",
             discussion: """
                 Under callgrind, two runs with different N subtract the set-up: their difference over the difference of N is \
-                one change (docs/PERFORMANCE.md). Prints no rows.
+                one change; `make app-instructions` runs them so, with glibc's string instructions off (docs/PERFORMANCE.md, \
+                "Instruction counts"). Prints no rows.
                 """))
     var appProfile: String?
 

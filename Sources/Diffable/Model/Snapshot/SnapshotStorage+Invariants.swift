@@ -12,6 +12,7 @@
             guard itemCount + sectionOrder.count <= Self.invariantCheckLimit else { return }
             items.checkInvariants()
             precondition(itemCount == itemPlace.count)
+            precondition(sectionIDs.count == sectionKeys.count, "\(sectionIDs.count) section identifiers for \(sectionKeys.count) keys")
             var seen = 0
             for (position, section) in sectionOrder.enumerated() {
                 precondition(sectionPosition[Int(section)] == Int32(position))

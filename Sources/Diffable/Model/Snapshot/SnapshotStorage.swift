@@ -37,8 +37,8 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     /// same sizes (see ``reserveItems(_:)``).
     @exclusivity(unchecked) var itemPlace: ContiguousArray<ItemPlace> = []
 
-    // Sections, by slot. A free slot has position -1 and keeps the identifier it last held
-    // until it is reused or the storage goes: not an optional, whose metadata code not
+    // Sections, by slot. A free slot has position -1 and holds a displayed section's
+    // identifier (see ``releaseRemovedSectionIDs()``): not an optional, whose metadata code not
     // specialized for `S` looks up at run time (about 330 instructions) in every section
     // lookup, insert and diff.
     @exclusivity(unchecked) @usableFromInline var sectionIDs: ContiguousArray<S> = []
@@ -340,6 +340,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
         // looks up the metadata of its iterator and tuple types on every step.
         for index in 0..<ids.count {
             let slot = Int(slots[index])
+            assert(slot <= sectionIDs.count, "section slot \(slot) past the end of the identifiers")
             if slot < sectionIDs.count { sectionIDs[slot] = ids[index] } else { sectionIDs.append(ids[index]) }
         }
     }
@@ -358,7 +359,26 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
             freeSectionSlots.append(slot)
         }
         sectionOrder.removeAll { removing.contains($0) }
+        releaseRemovedSectionIDs()
         renumberSections(from: 0)
+    }
+
+    /// Lets go of the identifiers of removed sections, as UIKit's snapshot does when a section
+    /// is deleted (an identifier that is or holds an object is released then, not when its
+    /// slot is next reused): every free slot takes a displayed section's identifier, or, when
+    /// none is left, the section arrays are emptied.
+    /// - Complexity: O(free slots).
+    private func releaseRemovedSectionIDs() {
+        if let displayed = sectionOrder.first {
+            let filler = sectionIDs[Int(displayed)]
+            for slot in freeSectionSlots { sectionIDs[Int(slot)] = filler }
+        } else {
+            sectionIDs.removeAll(keepingCapacity: true)
+            sectionKeys.removeAll(keepingCapacity: true)
+            sectionItems.removeAll(keepingCapacity: true)
+            sectionPosition.removeAll(keepingCapacity: true)
+            freeSectionSlots.removeAll(keepingCapacity: true)
+        }
     }
 
     /// Moves a displayed section to display position `position` (counted after its removal).

@@ -11,12 +11,8 @@ extension SnapshotStorage {
     /// - Complexity: O(1) expected.
     @inlinable
     func appendTarget(_ section: S?) -> Int32? {
-        if let section { sectionSlotForAppend(section) } else { lastSectionSlot }
+        if let section { sectionSlot(section) } else { lastSectionSlot }
     }
-
-    /// ``sectionSlot(_:)`` for ``appendTarget(_:)``. - Complexity: O(1) expected.
-    @usableFromInline
-    func sectionSlotForAppend(_ section: S) -> Int32? { sectionSlot(section) }
 
     /// The slot of the last displayed section, nil when there is none. - Complexity: O(1).
     @usableFromInline

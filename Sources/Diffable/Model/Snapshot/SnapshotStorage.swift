@@ -194,6 +194,8 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
         sectionTable.find(key) { slot in sectionIDs[Int(slot)] == id }
     }
 
+    /// - Complexity: O(1) expected.
+    @usableFromInline
     func sectionSlot(_ id: S) -> Int32? { sectionSlot(id, key: sectionKey(id)) }
 
     /// Brings the item counts of the sections at display positions `position...` up to date

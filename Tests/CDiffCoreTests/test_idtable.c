@@ -525,6 +525,42 @@ void test_idtable_home_slot_first(void) {
     dfc_idtable_free(table);
 }
 
+/* A batch into a table holding a removal mark goes through the loop that knows marks: a mark
+ * (fingerprint bits 0) is no entry, even for a key whose fingerprint is 0, and the first mark
+ * of a key's run takes it. A batch into a table without marks (the one-test-a-slot loop) is
+ * checked by the tests above; this is the other loop, plain and confirmed. */
+void test_idtable_batch_into_marks(void) {
+    for (int confirmed = 0; confirmed < 2; confirmed++) {
+        dfc_idtable *table = dfc_idtable_create(NULL);
+        CHECK_EQ_INT(dfc_idtable_reserve(table, 8, NULL, 0), DFC_OK); /* 16 slots */
+        const unsigned bits = 4;
+        const uint64_t a = idtable_key_at(bits, 5, 1, 0), b = idtable_key_at(bits, 5, 2, 0);
+        const uint64_t zero = idtable_key_at(bits, 5, 0, 0), far = idtable_key_at(bits, 11, 3, 0);
+        CHECK_EQ_INT(dfc_idtable_insert(table, a, 0), DFC_OK); /* slot 5 */
+        CHECK_EQ_INT(dfc_idtable_insert(table, b, 1), DFC_OK); /* slot 6 */
+        CHECK_EQ_INT(dfc_idtable_remove(table, a, 0), 1);     /* slot 5: a mark, b's run goes on */
+        const size_t room = dfc_idtable_room(table);
+        CHECK_EQ_INT(room, 10); /* 12 less one entry and one mark */
+        const uint64_t batch[2] = {zero, far}, by_value[2] = {a, b};
+        uint8_t conflicts[2] = {9, 9};
+        size_t inserted = 0;
+        const int status = confirmed ? dfc_idtable_insert_batch_confirmed(table, batch, 2, 2, by_value, 2, conflicts, &inserted)
+                                     : dfc_idtable_insert_batch(table, batch, 2, 2, conflicts, &inserted);
+        CHECK_EQ_INT(status, DFC_OK);
+        CHECK_EQ_INT(inserted, 2);
+        CHECK(conflicts[0] == 0 && conflicts[1] == 0);
+        CHECK_EQ_INT(dfc_idtable_room(table), room - 1); /* zero took the mark: one entry more, one mark less */
+        size_t cursor = 0;
+        CHECK_EQ_INT(dfc_idtable_find(table, zero, &cursor), 2);
+        CHECK_EQ_INT(cursor, 1); /* in its home slot, the mark's */
+        cursor = 0;
+        CHECK_EQ_INT(dfc_idtable_find(table, far, &cursor), 3);
+        cursor = 0;
+        CHECK_EQ_INT(dfc_idtable_find(table, b, &cursor), 1);
+        dfc_idtable_free(table);
+    }
+}
+
 /* dfc_idtable_insert_batch_confirmed: a key sharing an entry's fingerprint (or an earlier
  * batch key's) is inserted unless the full keys are equal, so new keys take values in batch
  * order; dfc_idtable_insert_batch flags the same keys on fingerprints alone. Then at 10^5

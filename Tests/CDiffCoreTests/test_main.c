@@ -25,6 +25,7 @@ void test_idtable_remove_insert_cycle(void);
 void test_idtable_removed_marks(void);
 void test_idtable_home_slot_first(void);
 void test_idtable_batch_confirmed_keeps_order(void);
+void test_idtable_batch_into_marks(void);
 void test_idtable_clearing_marks_keeps_capacity(void);
 void test_lis_tie_breaks(void);
 void test_flat_known_answers(void);
@@ -74,6 +75,7 @@ int main(int argc, char **argv) {
         {"idtable_removed_marks", test_idtable_removed_marks},
         {"idtable_home_slot_first", test_idtable_home_slot_first},
         {"idtable_batch_confirmed_keeps_order", test_idtable_batch_confirmed_keeps_order},
+        {"idtable_batch_into_marks", test_idtable_batch_into_marks},
         {"idtable_clearing_marks_keeps_capacity", test_idtable_clearing_marks_keeps_capacity},
         {"lis_tie_breaks", test_lis_tie_breaks},
         {"flat_known_answers", test_flat_known_answers},

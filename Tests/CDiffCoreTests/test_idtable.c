@@ -557,6 +557,26 @@ void test_idtable_batch_into_marks(void) {
         CHECK_EQ_INT(dfc_idtable_find(table, far, &cursor), 3);
         cursor = 0;
         CHECK_EQ_INT(dfc_idtable_find(table, b, &cursor), 1);
+        /* A batch longer than the loop's prefetch distance, into a table that still holds a
+         * mark (b's removal leaves one mid-run): every key goes in, in order, and is found. */
+        CHECK_EQ_INT(dfc_idtable_reserve(table, 40, (const uint64_t[4]){a, b, zero, far}, 4), DFC_OK);
+        CHECK_EQ_INT(dfc_idtable_insert(table, a, 0), DFC_OK);
+        CHECK_EQ_INT(dfc_idtable_remove(table, b, 1), 1);
+        enum { LONG_BATCH = 20 };
+        uint64_t many[LONG_BATCH], known[4 + LONG_BATCH] = {a, b, zero, far};
+        uint8_t many_conflicts[LONG_BATCH];
+        for (uint32_t k = 0; k < LONG_BATCH; k++) many[k] = known[4 + k] = 1000 + 7919 * (uint64_t)k;
+        CHECK_EQ_INT(confirmed ? dfc_idtable_insert_batch_confirmed(table, many, LONG_BATCH, 4, known, 4, many_conflicts, &inserted)
+                               : dfc_idtable_insert_batch(table, many, LONG_BATCH, 4, many_conflicts, &inserted),
+                     DFC_OK);
+        CHECK_EQ_INT(inserted, LONG_BATCH);
+        for (uint32_t k = 0; k < LONG_BATCH; k++) {
+            CHECK_EQ_INT(many_conflicts[k], 0);
+            cursor = 0;
+            int64_t found;
+            while ((found = dfc_idtable_find(table, many[k], &cursor)) != DFC_NOT_FOUND && found != 4 + (int64_t)k) {}
+            CHECK_EQ_INT(found, 4 + (int64_t)k);
+        }
         dfc_idtable_free(table);
     }
 }

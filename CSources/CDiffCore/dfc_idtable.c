@@ -37,6 +37,14 @@ static inline uint32_t dfc__idtable_fingerprint(uint64_t key, unsigned bits) {
     return (uint32_t)((dfc__spread(key) >> 32) & ((UINT64_C(1) << (32u - bits)) - 1));
 }
 
+/* The slot's fingerprint bits in place (a value field of 0), from the key's spread hash: its
+ * bits 32 and up shifted left by `bits`, so that the home bits above the fingerprint fall off
+ * the 32-bit slot. A slot holds the key's fingerprint exactly when (slot ^ this) <= the value
+ * mask. */
+static inline dfc_slot dfc__idtable_fingerprint_bits(uint64_t spread, unsigned bits) {
+    return (dfc_slot)((spread >> 32) << bits);
+}
+
 static inline dfc_slot dfc__idtable_slot(uint32_t fingerprint, uint32_t value, unsigned bits) {
     return (dfc_slot)(((uint64_t)fingerprint << bits) | ((uint64_t)value + 1));
 }
@@ -239,10 +247,8 @@ static inline uint32_t dfc__idtable_insert_unmarked(dfc_slot *slots, size_t mask
     for (size_t i = 0; i < count; i++) {
         if (i + DFC__INSERT_PREFETCH < count)
             DFC_PREFETCH(&slots[dfc__spread(keys[i + DFC__INSERT_PREFETCH]) >> home_shift]);
-        /* As in dfc_idtable_find: the fingerprint bits in place, the home bits above them shifted
-         * off the 32-bit slot. */
         const uint64_t spread = dfc__spread(keys[i]);
-        const dfc_slot wanted = (dfc_slot)((spread >> 32) << bits);
+        const dfc_slot wanted = dfc__idtable_fingerprint_bits(spread, bits);
         size_t position = (size_t)(spread >> home_shift);
         uint8_t taken = 0;
         for (dfc_slot slot; (slot = slots[position]) != 0; position = (position + 1) & mask) {
@@ -364,15 +370,14 @@ int64_t dfc_idtable_find(const dfc_idtable *table, uint64_t key, size_t *cursor)
     if (DFC_LIKELY(*cursor == 0)) {
         /* The first call, and the entry in its home slot (most lookups of a present key, at a
          * load of 3/4 or less): about 20 instructions, where the walk's set-up is about 40.
-         * The slot's fingerprint bits equal the spread key's bits 32 and up shifted left by
-         * `bits` (the home bits above them fall off the 32-bit slot), and its value field is
-         * neither 0 (empty) nor all ones (removed). */
+         * The slot holds the key's fingerprint bits, and its value field is neither 0 (empty)
+         * nor all ones (removed). */
         const unsigned bits = table->bits;
         const uint64_t spread = dfc__spread(key);
         const dfc_slot slot = table->slots[(size_t)(spread >> (64u - bits))];
         const uint32_t value_mask = dfc__value_mask(bits);
         const uint32_t field = slot & value_mask;
-        const uint32_t wanted = (uint32_t)((spread >> 32) << bits);
+        const dfc_slot wanted = dfc__idtable_fingerprint_bits(spread, bits);
         if ((slot ^ wanted) <= value_mask && field - 1 < value_mask - 1) {
             *cursor = 1;
             return (int64_t)field - 1;

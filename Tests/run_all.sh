@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make test`: every part in order, each part's output as it runs, then one line that
 # says what ran and what passed, with the time taken. Exits non-zero if any part failed
-# (every part still runs, so one failure does not hide another).
+# (every part still runs, so one failure does not hide another). Each part's wall time is
+# printed after it and, for all of them, on a line before the summary.
 #
 # Every part must print the count of what it ran: a part whose count is missing, or whose
 # count is 0 (for example a `swift test --filter` that matched "with 0 tests"), fails even
@@ -14,7 +15,7 @@ MAKE=${MAKE:-make}
 start=$(date +%s)
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
-summary=() failures=()
+summary=() failures=() times=()
 selected=" ${TEST_PARTS:-} "
 
 # part NAME TARGET PATTERN [all]: runs `make TARGET`, then takes the last line matching PATTERN
@@ -23,9 +24,14 @@ part() {
     local name=$1 target=$2 pattern=$3 which=${4:-last}
     if [ -n "${TEST_PARTS:-}" ] && [[ "$selected" != *" $target "* ]]; then return; fi
     echo "==> $name (make $target)"
+    local part_start=$SECONDS
     # A part that hangs is stopped (and fails) instead of eating the whole CI budget.
     timeout "${PART_TIMEOUT:-1800}" $MAKE --no-print-directory "$target" 2>&1 | tee "$logs/$target.log"
     local status=${PIPESTATUS[0]}
+    # Each part's wall time, set-up and builds included: what to look at when make test grows.
+    local took="$((SECONDS - part_start))s"
+    echo "==> $name took $took"
+    times+=("$name $took")
     local count skipped
     if [ "$which" = all ]; then
         count=$(grep -Eo "$pattern" "$logs/$target.log" | paste -sd '|' | sed 's/|/ + /g')
@@ -91,6 +97,7 @@ if [ ${#summary[@]} -eq 0 ]; then
     exit 1
 fi
 line=$(IFS=';'; echo "${summary[*]}" | sed 's/;/ · /g')
+echo "make test: wall time by part: $(IFS=';'; echo "${times[*]}" | sed 's/;/ · /g')"
 if [ ${#failures[@]} -eq 0 ]; then
     echo "make test: PASSED in $((elapsed / 60))m$((elapsed % 60))s — $line"
 else

@@ -29,3 +29,11 @@ def test_the_installed_wheel_is_the_one_tested():
     here = pathlib.Path(diffable.__file__).resolve()
     assert here.is_relative_to(pathlib.Path(installed).resolve()), here
     assert pathlib.Path(diffable._core.__file__).name.endswith(".abi3.so")
+
+
+def test_the_install_instructions_name_this_version():
+    """python/README.md's install lines name the files this version builds (they named 0.3.0 after
+    0.5.0 was out, so a pasted command failed)."""
+    readme = (DFC_H.parents[3] / "python" / "README.md").read_text()
+    named = set(re.findall(r"pip install diffable-(\d+\.\d+\.\d+)", readme))
+    assert named == {core_header_version()}, named

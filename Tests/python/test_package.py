@@ -2,6 +2,7 @@
 for hostile input, the reusable Differ, and threads diffing at once."""
 import array
 import random
+import re
 import threading
 
 import pytest
@@ -115,6 +116,40 @@ def test_invalid_utf8_bytes_and_odd_objects_are_identifiers():
     assert diffable.diff([None, ("a",)], [("a",), None]).moves.tolist() == [[1, 0]]
     with pytest.raises(ValueError, match="not valid UTF-8"):
         diffable.diff(pa.array([b"\xff\xfe"], pa.binary()).cast(pa.string(), safe=False), [])
+
+
+def test_one_pass_iterables_are_read_once_and_indexed_later():
+    # A duplicate in a generator is named like one in a list (it used to raise TypeError from
+    # indexing the exhausted generator), and apply() takes inserts from what the diff read.
+    with pytest.raises(diffable.DuplicateError, match=r"'a' at \[0, 2\]"):
+        diffable.diff((x for x in ["a", "b", "a"]), ["a"])
+    with pytest.raises(diffable.DuplicateError, match=r"'b' at \[1, 2\]"):
+        diffable.diff([], map(str, ["a", "b", "b"]))
+    assert diffable.diff(["a"], (x for x in ["a", "b"])).apply(["a"]) == ["a", "b"]
+    assert diffable.diff(["a"], {"a": 1, "b": 2}.keys()).apply(["a"]) == ["a", "b"]
+    assert diffable.diff(iter([1]), iter([2, 1])).apply([1]) == [2, 1]
+    assert diffable.diff(["a"], map(str.upper, ["a", "b"]), key=str.lower).apply(["a"]) == ["a", "B"]
+
+
+def test_numpy_dtypes_without_a_buffer_are_named():
+    for values in (np.array(["2020-01-01"], dtype="datetime64[D]"), np.array([1], dtype="m8[s]")):
+        with pytest.raises(TypeError, match=re.escape(f"old: a numpy array of dtype {values.dtype} is not supported")):
+            diffable.diff(values, [])
+
+
+def test_the_mapping_hint_names_only_what_the_call_takes():
+    with pytest.raises(TypeError, match="pass key= to map them"):
+        diffable.diff(["a", 1], [])
+    with pytest.raises(TypeError, match=r"^old items\[3\] is int but old items\[0\] is str[^;]*$"):
+        diffable.diff_sections([("A", ["a"]), ("B", ["b", "c", 5])], [])
+    with pytest.raises(TypeError, match=r"identifiers must be hashable \(list is not\)$"):
+        diffable.diff_sections([("A", [[1]])], [])
+
+
+def test_the_docstrings_run_as_written():
+    import doctest
+    failed, attempted = doctest.testmod(diffable)
+    assert attempted > 0 and failed == 0
 
 
 def test_huge_lengths_are_rejected_before_reading():
@@ -395,6 +430,12 @@ def test_an_object_that_does_not_match_itself_is_reported():
     with pytest.warns(diffable.InconsistentHashWarning, match=r"old\[0\] and new\[1\] are the same object"):
         result = diffable.diff([x, y], [y, x])
     assert result.apply([x, y]) == [y, x]  # still a valid diff: deletes and inserts
+    # The warning names the line that called the library, through either entry point (diff()
+    # once named its own line, so the default filter showed it once per process).
+    for call in (diffable.diff, diffable.Differ().diff):
+        with pytest.warns(diffable.InconsistentHashWarning) as caught:
+            call([x, y], [y, x])
+        assert caught[0].filename == __file__, (call, caught[0].filename)
 
 
 def test_module_state_and_a_subinterpreter():

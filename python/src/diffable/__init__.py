@@ -2,7 +2,7 @@
 
     >>> import diffable
     >>> d = diffable.diff(["a", "b", "c", "d"], ["b", "c", "d", "a", "e"])
-    >>> d.deletes.tolist(), d.inserts.tolist(), [tuple(m) for m in d.moves.tolist()]
+    >>> d.deletes.tolist(), d.inserts.tolist(), list(zip(d.move_from.tolist(), d.move_to.tolist()))
     ([], [4], [(0, 3)])
     >>> d.steps()
     [('move', 0, 3), ('insert', 4)]
@@ -37,6 +37,7 @@ def key(identifier):
     a str's NFC UTF-8 bytes (canonically equivalent spellings share it) or of bytes as they are;
     an int is its own key (as unsigned 64 bits). O(length).
 
+    >>> import diffable
     >>> hex(diffable.key("abc"))
     '0x78af5f94892f3950'
     """
@@ -73,8 +74,25 @@ def _check_hashing(result, old_ids, new_ids):
         if j is not None:
             warnings.warn(f"old[{i}] and new[{j}] are the same object {old_ids[i]!r} but did not match: its hash "
                           "changed between the two lists or it is not equal to itself; it is reported as deleted "
-                          "and inserted", InconsistentHashWarning, stacklevel=3)
+                          "and inserted", InconsistentHashWarning, stacklevel=4)
             return
+
+
+def _indexable(values):
+    """`values` as something errors and ``Diff.apply`` can index later: a one-pass or unindexed
+    iterable (a generator, ``map``, ``iter(...)``, a dict view) is read into a list here, once.
+    Everything the core reads as it is stays as it is: sequences and buffers, sets and bare strs
+    (the core rejects them by name), and a length past MAX_COUNT (rejected before any read).
+    O(n) for a one-pass iterable, O(1) otherwise."""
+    if (hasattr(values, "__getitem__") or isinstance(values, (set, frozenset))
+            or hasattr(values, "__arrow_c_array__") or hasattr(values, "__arrow_c_stream__")):
+        return values
+    try:
+        if len(values) > MAX_COUNT:
+            return values
+    except TypeError:
+        pass  # no len(): an iterator
+    return list(values)
 
 
 def _item(values, index):
@@ -95,6 +113,12 @@ class Differ:
 
     def diff(self, old, new, *, key=None) -> Diff:
         """Diffs two lists of unique identifiers. See :func:`diffable.diff`."""
+        return self._diff(old, new, key)
+
+    def _diff(self, old, new, key):
+        """The diff, called straight from the public functions (``diff``, ``Differ.diff``), so that
+        InconsistentHashWarning names the line that called them."""
+        old, new = _indexable(old), _indexable(new)
         old_ids = [key(x) for x in old] if key is not None else _readable(old)
         new_ids = [key(x) for x in new] if key is not None else _readable(new)
         raw = self._core._diff(old_ids, new_ids)
@@ -157,7 +181,7 @@ def diff(old, new, *, key=None) -> Diff:
     KEPT_BUFFER_BYTES), so repeated diffs allocate nothing new.
     """
     with _thread_differ() as differ:
-        return differ.diff(old, new, key=key)
+        return differ._diff(old, new, key)
 
 
 #: The most buffer memory the Differ that diff() and diff_sections() keep per thread may hold

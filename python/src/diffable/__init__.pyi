@@ -1,4 +1,5 @@
 """Type stubs of the diffable package."""
+import builtins
 from array import array
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any, Literal, TypeAlias
@@ -26,9 +27,10 @@ class DuplicateError(ValueError):
 
 class UnknownIdentifierError(ValueError):
     snapshot: Literal["new"]
+    # builtins.list below: in this class body, `list` is the attribute declared next.
     list: Literal["reload_items", "reconfigure_items", "reload_sections"]
-    identifiers: list[Any]
-    positions: list[list[list[int]]]
+    identifiers: builtins.list[Any]
+    positions: builtins.list[builtins.list[builtins.list[int]]]
 
 class Diff:
     deletes: IntArray

@@ -230,6 +230,7 @@ static PyObject *differ_diff_sections(Differ *self, PyObject *args) {
     ids lists[4];
     memset(lists, 0, sizeof lists);
     PyObject *result = NULL;
+    /* An item's index counts across sections (the items of every section, in order). */
     static const char *names[4] = {"old items", "new items", "old sections", "new sections"};
     for (int i = 0; i < 4; i++)
         if (read_identifiers(self, sources[i], names[i], &self->scratch[i], &lists[i]) != 0) goto done;

@@ -138,20 +138,53 @@ static int kind_of(PyObject *item) {
     return IDS_OBJECT;
 }
 
+/* The hint for identifiers that need mapping: diff() takes key=; diff_sections() (whose sides
+ * are named "old items", "new sections", ...) does not. */
+static const char *key_hint(const char *side) {
+    return strcmp(side, "old") == 0 || strcmp(side, "new") == 0 ? "; pass key= to map them" : "";
+}
+
 static int mixed(const char *side, size_t index, PyObject *item, int kind) {
     PyObject *name = PyType_GetName(Py_TYPE(item));
     if (name == NULL) return -1;
     PyErr_Format(PyExc_TypeError,
                  "%s[%zu] is %U but %s[0] is %s: the identifiers of a diff must all be int, all str, "
-                 "all bytes, or all other hashable objects (pass key= to map them)",
-                 side, index, name, side, kind_name(kind));
+                 "all bytes, or all other hashable objects%s",
+                 side, index, name, side, kind_name(kind), key_hint(side));
     Py_DECREF(name);
     return -1;
 }
 
 /* Integer buffers: numpy integer arrays, array.array, memoryview. */
+/* Reports a numpy array whose dtype the core does not read, by its dtype (e.g. <U5), which its
+ * users know (the buffer format, '5w', they do not). Returns 0 with nothing reported when `source`
+ * has no dtype. */
+static int report_unsupported_dtype(PyObject *source, const char *side) {
+    PyObject *dtype = PyObject_HasAttrString(source, "dtype") ? PyObject_GetAttrString(source, "dtype") : NULL;
+    if (dtype == NULL) return 0;
+    PyErr_Format(PyExc_TypeError,
+                 "%s: a numpy array of dtype %S is not supported (integer arrays are); pass .tolist() "
+                 "for strings or objects, or a pyarrow array", side, dtype);
+    Py_DECREF(dtype);
+    return 1;
+}
+
 static int read_buffer(PyObject *source, const char *side, ids_scratch *scratch, ids *out) {
-    if (PyObject_GetBuffer(source, &out->view, PyBUF_RECORDS_RO) != 0) return -1;
+    if (PyObject_GetBuffer(source, &out->view, PyBUF_RECORDS_RO) != 0) {
+        /* numpy refuses a buffer of some dtypes (datetime64, timedelta64) with a ValueError that
+         * names neither the list nor the dtype: report it as every unsupported dtype is. */
+        if (!PyErr_ExceptionMatches(PyExc_ValueError) && !PyErr_ExceptionMatches(PyExc_BufferError)) return -1;
+        PyObject *type, *value, *traceback;
+        PyErr_Fetch(&type, &value, &traceback);
+        if (report_unsupported_dtype(source, side)) {
+            Py_XDECREF(type);
+            Py_XDECREF(value);
+            Py_XDECREF(traceback);
+        } else {
+            PyErr_Restore(type, value, traceback);
+        }
+        return -1;
+    }
     out->has_view = 1;
     Py_buffer *view = &out->view;
     if (view->ndim != 1) {
@@ -171,15 +204,7 @@ static int read_buffer(PyObject *source, const char *side, ids_scratch *scratch,
         format++;
     char code = format[0];
     if (code == 0 || format[1] != 0 || strchr("bBhHiIlLqQnN", code) == NULL) {
-        /* A numpy array names its dtype (e.g. <U5), which its users know; the buffer format
-         * ('5w') they do not. */
-        PyObject *dtype = PyObject_HasAttrString(source, "dtype") ? PyObject_GetAttrString(source, "dtype") : NULL;
-        if (dtype != NULL) {
-            PyErr_Format(PyExc_TypeError,
-                         "%s: a numpy array of dtype %S is not supported (integer arrays are); pass .tolist() "
-                         "for strings or objects, or a pyarrow array", side, dtype);
-            Py_DECREF(dtype);
-        } else {
+        if (!report_unsupported_dtype(source, side)) {
             PyErr_Clear();
             PyErr_Format(PyExc_TypeError,
                          "%s: a buffer of identifiers must hold native integers (format '%s' is not supported)",
@@ -354,8 +379,8 @@ static int read_objects(PyObject *list, const char *side, size_t count, ids *out
                 PyErr_Clear();
                 PyObject *name = PyType_GetName(Py_TYPE(item));
                 if (name == NULL) return -1;
-                PyErr_Format(PyExc_TypeError, "%s[%zu]: identifiers must be hashable (%U is not); pass key=", side,
-                             i, name);
+                PyErr_Format(PyExc_TypeError, "%s[%zu]: identifiers must be hashable (%U is not)%s", side, i,
+                             name, key_hint(side));
                 Py_DECREF(name);
             }
             return -1;

@@ -527,6 +527,11 @@ int dfc_batch_steps(dfc_context *context, const dfc_batch *batch, const uint32_t
     if (structural && (batch->reload_section_count || batch->reload_item_count)) return DFC_ERR_INVALID_ARGUMENT;
     if (!dfc__batch_in_range(batch, old_counts, old_section_count, new_counts, new_section_count))
         return DFC_ERR_INCONSISTENT;
+    /* Without a structural operation no section or row comes or goes: the counts must not change
+     * (a refresh batch is given the new counts twice). */
+    if (!structural && (old_section_count != new_section_count ||
+                        (old_section_count > 0 && memcmp(old_counts, new_counts, old_section_count * sizeof(uint32_t)) != 0)))
+        return DFC_ERR_INCONSISTENT;
 
     int status = DFC_OK;
     dfc_step *steps = dfc__context_scratch(context, DFC_BUF_STEPS, total ? total : 1, sizeof(dfc_step), &status);

@@ -35,6 +35,7 @@ void test_flat_exhaustive_small(void);
 void test_forced_collisions(void);
 void test_deferred_match_is_injective_on_unique_keys(void);
 void test_deferred_match_with_shared_keys(void);
+void test_byte_match_of_empty_identifiers_without_bytes(void);
 void test_deferred_match_refuses_one_partner_for_two(void);
 void test_deferred_validated_refuses_repeated_keys(void);
 void test_old_unique_check_finds_every_repeat(void);
@@ -85,6 +86,7 @@ int main(int argc, char **argv) {
         {"forced_collisions", test_forced_collisions},
         {"deferred_match_is_injective_on_unique_keys", test_deferred_match_is_injective_on_unique_keys},
         {"deferred_match_with_shared_keys", test_deferred_match_with_shared_keys},
+        {"byte_match_of_empty_identifiers_without_bytes", test_byte_match_of_empty_identifiers_without_bytes},
         {"deferred_match_refuses_one_partner_for_two", test_deferred_match_refuses_one_partner_for_two},
         {"deferred_validated_refuses_repeated_keys", test_deferred_validated_refuses_repeated_keys},
         {"old_unique_check_finds_every_repeat", test_old_unique_check_finds_every_repeat},

@@ -237,3 +237,24 @@ void test_old_unique_check_finds_every_repeat(void) {
     dfc_context_free(ctx);
     dfc_context_free(other);
 }
+
+/* Lists of only empty identifiers matched by bytes may come without bytes (NULL) and with
+ * offsets that are not 0: confirming a key match must not offset the NULL pointer (UBSan,
+ * under which make c-test runs, stops on `NULL + 5`). Flat and sectioned. */
+void test_byte_match_of_empty_identifiers_without_bytes(void) {
+    dfc_context *ctx = dfc_context_create(NULL);
+    const dfc_match bytes = {DFC_MATCH_BYTES, NULL, NULL};
+    const uint64_t empty_key = dfc_hash_one(NULL, 0, 0);
+    for (uint64_t start = 0; start <= 5; start += 5) {
+        uint64_t keys[] = {empty_key}, offsets[] = {start, start};
+        dfc_list old_list = {keys, 1, NULL, offsets}, new_list = {keys, 1, NULL, offsets};
+        dfc_flat_result r;
+        CHECK_EQ_INT(dfc_diff_flat(ctx, &old_list, &new_list, &bytes, 0, &r), DFC_OK);
+        CHECK(r.new_to_old[0] == 0 && r.delete_count == 0 && r.insert_count == 0 && r.move_count == 0);
+        /* Two of them in one list are a duplicate, found by confirming their equal keys. */
+        uint64_t two_keys[] = {empty_key, empty_key}, two_offsets[] = {start, start, start};
+        dfc_list two = {two_keys, 2, NULL, two_offsets};
+        CHECK_EQ_INT(dfc_diff_flat(ctx, &two, &new_list, &bytes, 0, &r), DFC_ERR_DUPLICATE);
+    }
+    dfc_context_free(ctx);
+}

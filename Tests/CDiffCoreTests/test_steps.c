@@ -151,11 +151,11 @@ void test_steps_hostile_batches(void) {
         accepted++;
         /* Replay on counts alone: sections as counts, every index checked when it is used. A
          * refresh batch's positions are in the new state. */
-        const bool structural = b.delete_section_count || b.insert_section_count || b.move_section_count ||
-                                b.delete_item_count || b.insert_item_count || b.move_item_count;
+        /* From the old counts, whatever the batch: a refresh batch is accepted only when they
+         * equal the new ones (its positions are then in both). */
         uint32_t counts[8];
-        size_t sections = structural ? so : sn;
-        memcpy(counts, structural ? old_counts : new_counts, sections * sizeof(uint32_t));
+        size_t sections = so;
+        memcpy(counts, old_counts, sections * sizeof(uint32_t));
         for (size_t k = 0; k < steps.count; k++) {
             const dfc_step st = steps.steps[k];
             switch (st.kind) {
@@ -201,6 +201,24 @@ void test_steps_hostile_batches(void) {
         CHECK_EQ_INT(sections, sn);
         for (size_t t = 0; t < sn && t < sections; t++) CHECK_EQ_INT(counts[t], new_counts[t]);
     }
+    /* Counts that change under a batch with no structural operation do not add up: refused,
+     * flat or sectioned, empty or refreshing. */
+    uint32_t three = 3, five = 5, two_sections[] = {1, 1}, four_sections[] = {1, 1, 1, 1};
+    dfc_batch empty = {0}, refresh = {0};
+    dfc_index_path last = {0, 2};
+    refresh.reconfigure_items = &last, refresh.reconfigure_item_count = 1;
+    dfc_steps steps;
+    CHECK_EQ_INT(dfc_batch_steps(ctx, &empty, &three, 1, &five, 1, &steps), DFC_ERR_INCONSISTENT);
+    CHECK_EQ_INT(dfc_batch_steps(ctx, &refresh, &three, 1, &five, 1, &steps), DFC_ERR_INCONSISTENT);
+    CHECK_EQ_INT(dfc_batch_steps(ctx, &empty, two_sections, 2, four_sections, 4, &steps), DFC_ERR_INCONSISTENT);
+    CHECK_EQ_INT(dfc_batch_steps(ctx, &refresh, &three, 1, &three, 1, &steps), DFC_OK);
+    CHECK(steps.count == 1 && steps.steps[0].kind == DFC_STEP_RECONFIGURE_ITEM);
+    dfc_flat_result grown = {0};
+    grown.old_count = 3, grown.new_count = 5;
+    CHECK_EQ_INT(dfc_flat_steps(ctx, &grown, &steps), DFC_ERR_INCONSISTENT);
+    grown.new_count = 3;
+    CHECK_EQ_INT(dfc_flat_steps(ctx, &grown, &steps), DFC_OK);
+    CHECK(steps.count == 0);
     printf("     hostile steps: %zu batches accepted and replayed in range, %zu refused\n", accepted, refused);
     CHECK(accepted > 100 && refused > 1000);
     dfc_context_free(ctx);

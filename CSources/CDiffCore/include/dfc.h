@@ -725,7 +725,8 @@ typedef struct dfc_flat_result {
  *         DFC_ERR_INVALID_ARGUMENT (bad match kind, missing callback or
  *         bytes, unknown flag); DFC_ERR_INCONSISTENT (offsets);
  *         DFC_ERR_OUT_OF_MEMORY; DFC_ERR_DUPLICATE (see
- *         dfc_context_duplicates). On error `result` is left untouched.
+ *         dfc_context_duplicates); DFC_ERR_SHARED_KEY (DFC_MATCH_DEFERRED only:
+ *         two elements share a key). On error `result` is left untouched.
  * Complexity O(n + m) expected plus O(k log k) for the k matched elements
  * between the common prefix and suffix. Memory: O(n + m) in the context, least
  * for equal lists and most for a full shuffle (bytes per element:
@@ -834,8 +835,8 @@ typedef struct dfc_sections_result {
  *         DFC_ERR_INVALID_ARGUMENT; DFC_ERR_INCONSISTENT (section starts);
  *         DFC_ERR_UNKNOWN_IDENTIFIER (a refresh index out of range);
  *         DFC_ERR_OUT_OF_MEMORY; DFC_ERR_DUPLICATE (see dfc_context_duplicates:
- *         sections are tagged is_section, item indices are flat).
- *         On error `result` is left untouched.
+ *         sections are tagged is_section, item indices are flat);
+ *         DFC_ERR_SHARED_KEY (as dfc_diff_flat). On error `result` is left untouched.
  * Complexity O(n + m + s + r) expected (n, m: old and new items; s: old and
  * new sections; r: refresh requests) plus O(k log k + s log s) for the LIS
  * of the k matched items and of the sections; the validity fixpoint takes at

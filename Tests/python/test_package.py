@@ -252,6 +252,18 @@ def test_one_differ_in_two_threads_is_refused_not_corrupted():
         t.join()
     assert results and all(r == len(old) - 1 for r in results)
     assert all("another thread" in e for e in errors)
+    # Re-entered from an identifier's own code in the same thread: the same refusal, saying so.
+    class Reentrant:
+        def __hash__(self):
+            return 1
+
+        def __eq__(self, other):
+            differ.diff([1], [1])
+            return self is other
+
+    with pytest.raises(RuntimeError, match="already diffing, in another thread or in code of this diff"):
+        differ.diff([Reentrant(), Reentrant()], [])
+    assert differ.diff([1], [2, 1]).inserts.tolist() == [0]  # and it is free again
 
 
 def test_apply_checks_the_length():

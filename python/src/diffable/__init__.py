@@ -102,8 +102,9 @@ def _item(values, index):
 
 class Differ:
     """A reusable differ: it keeps the C core's context and key arrays between diffs, so once
-    warm (after a diff of the largest size, or ``reserve``) the core allocates nothing per diff.
-    Use one Differ per thread (a Differ busy in another thread raises RuntimeError).
+    warm (after a diff of the largest size and shape, e.g. a shuffle, or ``reserve``) the core
+    allocates nothing per diff. Use one Differ per thread (a Differ already diffing, in another
+    thread or in an ``__eq__`` or ``__hash__`` it called, raises RuntimeError).
     """
 
     __slots__ = ("_core",)

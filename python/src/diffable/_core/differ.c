@@ -61,7 +61,11 @@ static int pair_match(const char *what, identity *pair, dfc_match *match) {
 
 static int enter(Differ *self) {
     if (self->busy) {
-        PyErr_SetString(PyExc_RuntimeError, "this Differ is diffing in another thread; use one Differ per thread");
+        /* Busy in another thread, or re-entered from Python code it runs (a key function, an
+         * __eq__ or __hash__) in this one. */
+        PyErr_SetString(PyExc_RuntimeError,
+                        "this Differ is already diffing, in another thread or in code of this diff (an __eq__ or "
+                        "__hash__); use one Differ per thread, and another one inside such code");
         return -1;
     }
     if (self->context == NULL && (self->context = dfc_context_create(NULL)) == NULL) {

@@ -37,3 +37,14 @@ def test_the_install_instructions_name_this_version():
     readme = (DFC_H.parents[3] / "python" / "README.md").read_text()
     named = set(re.findall(r"pip install diffable-(\d+\.\d+\.\d+)", readme))
     assert named == {core_header_version()}, named
+
+
+def test_the_licenses_ship_with_the_package():
+    """The package's license and xxHash's (its XXH3 is compiled into the extension) are in the
+    installed metadata, as an SPDX expression and as files."""
+    distribution = importlib.metadata.distribution("diffable")
+    assert distribution.metadata["License-Expression"] == "MIT AND BSD-2-Clause"
+    shipped = {pathlib.PurePath(str(f)).name: f for f in distribution.files or [] if "licenses" in str(f).lower()}
+    assert {"Diffable-MIT.txt", "xxHash-BSD-2-Clause.txt"} <= set(shipped), sorted(shipped)
+    assert "Yann Collet" in shipped["xxHash-BSD-2-Clause.txt"].read_text()
+    assert "Typing :: Typed" in distribution.metadata.get_all("Classifier")

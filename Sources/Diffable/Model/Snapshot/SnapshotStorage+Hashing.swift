@@ -93,16 +93,26 @@ extension DiffableDataSourceSnapshot {
     /// hash value): then ``SnapshotError/inconsistentHashing(sections:items:)`` naming it where it is.
     /// - Complexity: O(n · k) `==` calls for items keyed by `hashValue` (an error path); O(k) otherwise.
     func missingItemsError(_ identifiers: [ItemIdentifierType]) -> SnapshotError {
+        let identifiers = Self.firstOccurrences(identifiers)  // a move onto itself names its item twice
         let stored = identifiers.flatMap { identifier in storage.itemsEqual(to: identifier).map { (identifier, $0) } }
         if stored.isEmpty { return .unknownItems(identifiers.map { String(reflecting: $0) }) }
         return .inconsistentHashing(
             sections: [], items: stored.map { .init(identifier: String(reflecting: $0.0), positions: [storage.itemPosition($0.1)]) })
     }
 
+    /// `identifiers` without repeats, each at its first place: an error names each identifier once.
+    /// - Complexity: O(k) expected.
+    static func firstOccurrences<T: Hashable>(_ identifiers: [T]) -> [T] {
+        guard identifiers.count > 1 else { return identifiers }
+        var seen = Set<T>(minimumCapacity: identifiers.count)
+        return identifiers.filter { seen.insert($0).inserted }
+    }
+
     /// ``missingItemsError(_:)`` for sections: ``SnapshotError/unknownSection(_:)`` (`single`) or
     /// ``SnapshotError/unknownSections(_:)`` when no equal section is stored.
     /// - Complexity: O(s · k) `==` calls for sections keyed by `hashValue`; O(k) otherwise.
     func missingSectionsError(_ identifiers: [SectionIdentifierType], single: Bool) -> SnapshotError {
+        let identifiers = Self.firstOccurrences(identifiers)
         let stored = identifiers.flatMap { identifier in storage.sectionsEqual(to: identifier).map { (identifier, $0) } }
         if stored.isEmpty {
             let names = identifiers.map { String(reflecting: $0) }

@@ -135,6 +135,10 @@ import Testing
         #expect(throws: SnapshotError.anchorIsMoved("\"1\"")) { try snapshot.tryMoveItem("1", beforeItem: "1") }
         #expect(throws: SnapshotError.unknownItems(["\"9\""])) { try snapshot.tryReloadItems(["1", "9"]) }
         #expect(throws: SnapshotError.unknownSections(["\"Z\""])) { try snapshot.tryReloadSections(["Z"]) }
+        // An unknown identifier named twice in one call is named once.
+        #expect(throws: SnapshotError.unknownItems(["\"9\""])) { try snapshot.tryMoveItem("9", beforeItem: "9") }
+        #expect(throws: SnapshotError.unknownItems(["\"9\"", "\"8\""])) { try snapshot.tryReconfigureItems(["9", "8", "9"]) }
+        #expect(throws: SnapshotError.unknownSections(["\"Z\""])) { try snapshot.tryMoveSection("Z", afterSection: "Z") }
         #expect(throws: SnapshotError.duplicateSections([.init(identifier: "\"B\"", positions: [[0], [1]])])) {
             try snapshot.tryAppendSections(["B", "B"])
         }

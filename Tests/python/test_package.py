@@ -146,6 +146,14 @@ def test_the_mapping_hint_names_only_what_the_call_takes():
         diffable.diff_sections([("A", [[1]])], [])
 
 
+def test_a_bare_string_refresh_request_is_refused():
+    snapshot = [("S", ["a", "b"])]
+    for name in ("reload_items", "reconfigure_items", "reload_sections"):
+        with pytest.raises(TypeError, match=f"{name} is a str; pass a list of identifiers"):
+            diffable.diff_sections(snapshot, snapshot, **{name: "ab"})
+    assert diffable.diff_sections(snapshot, snapshot, reload_items=["a"]).batches[-1].reload_items == [(0, 0)]
+
+
 def test_the_docstrings_run_as_written():
     import doctest
     failed, attempted = doctest.testmod(diffable)

@@ -157,11 +157,21 @@ def _refresh_indices(requests, known, unknown):
     return found
 
 
+def _request_list(requests, name):
+    """The identifiers of one refresh request as a list; a bare str or bytes is refused (it would
+    be read as its characters, one identifier each). O(len(requests))."""
+    if isinstance(requests, (str, bytes)):
+        raise TypeError(f"{name} is a {type(requests).__name__}; pass a list of identifiers "
+                        f"(e.g. [{requests!r}])")
+    return list(requests)
+
+
 def diff_sections(core, old, new, reload_items, reconfigure_items, reload_sections):
     old_sections, old_items, old_starts = _flatten(old, "old")
     new_sections, new_items, new_starts = _flatten(new, "new")
-    requests = (("reload_items", list(reload_items)), ("reconfigure_items", list(reconfigure_items)),
-                ("reload_sections", list(reload_sections)))
+    requests = (("reload_items", _request_list(reload_items, "reload_items")),
+                ("reconfigure_items", _request_list(reconfigure_items, "reconfigure_items")),
+                ("reload_sections", _request_list(reload_sections, "reload_sections")))
     indices, unknown = [b"", b"", b""], (None, {})
     if any(values for _, values in requests):
         # Refresh requests name identifiers; the core takes indices into the new snapshot.

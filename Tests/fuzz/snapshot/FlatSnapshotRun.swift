@@ -38,7 +38,12 @@ struct FlatSnapshotRun<Item: Hashable> {
         return order.filter { positions[$0]!.count > 1 }.map { .init(identifier: String(reflecting: $0), positions: positions[$0]!) }
     }
 
-    static func names<T>(_ identifiers: [T]) -> [String] { identifiers.map { String(reflecting: $0) } }
+    /// The identifiers as an error names them: each once, at its first place (a move onto itself
+    /// names its unknown item once).
+    static func names<T>(_ identifiers: [T]) -> [String] {
+        var seen = Set<String>()
+        return identifiers.map { String(reflecting: $0) }.filter { seen.insert($0).inserted }
+    }
 
     /// Why adding `sections` must fail, if it must.
     func sectionAdditionError(_ sections: [Int]) -> SnapshotError? {

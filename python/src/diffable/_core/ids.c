@@ -155,7 +155,6 @@ static int mixed(const char *side, size_t index, PyObject *item, int kind) {
     return -1;
 }
 
-/* Integer buffers: numpy integer arrays, array.array, memoryview. */
 /* Reports a numpy array whose dtype the core does not read, by its dtype (e.g. <U5), which its
  * users know (the buffer format, '5w', they do not). Returns 0 with nothing reported when `source`
  * has no dtype. */
@@ -169,6 +168,7 @@ static int report_unsupported_dtype(PyObject *source, const char *side) {
     return 1;
 }
 
+/* Integer buffers: numpy integer arrays, array.array, memoryview. */
 static int read_buffer(PyObject *source, const char *side, ids_scratch *scratch, ids *out) {
     if (PyObject_GetBuffer(source, &out->view, PyBUF_RECORDS_RO) != 0) {
         /* numpy refuses a buffer of some dtypes (datetime64, timedelta64) with a ValueError that

@@ -1,6 +1,7 @@
 # Diffable — the two commands a new user needs:
 #   make demo   build everything and run the demo on built-in data
-#   make test   install what is missing, then run every test (C, Swift, Python)
+#   make test   install what is missing, then run the core tests (C, Swift, Python, CLI, GTK);
+#               make test-long runs the rest (browser, PostgreSQL, TSan, valgrind, libFuzzer)
 # Both do all set-up on a fresh Debian machine.
 
 SHELL := /bin/bash
@@ -29,7 +30,7 @@ PYTHON_READY := $(if $(filter $(VENV)/bin/python,$(PYTHON)),$(VENV)/bin/python)
 PREFIX ?= /usr/local
 FIXTURE_LIBS := libcjson libutf8proc
 
-.PHONY: all demo test deps lint app-instructions steps-mutations python-floors python-asan serve-release web-load web-postgres-test web-db-deps web-db-test web-db-soak db-bench serve-db gtk-deps gtk-test gtk-demo gtk-bench gtk-valgrind web-deps web-build web-swift-test web-test web-screenshot serve web-bench sanitize tsan c-deps python-deps python-package python-package-test python-bench c-test c-fixtures swift-test toplevel-test cli-test python-test fixtures fixtures-check \
+.PHONY: all demo test test-long test-all deps lint app-instructions steps-mutations python-floors python-asan serve-release web-load web-postgres-test web-db-deps web-db-test web-db-soak db-bench serve-db gtk-deps gtk-test gtk-demo gtk-bench gtk-valgrind web-deps web-build web-swift-test web-test web-screenshot serve web-bench sanitize tsan c-deps python-deps python-package python-package-test python-bench c-test c-fixtures swift-test toplevel-test cli-test python-test fixtures fixtures-check \
         lib lib-deps install install-lib c-install-test bench-check-test FORCE docs bench bench-check bench-thresholds bench-cli plot c-bench fuzz fuzz-replay fuzz-replay-swift fuzz-swift-build fuzz-deep \
         fuzz-merge clean valgrind valgrind-deps c-coverage coverage-deps stress check-deep
 
@@ -258,7 +259,7 @@ $(BUILD)/fuzz_idtable: Tests/CDiffCoreTests/fuzz/fuzz_idtable.c $(C_TEST_SUPPORT
 
 # A bounded libFuzzer pass when a clang with libFuzzer is present: FUZZ_SECONDS (default 20)
 # in all, half to each C target (diff, then identifier table), one line "NAME: N executions" each;
-# without such a clang, one line "fuzz: skipped (…)" (make test shows it as skipped, not passed).
+# without such a clang, one line "fuzz: skipped (…)" (make test-long shows it as skipped, not passed).
 fuzz: deps
 	@if [ -z "$(FUZZ_CC)" ]; then echo "fuzz: skipped (no clang with libFuzzer)"; exit 0; fi; \
 	$(MAKE) --no-print-directory $(BUILD)/fuzz_diff $(BUILD)/fuzz_idtable && \
@@ -498,7 +499,7 @@ web-screenshot: web-deps web-build
 	cp Web/.build/web-demo.png docs/web-demo.png
 
 # The demo: a 10^4-row leaderboard re-ranked five times a second; prints its URL. The debug
-# build that make test (web-test) leaves: after it, this starts in seconds (a first build takes
+# build that make test-long (web-test) leaves: after it, this starts in seconds (a first build takes
 # about 5-9 minutes on 2 cores). serve-release: the optimized build (its own first build, about
 # 5-9 minutes more), for many viewers.
 serve: deps
@@ -618,9 +619,17 @@ gtk-bench: deps gtk-deps
 
 # ---- the README's two commands ------------------------------------------------
 
-# Runs every part (see Tests/run_all.sh) and ends with one line: what ran, what passed, how long.
+# Runs the core parts (see Tests/run_all.sh and docs/TESTING.md) and ends with one line: what
+# ran, what passed, how long. test-long: the parts with long builds or instrumented runs (the
+# browser and PostgreSQL consumers, TSan, valgrind, libFuzzer). test-all: both; CI runs both.
 test: deps
-	@MAKE="$(MAKE)" Tests/run_all.sh
+	@MAKE="$(MAKE)" TEST_TIER=core Tests/run_all.sh
+
+test-long: deps
+	@MAKE="$(MAKE)" TEST_TIER=long Tests/run_all.sh
+
+test-all: deps
+	@MAKE="$(MAKE)" TEST_TIER=all Tests/run_all.sh
 
 demo: deps
 	swift build -c release --product diffable

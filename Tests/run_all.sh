@@ -107,6 +107,7 @@ part "DocC" docs 'DocC: [0-9]+ pages'
 part "GTK" gtk-test 'GTK: [0-9]+ passed, [0-9]+ failed'
 
 in_tier long
+part "C tests, clang" c-test-clang '[0-9]+ passed, [0-9]+ failed'
 part "libFuzzer" fuzz '[a-z]+: [0-9]+ executions' all
 part "valgrind" valgrind 'C (tests|fixtures): [0-9]+ passed, [0-9]+ failed' all
 part "Browser" web-test '[0-9]+ passed'

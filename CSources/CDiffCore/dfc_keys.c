@@ -47,8 +47,9 @@ int dfc_hash_strided(const void *bytes, size_t size, size_t stride, size_t count
     if (bytes == NULL || keys == NULL) return DFC_ERR_NULL_ARGUMENT;
     if (count > DFC_MAX_COUNT) return DFC_ERR_TOO_LARGE;
     if (size > stride) return DFC_ERR_INVALID_ARGUMENT;
-    /* The span read is (count - 1) * stride + size bytes. */
-    if (stride > (SIZE_MAX - size) / count || dfc__byte_range_overflows(bytes, (uint64_t)((count - 1) * stride + size)))
+    /* The span read is (count - 1) * stride + size bytes (one identifier reads `size`, whatever the stride). */
+    if ((count > 1 && stride > (SIZE_MAX - size) / (count - 1)) ||
+        dfc__byte_range_overflows(bytes, (uint64_t)((count - 1) * stride + size)))
         return DFC_ERR_TOO_LARGE;
     const unsigned char *base = bytes;
     if (size == 16) DFC_HASH_EACH(16);

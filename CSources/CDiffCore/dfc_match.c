@@ -316,6 +316,8 @@ int dfc__match_lists(dfc_context *context, const dfc_identity *identity, unsigne
     int status = validate ? dfc__match_validated(&work, (flags & DFC_DIFF_ASSUME_OLD_UNIQUE) != 0) : dfc__match_trusted(&work);
     /* Keys alone gave one old element two partners: only a shared key does that. */
     if (status == DFC_OK && work.taken_twice && identity->match.kind == DFC_MATCH_DEFERRED) status = DFC_ERR_SHARED_KEY;
+    /* A list cut short (out of memory while reporting) must not be read as the repeats of this call. */
+    if (status != DFC_OK) context->duplicate_count = 0;
     *common_prefix = prefix;
     *common_suffix = suffix;
     return status;

@@ -556,6 +556,13 @@ static long hash_strided_null_keys(contract_env *e) { (void)e; return dfc_hash_s
 static long hash_strided_zero(contract_env *e) { (void)e; return dfc_hash_strided(NULL, 16, 16, 0, 0, NULL); }
 static long hash_strided_too_large(contract_env *e) { return dfc_hash_strided("ab", 1, 1, DFC_MAX_COUNT + 1, 0, e->out.keys); }
 static long hash_strided_span_overflows(contract_env *e) { return dfc_hash_strided("ab", 1, SIZE_MAX / 2, 3, 0, e->out.keys); }
+/* One identifier reads `size` bytes whatever the stride: a stride no element uses is no overflow. */
+static long hash_strided_one_at_any_stride(contract_env *e) {
+    const char one[] = "q";
+    int status = dfc_hash_strided(one, 1, SIZE_MAX, 1, 0, e->out.keys);
+    if (status != DFC_OK) return status;
+    return e->out.keys[0] == dfc_hash_one(one, 1, 0) ? DFC_OK : WRONG_OUTPUT;
+}
 static long hash_strided_size_above_stride(contract_env *e) { return dfc_hash_strided("abcd", 3, 2, 2, 0, e->out.keys); }
 static long hash_bytes_offsets_past_memory(contract_env *e) {
     const uint64_t offsets[] = {0, 2, UINT64_MAX};
@@ -777,6 +784,13 @@ static long insert_batch_confirmed_zero(contract_env *e) {
     size_t inserted = 9;
     int status = dfc_idtable_insert_batch_confirmed(e->table, NULL, 0, 0, NULL, 0, NULL, &inserted);
     return status == DFC_OK && inserted != 0 ? WRONG_OUTPUT : status;
+}
+/* An empty batch is checked as any other: its arguments decide, not its size. */
+static long insert_batch_confirmed_zero_known_past_first(contract_env *e) {
+    return dfc_idtable_insert_batch_confirmed(e->table, NULL, 0, 2, e->keys, 3, NULL, &e->out.size);
+}
+static long insert_batch_confirmed_zero_null_value_keys(contract_env *e) {
+    return dfc_idtable_insert_batch_confirmed(e->table, NULL, 0, 3, NULL, 3, NULL, &e->out.size);
 }
 static long insert_batch_confirmed_too_large(contract_env *e) {
     return dfc_idtable_insert_batch_confirmed(e->table, batch_keys, DFC_MAX_COUNT + 1, 0, NULL, 0, e->out.flags,
@@ -1457,6 +1471,7 @@ static const contract_row rows[] = {
 
     STATUS(dfc_hash_strided, CASE_VALID, "keys equal dfc_hash_one, sizes 16 and 5", hash_strided_valid, DFC_OK),
     STATUS(dfc_hash_strided, CASE_VALID, "size above stride", hash_strided_size_above_stride, DFC_ERR_INVALID_ARGUMENT),
+    STATUS(dfc_hash_strided, CASE_VALID, "one identifier at stride SIZE_MAX: its key", hash_strided_one_at_any_stride, DFC_OK),
     STATUS(dfc_hash_strided, CASE_NULL, "NULL bytes, count 2", hash_strided_null_bytes, DFC_ERR_NULL_ARGUMENT),
     STATUS(dfc_hash_strided, CASE_NULL, "NULL keys, count 2", hash_strided_null_keys, DFC_ERR_NULL_ARGUMENT),
     STATUS(dfc_hash_strided, CASE_ZERO, "count 0, every pointer NULL", hash_strided_zero, DFC_OK),
@@ -1549,6 +1564,10 @@ static const contract_row rows[] = {
     STATUS(dfc_idtable_insert_batch_confirmed, CASE_NULL, "NULL value_keys, known_count 3: table unchanged",
            insert_batch_confirmed_null_value_keys, DFC_ERR_NULL_ARGUMENT),
     STATUS(dfc_idtable_insert_batch_confirmed, CASE_ZERO, "count 0, every array NULL", insert_batch_confirmed_zero, DFC_OK),
+    STATUS(dfc_idtable_insert_batch_confirmed, CASE_ZERO, "count 0, known_count 3 past first_value 2",
+           insert_batch_confirmed_zero_known_past_first, DFC_ERR_INCONSISTENT),
+    STATUS(dfc_idtable_insert_batch_confirmed, CASE_ZERO, "count 0, NULL value_keys with known_count 3",
+           insert_batch_confirmed_zero_null_value_keys, DFC_ERR_NULL_ARGUMENT),
     STATUS(dfc_idtable_insert_batch_confirmed, CASE_TOO_LARGE, "count DFC_MAX_COUNT + 1", insert_batch_confirmed_too_large,
            DFC_ERR_TOO_LARGE),
     STATUS(dfc_idtable_insert_batch_confirmed, CASE_OVERFLOW, "first_value + count past DFC_MAX_COUNT",

@@ -13,6 +13,20 @@ void test_allocation_failure_every_k(void) {
     uint64_t a[64], b[64];
     for (size_t i = 0; i < 64; i++) a[i] = i, b[i] = 63 - i;
     a[0] = 5, a[5] = 0; /* break the prefix so the table runs */
+    /* An old list of 8 identifiers, each 8 times: 56 duplicates, whose list grows while they are
+     * found. A diff that runs out of memory while listing them must leave no list behind; one
+     * that finishes lists all 56. */
+    uint64_t repeats[64];
+    for (size_t i = 0; i < 64; i++) repeats[i] = i % 8;
+    size_t all_duplicates = 0;
+    {
+        dfc_context *ctx = dfc_context_create(NULL);
+        dfc_flat_result r;
+        CHECK_EQ_INT(diff_keys(ctx, repeats, 64, a, 64, 0, &r), DFC_ERR_DUPLICATE);
+        dfc_context_duplicates(ctx, &all_duplicates);
+        CHECK_EQ_INT(all_duplicates, 56);
+        dfc_context_free(ctx);
+    }
     for (long fail_at = 1; fail_at < 60; fail_at++) {
         test_heap state = {.fail_at = fail_at};
         dfc_allocator allocator = {test_allocate, test_release, &state};
@@ -32,6 +46,30 @@ void test_allocation_failure_every_k(void) {
         CHECK_EQ_INT(diff_keys(ctx, a, 64, b, 64, 0, &r), DFC_OK);
         CHECK(oracle_flat_replay(a, 64, b, 64, &r));
         dfc_context_free(ctx);
+        CHECK_EQ_INT(state.live, 0);
+
+        /* duplicates: all of them, or (out of memory) none, flat and sectioned */
+        state = (test_heap){.fail_at = fail_at};
+        ctx = dfc_context_create(&allocator);
+        if (ctx != NULL) {
+            size_t listed = 99;
+            status = diff_keys(ctx, repeats, 64, a, 64, 0, &r);
+            CHECK(status == DFC_ERR_DUPLICATE || status == DFC_ERR_OUT_OF_MEMORY);
+            const dfc_duplicate *list = dfc_context_duplicates(ctx, &listed);
+            CHECK_EQ_INT(listed, status == DFC_ERR_DUPLICATE ? all_duplicates : 0);
+            CHECK((list == NULL) == (status != DFC_ERR_DUPLICATE));
+            uint64_t sections[] = {1, 2};
+            uint32_t starts[] = {0, 32, 64};
+            dfc_snapshot repeated = {{sections, 2, NULL, NULL}, {repeats, 64, NULL, NULL}, starts};
+            dfc_snapshot plain = {{sections, 2, NULL, NULL}, {a, 64, NULL, NULL}, starts};
+            dfc_sections_result sr;
+            status = dfc_diff_sections(ctx, &repeated, &plain, NULL, &injective, &injective, 0, &sr);
+            CHECK(status == DFC_ERR_DUPLICATE || status == DFC_ERR_OUT_OF_MEMORY);
+            list = dfc_context_duplicates(ctx, &listed);
+            CHECK_EQ_INT(listed, status == DFC_ERR_DUPLICATE ? all_duplicates : 0);
+            CHECK((list == NULL) == (status != DFC_ERR_DUPLICATE));
+            dfc_context_free(ctx);
+        }
         CHECK_EQ_INT(state.live, 0);
 
         /* the sectioned diff: fails cleanly at every allocation, works afterwards */

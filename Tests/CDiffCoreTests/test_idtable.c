@@ -686,8 +686,16 @@ void test_idtable_removed_marks(void) {
             order[i - 1] = order[j];
             order[j] = t;
         }
-        for (uint32_t i = 0; i < LIMIT; i++) CHECK_EQ_INT(dfc_idtable_remove(table, keys[order[i]], order[i]), 1);
+        CHECK_EQ_INT(dfc_idtable_room(table), 0);
+        for (uint32_t i = 0; i < LIMIT; i++) {
+            /* A removal never lowers the room (it raises it when its slot ends a run). */
+            const size_t room = dfc_idtable_room(table);
+            CHECK_EQ_INT(dfc_idtable_remove(table, keys[order[i]], order[i]), 1);
+            CHECK(dfc_idtable_room(table) >= room);
+        }
         CHECK_EQ_INT(dfc_idtable_count(table), 0);
+        /* The last removal of each run cleared the marks before it: every slot is free again. */
+        CHECK_EQ_INT(dfc_idtable_room(table), LIMIT);
         for (uint32_t v = 0; v < LIMIT; v++) {
             size_t cursor = 0;
             CHECK_EQ_INT(dfc_idtable_find(table, keys[v], &cursor), DFC_NOT_FOUND);
@@ -696,6 +704,27 @@ void test_idtable_removed_marks(void) {
     }
     CHECK_EQ_INT(heap.calls, calls);
     CHECK_EQ_INT(dfc_idtable_sizeof(table), size);
+    dfc_idtable_free(table);
+}
+
+/* dfc_idtable_room after removals, as dfc.h says: one key entered with values 0, 1, 2 fills
+ * three slots of one run; removing 0 and 1 leaves marks (the room stays), removing 2 ends the
+ * run and empties all three. */
+void test_idtable_room_after_removals(void) {
+    const uint64_t key = 77;
+    dfc_idtable *table = dfc_idtable_create(NULL);
+    CHECK_EQ_INT(dfc_idtable_reserve(table, 12, NULL, 0), DFC_OK);
+    const size_t empty = dfc_idtable_room(table);
+    for (uint32_t v = 0; v < 3; v++) CHECK_EQ_INT(dfc_idtable_insert(table, key, v), DFC_OK);
+    CHECK_EQ_INT(dfc_idtable_room(table), empty - 3);
+    CHECK_EQ_INT(dfc_idtable_remove(table, key, 0), 1);
+    CHECK_EQ_INT(dfc_idtable_room(table), empty - 3);
+    CHECK_EQ_INT(dfc_idtable_remove(table, key, 1), 1);
+    CHECK_EQ_INT(dfc_idtable_room(table), empty - 3);
+    CHECK_EQ_INT(dfc_idtable_remove(table, key, 2), 1);
+    CHECK_EQ_INT(dfc_idtable_room(table), empty);
+    size_t cursor = 0;
+    CHECK_EQ_INT(dfc_idtable_find(table, key, &cursor), DFC_NOT_FOUND);
     dfc_idtable_free(table);
 }
 

@@ -27,6 +27,7 @@ void test_idtable_home_slot_first(void);
 void test_idtable_batch_confirmed_keeps_order(void);
 void test_idtable_batch_into_marks(void);
 void test_idtable_clearing_marks_keeps_capacity(void);
+void test_idtable_room_after_removals(void);
 void test_lis_tie_breaks(void);
 void test_flat_known_answers(void);
 void test_flat_random_replay(void);
@@ -78,6 +79,7 @@ int main(int argc, char **argv) {
         {"idtable_batch_confirmed_keeps_order", test_idtable_batch_confirmed_keeps_order},
         {"idtable_batch_into_marks", test_idtable_batch_into_marks},
         {"idtable_clearing_marks_keeps_capacity", test_idtable_clearing_marks_keeps_capacity},
+        {"idtable_room_after_removals", test_idtable_room_after_removals},
         {"lis_tie_breaks", test_lis_tie_breaks},
         {"flat_known_answers", test_flat_known_answers},
         {"flat_random_replay", test_flat_random_replay},

@@ -463,9 +463,10 @@ typedef struct dfc_duplicate {
 } dfc_duplicate;
 
 /**
- * @brief Every duplicate found by the last call that returned
- * DFC_ERR_DUPLICATE, in the order they were found (ascending `duplicate`
- * per list, old list first).
+ * @brief Every duplicate found by the last diff on the context, when it
+ * returned DFC_ERR_DUPLICATE, in the order they were found (ascending
+ * `duplicate` per list, old list first). After a diff that returned anything
+ * else (out of memory while listing them included), there is none.
  * @param count receives the number of entries (0 for NULL context).
  * @return borrowed array valid until the next call on the context; NULL when
  *         there is none. Complexity O(1).
@@ -641,7 +642,9 @@ size_t dfc_idtable_count(const dfc_idtable *DFC_NULLABLE table);
 /**
  * @brief How many entries can be inserted before the table needs a reserve: a reserve
  * of up to count + room entries (count: dfc_idtable_count) returns at once, without
- * reading its keys. Removals do not raise it (their marks hold slots until a rebuild).
+ * reading its keys. A removal raises it only when its slot ends a run of
+ * occupied slots (the slot, and the removal marks just before it, are emptied); any
+ * other removal leaves a mark that holds its slot until a growing reserve.
  * 0 for NULL or a table never reserved. Complexity O(1).
  */
 size_t dfc_idtable_room(const dfc_idtable *DFC_NULLABLE table);

@@ -471,3 +471,79 @@ def test_module_state_and_a_subinterpreter():
     if "No module named '_xxsubinterpreters'" in done.stderr:
         pytest.skip("no _xxsubinterpreters in this CPython")
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+def test_a_masked_element_is_refused_like_an_arrow_null():
+    # The buffer of a masked array holds some value under each masked element; diffing it would
+    # match identifiers that are not there.
+    masked = np.ma.array([5, 1, 9, 3], mask=[False, True, False, True])
+    for old, new, side in ((masked, [9], "old"), ([9], masked, "new")):
+        with pytest.raises(ValueError, match=re.escape(f"{side}[1]: a masked element cannot identify anything; "
+                                                       f"pass {side}.compressed()")):
+            diffable.diff(old, new)
+        with pytest.raises(ValueError, match=r"filled\("):
+            diffable.Differ().diff(old, new)
+    # Nothing masked (no mask at all, or an all-False one): the data is diffed.
+    for unmasked in (np.ma.array([5, 1, 9]), np.ma.array([5, 1, 9], mask=[False] * 3)):
+        assert diffable.diff(unmasked, [9, 5]).deletes.tolist() == [1]
+    assert diffable.diff(masked.compressed(), [9, 5]).new_to_old.tolist() == [1, 0]
+
+
+def test_apply_returns_python_objects_whatever_the_inputs():
+    # The result holds what the sources' .tolist() / .to_pylist() give, never numpy or Arrow
+    # scalars, and never a mix of them with Python objects.
+    ints_old, ints_new = [5, 1, 9, 3], [9, 3, 2, 5]
+    words_old, words_new = ["a", "b", "c", "d"], ["c", "d", "x", "a"]
+    cases = [(ints_old, ints_new, ints_new), (np.array(ints_old), np.array(ints_new), ints_new),
+             (np.array(ints_old, np.int32), np.array(ints_new, np.uint16), ints_new),
+             (pa.array(ints_old), pa.array(ints_new, pa.int32()), ints_new),
+             (pa.array(words_old), pa.array(words_new), words_new),
+             (pa.chunked_array([words_old[:2], words_old[2:]]), pa.chunked_array([words_new]), words_new),
+             (pa.array([w.encode() for w in words_old], pa.binary()), [w.encode() for w in words_new],
+              [w.encode() for w in words_new])]
+    for old, new, expected in cases:
+        result = diffable.diff(old, new)
+        as_list = old.tolist() if hasattr(old, "tolist") else old.to_pylist() if hasattr(old, "to_pylist") else old
+        for source in (old, as_list):  # the old array itself, or the same values as a list
+            got = result.apply(source)
+            assert type(got) is list and got == expected, (old, new, source)
+            assert [type(x) for x in got] == [type(x) for x in expected], (old, new, got)
+    # A list diff applied to a numpy array, too.
+    assert [type(x) for x in diffable.diff(ints_old, ints_new).apply(np.array(ints_old))] == [int] * 4
+    # With key=, kept elements are still old's own objects, in a numpy object array too.
+    rows_old = np.array([{"id": 1}, {"id": 2}], dtype=object)
+    rows_new = np.array([{"id": 2}, {"id": 3}], dtype=object)
+    got = diffable.diff(rows_old, rows_new, key=lambda r: r["id"]).apply(rows_old)
+    assert got == [{"id": 2}, {"id": 3}] and got[0] is rows_old[1] and got[1] is rows_new[1]
+    # Without numpy (results are array.array then), Arrow inputs give Python objects too.
+    import subprocess
+    import sys
+    code = ("import sys; sys.modules['numpy'] = None\ntry:\n    import pyarrow as pa\n"
+            "except ImportError:\n    sys.exit(print('pyarrow needs numpy'))\nimport diffable\n"
+            "d = diffable.diff(pa.array(['a', 'b', 'c']), pa.array(['c', 'x', 'a']))\n"
+            "print(type(d.inserts).__name__, d.apply(pa.array(['a', 'b', 'c'])), d.apply(['a', 'b', 'c']))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    if done.stdout.strip() == "pyarrow needs numpy":
+        pytest.skip("this pyarrow needs numpy")
+    assert done.stdout.strip() == "array ['c', 'x', 'a'] ['c', 'x', 'a']", (done.stdout, done.stderr)
+
+
+def test_import_does_not_import_numpy():
+    import subprocess
+    import sys
+    code = "import diffable, sys; print('numpy' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "False", (done.stdout, done.stderr)
+
+
+def test_results_are_numpy_arrays_when_numpy_is_installed():
+    import subprocess
+    import sys
+    # In a fresh process, so that numpy is imported by the diff, not by this test module.
+    code = ("import diffable\nd = diffable.diff([1, 2, 3], [3, 1, 4])\nimport numpy\n"
+            "print(all(isinstance(getattr(d, f), numpy.ndarray) for f in ('deletes', 'inserts', 'moves', "
+            "'move_from', 'move_to', 'old_to_new', 'new_to_old')), d.moves.shape, d.moves.dtype)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "True (1, 2) int32", (done.stdout, done.stderr)
+    result = diffable.diff(np.array([1, 2, 3]), pa.array([3, 1, 4]))
+    assert isinstance(result.deletes, np.ndarray) and result.deletes.dtype == np.int32

@@ -13,6 +13,7 @@ other hashable objects (compared with ==); ``key=`` maps arbitrary objects to id
 read from their buffers. The GIL is released while the core works.
 """
 import contextlib
+import sys
 import threading
 import warnings
 
@@ -55,6 +56,20 @@ def _readable(values):
         import pyarrow  # only Arrow streams need pyarrow
         return pyarrow.chunked_array(values).combine_chunks()
     return values
+
+
+def _refuse_masked(values, side):
+    """A numpy masked array is read from its data, which holds some value under each masked
+    element: like an Arrow null, a masked element cannot identify anything, so it is refused
+    (ValueError naming the first). With nothing masked, the data is diffed. O(n) for a masked
+    array, O(1) otherwise."""
+    ma = sys.modules.get("numpy.ma")  # a masked array exists only once numpy.ma is imported
+    if ma is None or not isinstance(values, ma.MaskedArray) or values.ndim != 1:
+        return  # (any other shape is refused by the reader, by its dimensions)
+    mask = ma.getmask(values)
+    if mask is not ma.nomask and mask.any():
+        raise ValueError(f"{side}[{int(mask.argmax())}]: a masked element cannot identify anything; pass "
+                         f"{side}.compressed() to drop the masked elements or {side}.filled(value) to fill them")
 
 
 _PLAIN = (int, str, bytes)
@@ -120,6 +135,9 @@ class Differ:
         """The diff, called straight from the public functions (``diff``, ``Differ.diff``), so that
         InconsistentHashWarning names the line that called them."""
         old, new = _indexable(old), _indexable(new)
+        if key is None:  # with key=, each element (numpy.ma.masked too) is key's to map
+            _refuse_masked(old, "old")
+            _refuse_masked(new, "new")
         old_ids = [key(x) for x in old] if key is not None else _readable(old)
         new_ids = [key(x) for x in new] if key is not None else _readable(new)
         raw = self._core._diff(old_ids, new_ids)
@@ -164,8 +182,9 @@ def diff(old, new, *, key=None) -> Diff:
 
     Args:
         old, new: lists, tuples or other iterables of identifiers (all ints, all strs, all bytes,
-            or all other hashable objects); numpy integer arrays; Arrow string, binary or integer
-            arrays (pyarrow, or anything with ``__arrow_c_array__``).
+            or all other hashable objects); numpy integer arrays (masked arrays with no element
+            masked); Arrow string, binary or integer arrays (pyarrow, or anything with
+            ``__arrow_c_array__``).
         key: a function mapping each element to its identifier, as for ``sorted``.
 
     Returns: a :class:`Diff`.
@@ -173,7 +192,8 @@ def diff(old, new, *, key=None) -> Diff:
     Raises:
         DuplicateError: an identifier occurs twice in one list (every duplicate is listed).
         TypeError: mixed identifier kinds, unhashable identifiers, unsupported buffers.
-        ValueError: NaN, a str with a lone surrogate, a null in an Arrow array.
+        ValueError: NaN, a str with a lone surrogate, a null in an Arrow array, a masked element
+            in a numpy masked array.
         OverflowError: an int outside 64 signed bits, a list longer than MAX_COUNT.
 
     Complexity: O(n + m) expected plus O(k log k) for the k matched identifiers that are not in a

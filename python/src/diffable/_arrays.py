@@ -1,16 +1,28 @@
 """Compact integer arrays for results: numpy arrays when numpy is installed, else array.array."""
 import array
 
-try:  # numpy is optional: results are numpy arrays only when it is installed
-    import numpy as _numpy
-except ImportError:  # pragma: no cover - exercised on machines without numpy
-    _numpy = None
+# numpy is optional, and imported on the first result rather than with the package (about 200 ms
+# that `import diffable` alone need not pay). None until then; False when it is not installed.
+_numpy = None
+
+
+def _np():
+    """numpy, imported once on first use, or False without it. O(1) after the first call."""
+    global _numpy
+    if _numpy is None:
+        try:
+            import numpy
+        except ImportError:  # pragma: no cover - exercised on machines without numpy
+            numpy = False
+        _numpy = numpy
+    return _numpy
 
 
 def int32_array(data: bytes):
     """The int32 values packed in `data` (native order), zero-copy with numpy. O(1) / O(n)."""
-    if _numpy is not None:
-        return _numpy.frombuffer(data, dtype=_numpy.int32)
+    numpy = _np()
+    if numpy:
+        return numpy.frombuffer(data, dtype=numpy.int32)
     values = array.array("i")
     values.frombytes(data)
     return values
@@ -18,8 +30,9 @@ def int32_array(data: bytes):
 
 def pairs(data: bytes):
     """Pairs of int32 packed in `data`: a k x 2 numpy array, or a list of (a, b) tuples. O(k)."""
-    if _numpy is not None:
-        return _numpy.frombuffer(data, dtype=_numpy.int32).reshape(-1, 2)
+    numpy = _np()
+    if numpy:
+        return numpy.frombuffer(data, dtype=numpy.int32).reshape(-1, 2)
     flat = memoryview(data).cast("i")
     return list(zip(flat[0::2], flat[1::2]))
 

@@ -1,4 +1,7 @@
 """The result of a flat diff (diffable.diff, Differ.diff)."""
+import array
+import sys
+
 from . import _core
 from ._arrays import int32_array, pairs
 
@@ -65,11 +68,34 @@ class Diff:
 
     def apply(self, old):
         """The new list built from `old`: kept identifiers are taken from `old` (so with ``key=``
-        the old objects survive), inserted ones from the new list the diff saw. O(n + m).
+        the old objects survive), inserted ones from the new list the diff saw.
+
+        The elements are Python objects whatever the inputs: those of a numpy array (`old`, or
+        the new one) are what its ``.tolist()`` gives, those of an Arrow array what its
+        ``.to_pylist()`` gives (ints, strs, bytes; never numpy or Arrow scalars, and never a mix
+        of them with Python objects); those of a list or other sequence are its own objects.
 
         Raises ValueError when `old` does not have the length of the old list diffed.
+
+        O(n + m); numpy and Arrow elements are converted in C (`new`'s inserted ones only).
         """
         if len(old) != len(self.old_to_new):
             raise ValueError(f"apply: old has {len(old)} elements, the diff was made from {len(self.old_to_new)}")
-        new = self._new
-        return [old[o] if o >= 0 else new[j] for j, o in enumerate(self.new_to_old.tolist())]
+        old = _python_items(old)
+        inserted = iter(_python_items(self._new, self.inserts))  # new's elements at the inserts, in order
+        return [old[o] if o >= 0 else next(inserted) for o in self.new_to_old.tolist()]
+
+
+def _python_items(values, indices=None):
+    """The elements of `values` (only those at `indices` when given) as Python objects: a numpy
+    array's as ``.tolist()`` gives them (an object array's are its own objects), an Arrow array's
+    as ``.to_pylist()`` does, converted in C; those of lists, tuples and other sequences as they
+    are (they may be the caller's objects of any kind). O(len(values)), or O(len(indices))."""
+    numpy = sys.modules.get("numpy")  # a numpy array exists only once numpy is imported
+    if numpy is not None and isinstance(values, numpy.ndarray):
+        return (values if indices is None else values[indices]).tolist()
+    if hasattr(values, "to_pylist"):  # pyarrow Array and ChunkedArray
+        if indices is not None:  # take() reads numpy indices, not array.array (results without numpy)
+            values = values.take(indices.tolist() if isinstance(indices, array.array) else indices)
+        return values.to_pylist()
+    return values if indices is None else [values[j] for j in indices.tolist()]

@@ -432,8 +432,11 @@ enum {
  * diff again confirming. Without it (a validated diff) the diff stops with
  * DFC_ERR_SHARED_KEY whenever one list holds two equal keys: keys alone cannot
  * tell a repeated identifier from two that share a key, so the caller finds out
- * (and reports the repeats) before diffing again; no DFC_ERR_DUPLICATE then. A result whose
- * every matched pair the caller finds equal is the result DFC_MATCH_CALLBACK
+ * (and reports the repeats) before diffing again; no DFC_ERR_DUPLICATE then.
+ * A result returned with DFC_OK is always a matching, whatever keys repeat:
+ * new_to_old and old_to_new are each other's inverse (no old element has two
+ * partners), so the caller checks each pair once, from either map. A result
+ * whose every matched pair the caller finds equal is the result DFC_MATCH_CALLBACK
  * gives: identifiers are unique, so every element's partner is decided by
  * identity, and no element is left unmatched while an equal one is free (its key
  * would have found it, or found a different identifier the check rejects).

@@ -66,11 +66,11 @@ extension DiffContext {
                                 sections.injective
                                     || EqualityOracle.matchesAreEqual(
                                         old: sections.old, at: oldSectionSlots, new: sections.new, at: newSectionSlots,
-                                        newToOld: result.new_section_to_old, oldToNew: result.old_section_to_new),
+                                        newToOld: result.new_section_to_old),
                                 items.injective || decider != nil
                                     || EqualityOracle.matchesAreEqual(
                                         old: items.old, at: oldItemSlots, new: items.new, at: newItemSlots,
-                                        newToOld: result.new_item_to_old, oldToNew: result.old_item_to_new, equality: itemEquality)
+                                        newToOld: result.new_item_to_old, equality: itemEquality)
                             {
                                 return resultOfDiff(result, old: oldFlat, new: newFlat, maps: maps)
                             }

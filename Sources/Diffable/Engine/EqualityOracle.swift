@@ -2,7 +2,7 @@ internal import CDiffCore
 import Foundation
 
 /// Equality for identifiers whose keys are hashes: the matches a diff made on keys alone
-/// checked in one pass (``matchesAreEqual(old:at:new:at:newToOld:oldToNew:equality:)``), or,
+/// checked in one pass (``matchesAreEqual(old:at:new:at:newToOld:equality:)``), or,
 /// when identifiers share a key, each key match confirmed as the C core meets it (the core
 /// asks, Swift answers with `==` on the identifiers behind the two positions).
 ///
@@ -50,26 +50,26 @@ enum EqualityOracle {
 
     /// The match rule of one level for a diff whose matches are checked afterwards: keys decide
     /// (injective keys need no check; hashed ones are checked by
-    /// ``matchesAreEqual(old:at:new:at:newToOld:oldToNew:equality:)``).
+    /// ``matchesAreEqual(old:at:new:at:newToOld:equality:)``).
     /// - Complexity: O(1).
     static func deferredMatch(injective: Bool) -> dfc_match {
         dfc_match(kind: Int32(injective ? DFC_MATCH_INJECTIVE : DFC_MATCH_DEFERRED), equal: nil, user_data: nil)
     }
 
-    /// Whether every pair a diff matched on keys alone (`newToOld`, `oldToNew`: the result's
-    /// maps by flat position) holds equal identifiers: through the caller's `equality` when
+    /// Whether every pair a diff matched on keys alone (`newToOld`: the result's map by flat
+    /// position, a matching whenever the diff succeeded) holds equal identifiers: through the caller's `equality` when
     /// given (one call, its loop specialized in the caller's module), else here, specialized
     /// for `String` and `UUID` and wherever `T` is known.
     /// - Complexity: O(new positions) comparisons.
     static func matchesAreEqual<T: Equatable>(
         old oldIDs: UnsafeBufferPointer<T>, at oldSlots: UnsafeBufferPointer<Int32>,
         new newIDs: UnsafeBufferPointer<T>, at newSlots: UnsafeBufferPointer<Int32>,
-        newToOld: UnsafePointer<Int32>?, oldToNew: UnsafePointer<Int32>?, equality: ItemEquality? = nil
+        newToOld: UnsafePointer<Int32>?, equality: ItemEquality? = nil
     ) -> Bool {
         let pairs = MatchedPairs(
             oldIDs: UnsafeRawPointer(oldIDs.baseAddress), oldSlots: oldSlots.baseAddress,
             newIDs: UnsafeRawPointer(newIDs.baseAddress), newSlots: newSlots.baseAddress,
-            newToOld: newToOld, oldToNew: oldToNew, newCount: newSlots.count)
+            newToOld: newToOld, newCount: newSlots.count)
         // Borrowed, not retained: the caller holds the equality for the whole diff.
         if let equality = equality.map(Unmanaged.passUnretained) {
             return equality._withUnsafeGuaranteedRef { $0.matchesAreEqual(pairs) }
@@ -129,7 +129,7 @@ enum EqualityOracle {
         let equal = withUnsafePointer(to: &zero) { zero in
             let pair = MatchedPairs(
                 oldIDs: identifier(aSide, a), oldSlots: zero, newIDs: identifier(bSide, b), newSlots: zero,
-                newToOld: zero, oldToNew: zero, newCount: 1)
+                newToOld: zero, newCount: 1)
             return context.pointee.callerEquality!._withUnsafeGuaranteedRef { $0.matchesAreEqual(pair) }
         }
         return equal ? 1 : 0

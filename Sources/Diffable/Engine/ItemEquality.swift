@@ -41,27 +41,26 @@ extension ItemEquality: Sendable {}
 struct MatchedPairs {
     @usableFromInline let oldIDs: UnsafeRawPointer?, oldSlots: UnsafePointer<Int32>?
     @usableFromInline let newIDs: UnsafeRawPointer?, newSlots: UnsafePointer<Int32>?
-    @usableFromInline let newToOld: UnsafePointer<Int32>?, oldToNew: UnsafePointer<Int32>?
+    @usableFromInline let newToOld: UnsafePointer<Int32>?
     /// New positions (the length of `newSlots` and `newToOld`).
     @usableFromInline let newCount: Int
 
     init(
         oldIDs: UnsafeRawPointer?, oldSlots: UnsafePointer<Int32>?, newIDs: UnsafeRawPointer?, newSlots: UnsafePointer<Int32>?,
-        newToOld: UnsafePointer<Int32>?, oldToNew: UnsafePointer<Int32>?, newCount: Int
+        newToOld: UnsafePointer<Int32>?, newCount: Int
     ) {
         (self.oldIDs, self.oldSlots, self.newIDs, self.newSlots) = (oldIDs, oldSlots, newIDs, newSlots)
-        (self.newToOld, self.oldToNew, self.newCount) = (newToOld, oldToNew, newCount)
+        (self.newToOld, self.newCount) = (newToOld, newCount)
     }
 
-    /// Whether every matched pair holds equal identifiers of type `T`, and each pair is
-    /// matched both ways (a shared key could have given an old identifier two partners).
+    /// Whether every matched pair holds equal identifiers of type `T`. Each pair is read once,
+    /// from `newToOld`: the core returns maps that are a matching or none (`dfc.h`,
+    /// DFC_MATCH_DEFERRED: an old identifier found by two new ones stops the diff with
+    /// DFC_ERR_SHARED_KEY), so no old identifier can have two partners here.
     /// - Complexity: O(newCount) comparisons.
     @inlinable
     func allEqual<T: Equatable>(as _: T.Type) -> Bool {
-        guard let oldToNew else { return true }
-        return allPairs(as: T.self) { new, old, position, partner in
-            oldToNew[partner] == Int32(truncatingIfNeeded: position) && old.pointee == new.pointee
-        }
+        allPairs(as: T.self) { new, old, _, _ in old.pointee == new.pointee }
     }
 
     /// Whether `body` holds for every matched pair, read in place as `T`: the new and the old

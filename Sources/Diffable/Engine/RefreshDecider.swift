@@ -32,12 +32,12 @@ struct RefreshDecider {
     }
 
     /// The core's callback: the maps as ``MatchedPairs`` handed to the context's `decide`.
-    static let callback: dfc_refresh_decider = { user, newToOld, newCount, oldToNew, _, marks in
+    static let callback: dfc_refresh_decider = { user, newToOld, newCount, _, _, marks in
         guard newCount > 0, let marks else { return Int32(DFC_OK) }
         let context = user!.assumingMemoryBound(to: Context.self)
         let pairs = MatchedPairs(
             oldIDs: context.pointee.oldIDs, oldSlots: context.pointee.oldSlots, newIDs: context.pointee.newIDs,
-            newSlots: context.pointee.newSlots, newToOld: newToOld, oldToNew: oldToNew, newCount: newCount)
+            newSlots: context.pointee.newSlots, newToOld: newToOld, newCount: newCount)
         return context.pointee.decide(pairs, marks) ? Int32(DFC_OK) : Int32(DFC_ERR_SHARED_KEY)
     }
 }

@@ -266,6 +266,10 @@ $(BUILD)/clang/cdiffcore-tests: $(C_TEST_SOURCES) $(C_TEST_HEADERS) $(CORE_SOURC
 
 c-test-clang: deps
 	@if [ -z "$(FUZZ_CC)" ]; then echo "c-test-clang: skipped (no clang)"; exit 0; fi; \
+	mkdir -p $(BUILD)/clang; \
+	if ! echo 'int main(void) { return 0; }' | $(FUZZ_CC) -x c -fuse-ld=lld -fsanitize=address,undefined - \
+	    -o $(BUILD)/clang/probe 2>/dev/null; then \
+	    echo "c-test-clang: skipped (clang cannot link with lld and its sanitizers)"; exit 0; fi; \
 	$(MAKE) --no-print-directory $(BUILD)/clang/cdiffcore-tests && $(BUILD)/clang/cdiffcore-tests
 
 # A bounded libFuzzer pass when a clang with libFuzzer is present: FUZZ_SECONDS (default 20)
@@ -545,7 +549,7 @@ web-postgres-test: deps
 # 150 protocol clients and 3 Chromium pages, a writer, then kill -9 of an instance, a PostgreSQL
 # restart, clients that stop reading, a 10^4-write transaction, hostile connections; every viewer
 # must equal a direct SELECT after each (about 1-2 minutes; WEB_DB_STEADY seconds of writing
-# first). web-db-soak: the same with 60 s of writing (not part of make test).
+# first). web-db-soak: the same with 60 s of writing (not part of make test-long).
 WEB_DB_STEADY ?= 30
 LIVE_DB_REQUIREMENTS := Web/Tests/LiveDatabase/requirements.txt
 web-db-deps: web-deps
@@ -632,7 +636,8 @@ gtk-bench: deps gtk-deps
 
 # Runs the core parts (see Tests/run_all.sh and docs/TESTING.md) and ends with one line: what
 # ran, what passed, how long. test-long: the parts with long builds or instrumented runs (the
-# browser and PostgreSQL consumers, TSan, valgrind, libFuzzer). test-all: both; CI runs both.
+# browser and PostgreSQL consumers, TSan, valgrind, the C tests built by clang, libFuzzer).
+# test-all: both; CI runs both.
 test: deps
 	@MAKE="$(MAKE)" TEST_TIER=core Tests/run_all.sh
 

@@ -10,9 +10,10 @@
 # when its command succeeded. A part that could not run on this machine prints a line
 # "<something>: skipped (<why>)" and shows as "skipped", never as passed.
 #
-# TEST_TIER picks the parts: `core` (make test: the parts a change must pass, about 20 minutes
+# TEST_TIER picks the parts: `core` (make test: the parts a change must pass, about 18 minutes
 # on 2 cores from a clean clone), `long` (make test-long: the parts that need a long build of
-# their own or an instrumented run: the web package's consumers, TSan, valgrind, libFuzzer) or
+# their own or an instrumented run: the web package's consumers, TSan, valgrind, the C tests
+# built by clang, libFuzzer) or
 # `all` (both, in this order; CI runs both tiers). TEST_PARTS="c-test c-fixtures …" runs only
 # the parts with those make targets, whatever their tier (in this order).
 set -uo pipefail

@@ -4,13 +4,14 @@
 
 int dfc_diff_flat(dfc_context *context, const dfc_list *old_list, const dfc_list *new_list,
                   const dfc_match *match, unsigned flags, dfc_flat_result *result) {
-    if (context == NULL || result == NULL) return DFC_ERR_NULL_ARGUMENT;
+    if (context == NULL) return DFC_ERR_NULL_ARGUMENT;
+    context->duplicate_count = 0; /* whatever this call returns, no earlier call's duplicates remain */
+    if (result == NULL) return DFC_ERR_NULL_ARGUMENT;
     int status = dfc__check_match(match);
     if (status != DFC_OK) return status;
     if ((status = dfc__check_list(old_list, match)) != DFC_OK) return status;
     if ((status = dfc__check_list(new_list, match)) != DFC_OK) return status;
     if ((flags & ~DFC_DIFF_FLAGS) != 0) return DFC_ERR_INVALID_ARGUMENT;
-    context->duplicate_count = 0;
 
     const dfc_identity identity = {{old_list, new_list}, *match};
     const size_t n = old_list->count, m = new_list->count;

@@ -307,17 +307,17 @@ static uint32_t dfc__idtable_insert_marked(dfc_idtable *table, const uint64_t *k
 
 static int dfc__idtable_insert_batch(dfc_idtable *table, const uint64_t *keys, size_t count, uint32_t first_value,
                                      const dfc__batch_keys *known, uint8_t *conflicts, size_t *inserted) {
-    if (table == NULL) return DFC_ERR_NULL_ARGUMENT;
     /* The arguments are checked even for an empty batch, so that a call is refused or
-     * accepted for what it says, not for its size. */
-    if (known->value_keys == NULL && known->known_count > 0) return DFC_ERR_NULL_ARGUMENT;
+     * accepted for what it says, not for its size; a NULL argument before an inconsistent one. */
+    if (table == NULL || (count > 0 && (keys == NULL || conflicts == NULL)) ||
+        (known->value_keys == NULL && known->known_count > 0))
+        return DFC_ERR_NULL_ARGUMENT;
     /* Keys by value past first_value would stand for the batch's own values. */
     if (known->known_count > first_value) return DFC_ERR_INCONSISTENT;
     if (count == 0) {
         if (inserted != NULL) *inserted = 0;
         return DFC_OK;
     }
-    if (keys == NULL || conflicts == NULL) return DFC_ERR_NULL_ARGUMENT;
     if (count > DFC_MAX_COUNT - table->count || (uint64_t)first_value + count > DFC_MAX_COUNT)
         return DFC_ERR_TOO_LARGE;
     if (dfc__idtable_room(table) < count) return DFC_ERR_NO_ROOM;

@@ -195,7 +195,9 @@ int dfc_diff_sections_deciding(dfc_context *context, const dfc_snapshot *old_sna
                                const dfc_snapshot *new_snapshot, const dfc_refresh *refresh,
                                dfc_refresh_decider decide, void *user_data, const dfc_match *section_match,
                                const dfc_match *item_match, unsigned flags, dfc_sections_result *result) {
-    if (context == NULL || result == NULL) return DFC_ERR_NULL_ARGUMENT;
+    if (context == NULL) return DFC_ERR_NULL_ARGUMENT;
+    context->duplicate_count = 0; /* whatever this call returns, no earlier call's duplicates remain */
+    if (result == NULL) return DFC_ERR_NULL_ARGUMENT;
     int status;
     if ((status = dfc__check_match(section_match)) != DFC_OK) return status;
     if ((status = dfc__check_match(item_match)) != DFC_OK) return status;
@@ -204,7 +206,6 @@ int dfc_diff_sections_deciding(dfc_context *context, const dfc_snapshot *old_sna
     if ((flags & ~DFC_DIFF_FLAGS) != 0) return DFC_ERR_INVALID_ARGUMENT;
     if ((status = dfc__check_refresh(refresh, new_snapshot->items.count, new_snapshot->sections.count)) != DFC_OK)
         return status;
-    context->duplicate_count = 0;
     const bool validate = (flags & DFC_DIFF_ASSUME_UNIQUE) == 0;
 
     dfc_plan p = {0};

@@ -556,6 +556,8 @@ static long hash_strided_null_keys(contract_env *e) { (void)e; return dfc_hash_s
 static long hash_strided_zero(contract_env *e) { (void)e; return dfc_hash_strided(NULL, 16, 16, 0, 0, NULL); }
 static long hash_strided_too_large(contract_env *e) { return dfc_hash_strided("ab", 1, 1, DFC_MAX_COUNT + 1, 0, e->out.keys); }
 static long hash_strided_span_overflows(contract_env *e) { return dfc_hash_strided("ab", 1, SIZE_MAX / 2, 3, 0, e->out.keys); }
+/* (count - 1) * stride + size wraps around to 1 byte: refused by the overflow check itself. */
+static long hash_strided_span_wraps(contract_env *e) { return dfc_hash_strided("ab", 1, SIZE_MAX / 2 + 1, 3, 0, e->out.keys); }
 /* One identifier reads `size` bytes whatever the stride: a stride no element uses is no overflow. */
 static long hash_strided_one_at_any_stride(contract_env *e) {
     const char one[] = "q";
@@ -788,6 +790,10 @@ static long insert_batch_confirmed_zero(contract_env *e) {
 /* An empty batch is checked as any other: its arguments decide, not its size. */
 static long insert_batch_confirmed_zero_known_past_first(contract_env *e) {
     return dfc_idtable_insert_batch_confirmed(e->table, NULL, 0, 2, e->keys, 3, NULL, &e->out.size);
+}
+/* A NULL argument is named before an inconsistent one, as at every entry point. */
+static long insert_batch_confirmed_null_keys_and_known_past_first(contract_env *e) {
+    return dfc_idtable_insert_batch_confirmed(e->table, NULL, 2, 2, e->keys, 3, e->out.flags, &e->out.size);
 }
 static long insert_batch_confirmed_zero_null_value_keys(contract_env *e) {
     return dfc_idtable_insert_batch_confirmed(e->table, NULL, 0, 3, NULL, 3, NULL, &e->out.size);
@@ -1477,6 +1483,8 @@ static const contract_row rows[] = {
     STATUS(dfc_hash_strided, CASE_ZERO, "count 0, every pointer NULL", hash_strided_zero, DFC_OK),
     STATUS(dfc_hash_strided, CASE_TOO_LARGE, "count DFC_MAX_COUNT + 1", hash_strided_too_large, DFC_ERR_TOO_LARGE),
     STATUS(dfc_hash_strided, CASE_OVERFLOW, "stride SIZE_MAX / 2, count 3", hash_strided_span_overflows, DFC_ERR_TOO_LARGE),
+    STATUS(dfc_hash_strided, CASE_OVERFLOW, "stride SIZE_MAX / 2 + 1, count 3: the span wraps", hash_strided_span_wraps,
+           DFC_ERR_TOO_LARGE),
     CANNOT(dfc_hash_strided, CASE_ALLOCATION, NO_ALLOCATION),
 
     VALUE(dfc_idtable_create, CASE_VALID, "a table on the caller's allocator", idtable_create_counted, 1),
@@ -1566,6 +1574,8 @@ static const contract_row rows[] = {
     STATUS(dfc_idtable_insert_batch_confirmed, CASE_ZERO, "count 0, every array NULL", insert_batch_confirmed_zero, DFC_OK),
     STATUS(dfc_idtable_insert_batch_confirmed, CASE_ZERO, "count 0, known_count 3 past first_value 2",
            insert_batch_confirmed_zero_known_past_first, DFC_ERR_INCONSISTENT),
+    STATUS(dfc_idtable_insert_batch_confirmed, CASE_NULL, "NULL keys, count 2, known_count past first_value",
+           insert_batch_confirmed_null_keys_and_known_past_first, DFC_ERR_NULL_ARGUMENT),
     STATUS(dfc_idtable_insert_batch_confirmed, CASE_ZERO, "count 0, NULL value_keys with known_count 3",
            insert_batch_confirmed_zero_null_value_keys, DFC_ERR_NULL_ARGUMENT),
     STATUS(dfc_idtable_insert_batch_confirmed, CASE_TOO_LARGE, "count DFC_MAX_COUNT + 1", insert_batch_confirmed_too_large,

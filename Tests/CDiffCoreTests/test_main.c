@@ -38,6 +38,7 @@ void test_deferred_match_is_injective_on_unique_keys(void);
 void test_deferred_match_with_shared_keys(void);
 void test_byte_match_of_empty_identifiers_without_bytes(void);
 void test_deferred_match_refuses_one_partner_for_two(void);
+void test_deferred_sectioned_maps_are_a_matching(void);
 void test_deferred_validated_refuses_repeated_keys(void);
 void test_old_unique_check_finds_every_repeat(void);
 void test_plan_decided_refresh(void);
@@ -90,6 +91,7 @@ int main(int argc, char **argv) {
         {"deferred_match_with_shared_keys", test_deferred_match_with_shared_keys},
         {"byte_match_of_empty_identifiers_without_bytes", test_byte_match_of_empty_identifiers_without_bytes},
         {"deferred_match_refuses_one_partner_for_two", test_deferred_match_refuses_one_partner_for_two},
+        {"deferred_sectioned_maps_are_a_matching", test_deferred_sectioned_maps_are_a_matching},
         {"deferred_validated_refuses_repeated_keys", test_deferred_validated_refuses_repeated_keys},
         {"old_unique_check_finds_every_repeat", test_old_unique_check_finds_every_repeat},
         {"plan_decided_refresh", test_plan_decided_refresh},

@@ -144,6 +144,60 @@ void test_deferred_match_with_shared_keys(void) {
     dfc_context_free(other);
 }
 
+/* One map pair is a matching: every partner names its element back (n old, m new). */
+static bool map_pair_is_a_matching(const int32_t *old_to_new, size_t n, const int32_t *new_to_old, size_t m) {
+    size_t matched_new = 0, matched_old = 0;
+    for (size_t j = 0; j < m; j++) {
+        if (new_to_old[j] == DFC_NOT_FOUND) continue;
+        if (new_to_old[j] < 0 || (size_t)new_to_old[j] >= n || old_to_new[new_to_old[j]] != (int32_t)j) return false;
+        matched_new++;
+    }
+    for (size_t i = 0; i < n; i++) matched_old += old_to_new[i] != DFC_NOT_FOUND;
+    return matched_new == matched_old;
+}
+
+/* The same promise for the sectioned diff, at both levels (sections and items keyed by 2 bits,
+ * both deferred), under every flag: a result not refused is a matching of sections and of items. */
+void test_deferred_sectioned_maps_are_a_matching(void) {
+    dfc_context *ctx = dfc_context_create(NULL);
+    rng_state = 29;
+    enum { MAX = 24, SECTIONS = 4 };
+    uint64_t a[MAX], b[MAX], old_keys[MAX], new_keys[MAX];
+    uint64_t old_sections[SECTIONS], new_sections[SECTIONS];
+    uint32_t old_starts[SECTIONS + 1], new_starts[SECTIONS + 1];
+    const unsigned all_flags[] = {0, DFC_DIFF_ASSUME_UNIQUE, DFC_DIFF_ASSUME_OLD_UNIQUE};
+    int diffed = 0, refused = 0;
+    for (int round = 0; round < 3000; round++) {
+        size_t n, m;
+        distinct_pair(a, &n, b, &m, MAX);
+        for (size_t i = 0; i < n; i++) old_keys[i] = a[i] & 3;
+        for (size_t j = 0; j < m; j++) new_keys[j] = b[j] & 3;
+        /* 1-4 sections a side, keys masked too (sections 10, 11, ... share keys mod 2) */
+        const size_t so = 1 + rng_below(SECTIONS), sn = 1 + rng_below(SECTIONS);
+        for (size_t s = 0; s < so; s++) old_sections[s] = (10 + s) & 1;
+        for (size_t s = 0; s < sn; s++) new_sections[s] = (10 + (s + round) % SECTIONS) & 1;
+        old_starts[0] = new_starts[0] = 0;
+        for (size_t s = 1; s < so; s++) old_starts[s] = (uint32_t)(n * s / so);
+        for (size_t s = 1; s < sn; s++) new_starts[s] = (uint32_t)(m * s / sn);
+        old_starts[so] = (uint32_t)n, new_starts[sn] = (uint32_t)m;
+        const dfc_snapshot old_snapshot = {{old_sections, so, NULL, NULL}, {old_keys, n, NULL, NULL}, old_starts};
+        const dfc_snapshot new_snapshot = {{new_sections, sn, NULL, NULL}, {new_keys, m, NULL, NULL}, new_starts};
+        dfc_sections_result r;
+        const unsigned flags = all_flags[round % 3];
+        const int status = dfc_diff_sections(ctx, &old_snapshot, &new_snapshot, NULL, &deferred, &deferred, flags, &r);
+        CHECK(status == DFC_OK || status == DFC_ERR_SHARED_KEY);
+        if (status != DFC_OK) {
+            refused++;
+            continue;
+        }
+        diffed++;
+        CHECK(map_pair_is_a_matching(r.old_section_to_new, so, r.new_section_to_old, sn));
+        CHECK(map_pair_is_a_matching(r.old_item_to_new, n, r.new_item_to_old, m));
+    }
+    CHECK(diffed > 0 && refused > 0);
+    dfc_context_free(ctx);
+}
+
 /* Two new elements find one old element through the table: the diff stops, naming the cause. */
 void test_deferred_match_refuses_one_partner_for_two(void) {
     dfc_context *ctx = dfc_context_create(NULL);

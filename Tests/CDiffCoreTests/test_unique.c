@@ -46,6 +46,24 @@ void test_duplicates_reported(void) {
     /* a clean diff clears the list */
     CHECK_EQ_INT(diff_keys(ctx, c, 3, c, 3, 0, &r), DFC_OK);
     CHECK(dfc_context_duplicates(ctx, &count) == NULL && count == 0);
+    /* so does a diff refused for its arguments (dfc.h: after any other return, there is none),
+     * flat and sectioned */
+    const dfc_list with_repeats = {f, 2, NULL, NULL}, other = {g, 2, NULL, NULL};
+    const uint64_t one_section = 1;
+    const uint32_t starts[] = {0, 2};
+    const dfc_snapshot repeated = {{&one_section, 1, NULL, NULL}, with_repeats, starts};
+    dfc_sections_result sections;
+    for (int refusal = 0; refusal < 4; refusal++) {
+        CHECK_EQ_INT(dfc_diff_flat(ctx, &with_repeats, &other, &injective, 0, &r), DFC_ERR_DUPLICATE);
+        CHECK(dfc_context_duplicates(ctx, &count) != NULL && count == 2);
+        int status = refusal == 0   ? dfc_diff_flat(ctx, &with_repeats, &other, &injective, 0x80000000u, &r)
+                     : refusal == 1 ? dfc_diff_flat(ctx, NULL, &other, &injective, 0, &r)
+                     : refusal == 2 ? dfc_diff_flat(ctx, &with_repeats, &other, &injective, 0, NULL)
+                                    : dfc_diff_sections(ctx, &repeated, &repeated, NULL, &injective, &injective, 0x80000000u,
+                                                        &sections);
+        CHECK(status == DFC_ERR_INVALID_ARGUMENT || status == DFC_ERR_NULL_ARGUMENT);
+        CHECK(dfc_context_duplicates(ctx, &count) == NULL && count == 0);
+    }
     dfc_context_free(ctx);
 }
 

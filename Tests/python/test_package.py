@@ -515,6 +515,27 @@ def test_apply_returns_python_objects_whatever_the_inputs():
     rows_new = np.array([{"id": 2}, {"id": 3}], dtype=object)
     got = diffable.diff(rows_old, rows_new, key=lambda r: r["id"]).apply(rows_old)
     assert got == [{"id": 2}, {"id": 3}] and got[0] is rows_old[1] and got[1] is rows_new[1]
+    # A numpy array of rows diffed with key=: its rows stay rows (arrays), not nested lists.
+    grid_old, grid_new = np.array([[1, 10], [2, 20]]), np.array([[2, 20], [3, 30]])
+    got = diffable.diff(grid_old, grid_new, key=lambda row: int(row[0])).apply(grid_old)
+    assert [type(x) for x in got] == [np.ndarray, np.ndarray] and [x.tolist() for x in got] == [[2, 20], [3, 30]]
+
+    # An Arrow array without pyarrow's take() (another Arrow library): read whole, then indexed.
+    class ArrowLike:
+        def __init__(self, items):
+            self.items = items
+
+        def __arrow_c_array__(self, requested_schema=None):
+            return pa.array(self.items).__arrow_c_array__(requested_schema)
+
+        def __len__(self):
+            return len(self.items)
+
+        def to_pylist(self):
+            return list(self.items)
+
+    like_old, like_new = ArrowLike(["a", "b", "c"]), ArrowLike(["c", "x", "a"])
+    assert diffable.diff(like_old, like_new).apply(like_old) == ["c", "x", "a"]
     # Without numpy (results are array.array then), Arrow inputs give Python objects too.
     import subprocess
     import sys

@@ -647,7 +647,9 @@ size_t dfc_idtable_count(const dfc_idtable *DFC_NULLABLE table);
  * of up to count + room entries (count: dfc_idtable_count) returns at once, without
  * reading its keys. A removal raises it only when its slot ends a run of
  * occupied slots (the slot, and the removal marks just before it, are emptied); any
- * other removal leaves a mark that holds its slot until a growing reserve.
+ * other removal leaves a mark that holds its slot until a reserve rebuilds the table
+ * (one asking for more than count + room). An insert may reuse a mark without
+ * lowering the room, so the room is a lower bound on what fits.
  * 0 for NULL or a table never reserved. Complexity O(1).
  */
 size_t dfc_idtable_room(const dfc_idtable *DFC_NULLABLE table);

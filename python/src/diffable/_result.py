@@ -87,15 +87,19 @@ class Diff:
 
 
 def _python_items(values, indices=None):
-    """The elements of `values` (only those at `indices` when given) as Python objects: a numpy
-    array's as ``.tolist()`` gives them (an object array's are its own objects), an Arrow array's
-    as ``.to_pylist()`` does, converted in C; those of lists, tuples and other sequences as they
-    are (they may be the caller's objects of any kind). O(len(values)), or O(len(indices))."""
+    """The elements of `values` (only those at `indices` when given) as Python objects: a 1-D
+    numpy array's as ``.tolist()`` gives them (an object array's are its own objects), an Arrow
+    array's as ``.to_pylist()`` does, converted in C; those of lists, tuples, other sequences and
+    numpy arrays of rows (diffed with ``key=``) as they are: the caller's objects, rows as rows.
+    O(len(values)), or O(len(indices))."""
     numpy = sys.modules.get("numpy")  # a numpy array exists only once numpy is imported
-    if numpy is not None and isinstance(values, numpy.ndarray):
+    if numpy is not None and isinstance(values, numpy.ndarray) and values.ndim == 1:
         return (values if indices is None else values[indices]).tolist()
-    if hasattr(values, "to_pylist"):  # pyarrow Array and ChunkedArray
-        if indices is not None:  # take() reads numpy indices, not array.array (results without numpy)
-            values = values.take(indices.tolist() if isinstance(indices, array.array) else indices)
-        return values.to_pylist()
+    if hasattr(values, "to_pylist"):  # Arrow arrays: pyarrow's, and others with to_pylist
+        if indices is None:
+            return values.to_pylist()
+        if hasattr(values, "take"):  # pyarrow: take() reads numpy indices, not array.array
+            return values.take(indices.tolist() if isinstance(indices, array.array) else indices).to_pylist()
+        items = values.to_pylist()
+        return [items[j] for j in indices.tolist()]
     return values if indices is None else [values[j] for j in indices.tolist()]

@@ -10,7 +10,7 @@
 # when its command succeeded. A part that could not run on this machine prints a line
 # "<something>: skipped (<why>)" and shows as "skipped", never as passed.
 #
-# TEST_TIER picks the parts: `core` (make test: the parts a change must pass, about 18 minutes
+# TEST_TIER picks the parts: `core` (make test: the parts a change must pass, about 16 minutes
 # on 2 cores from a clean clone), `long` (make test-long: the parts that need a long build of
 # their own or an instrumented run: the web package's consumers, TSan, valgrind, the C tests
 # built by clang, libFuzzer) or

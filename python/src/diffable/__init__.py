@@ -45,19 +45,6 @@ def key(identifier):
     return _core.key(identifier)
 
 
-def _readable(values):
-    """Sources the core reads directly stay as they are; an Arrow chunked array or stream (a polars
-    Series, a pyarrow ChunkedArray) becomes one Arrow array, read in C like any other."""
-    if hasattr(values, "__arrow_c_array__"):
-        return values
-    if hasattr(values, "combine_chunks"):  # pyarrow.ChunkedArray
-        return values.combine_chunks()
-    if hasattr(values, "__arrow_c_stream__") and not isinstance(values, (list, tuple)):
-        import pyarrow  # only Arrow streams need pyarrow
-        return pyarrow.chunked_array(values).combine_chunks()
-    return values
-
-
 def _refuse_masked(values, side):
     """A numpy masked array is read from its data, which holds some value under each masked
     element: like an Arrow null, a masked element cannot identify anything, so it is refused
@@ -70,6 +57,21 @@ def _refuse_masked(values, side):
     if mask is not ma.nomask and mask.any():
         raise ValueError(f"{side}[{int(mask.argmax())}]: a masked element cannot identify anything; pass "
                          f"{side}.compressed() to drop the masked elements or {side}.filled(value) to fill them")
+
+
+def _readable(values, side):
+    """Sources the core reads directly stay as they are; an Arrow chunked array or stream (a polars
+    Series, a pyarrow ChunkedArray) becomes one Arrow array, read in C like any other; a numpy
+    masked array with an element masked is refused (`side` names the list)."""
+    _refuse_masked(values, side)
+    if hasattr(values, "__arrow_c_array__"):
+        return values
+    if hasattr(values, "combine_chunks"):  # pyarrow.ChunkedArray
+        return values.combine_chunks()
+    if hasattr(values, "__arrow_c_stream__") and not isinstance(values, (list, tuple)):
+        import pyarrow  # only Arrow streams need pyarrow
+        return pyarrow.chunked_array(values).combine_chunks()
+    return values
 
 
 _PLAIN = (int, str, bytes)
@@ -135,11 +137,9 @@ class Differ:
         """The diff, called straight from the public functions (``diff``, ``Differ.diff``), so that
         InconsistentHashWarning names the line that called them."""
         old, new = _indexable(old), _indexable(new)
-        if key is None:  # with key=, each element (numpy.ma.masked too) is key's to map
-            _refuse_masked(old, "old")
-            _refuse_masked(new, "new")
-        old_ids = [key(x) for x in old] if key is not None else _readable(old)
-        new_ids = [key(x) for x in new] if key is not None else _readable(new)
+        # With key=, each element (numpy.ma.masked too) is key's to map.
+        old_ids = [key(x) for x in old] if key is not None else _readable(old, "old")
+        new_ids = [key(x) for x in new] if key is not None else _readable(new, "new")
         raw = self._core._diff(old_ids, new_ids)
         if raw[0] == "duplicates":
             for side, name, source in ((0, "old", old_ids), (1, "new", new_ids)):

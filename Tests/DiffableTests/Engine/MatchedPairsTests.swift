@@ -5,7 +5,7 @@ import Testing
 
 /// The check that accepts a diff matched on keys alone: every matched pair equal; anything
 /// else sends the diff to the confirming path. (That no old identifier has two partners is the
-/// core's promise for DFC_MATCH_DEFERRED, tested in C: `maps_are_a_matching` in test_match.c.)
+/// core's promise for DFC_MATCH_DEFERRED, tested in C: `map_pair_is_a_matching` in test_match.c.)
 @Suite struct MatchedPairsTests {
     /// Checks `newToOld` over identifiers reached through slots.
     static func check(old: [String], oldSlots: [Int32], new: [String], newSlots: [Int32], newToOld: [Int32]) -> Bool {

@@ -18,7 +18,10 @@ package struct RowPath: Hashable, Comparable {
 /// One item list of a ``BatchUpdate`` (or one side of its moves) read as ``RowPath``s, without
 /// making the `IndexPath`s of a list a diff packed: the validator reads 10^7 moves at 8 bytes
 /// each instead of 48. Read elements only after V0 (every `IndexPath` has two indices).
-struct PathColumn: RandomAccessCollection {
+///
+/// `package`: a view model in the same package (the benchmarks' headless list) reads a
+/// batch's lists through it too (``BatchUpdate/rows(of:)``), without making their `IndexPath`s.
+package struct PathColumn: RandomAccessCollection {
     private enum Storage {
         case paths([IndexPath])
         case sources([BatchUpdate.ItemMove])
@@ -26,7 +29,7 @@ struct PathColumn: RandomAccessCollection {
         case packed(PackedIndexPaths, start: Int)
     }
     private let storage: Storage
-    let count: Int
+    package let count: Int
 
     /// - Complexity: O(1).
     init(_ list: ItemPathList) {
@@ -46,11 +49,11 @@ struct PathColumn: RandomAccessCollection {
         count = list.count
     }
 
-    var startIndex: Int { 0 }
-    var endIndex: Int { count }
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { count }
 
     /// - Complexity: O(1).
-    subscript(position: Int) -> RowPath {
+    package subscript(position: Int) -> RowPath {
         switch storage {
         case .paths(let paths): Self.row(paths[position])
         case .sources(let moves): Self.row(moves[position].from)
@@ -64,12 +67,34 @@ struct PathColumn: RandomAccessCollection {
 
     /// The first `IndexPath` without exactly two indices (a packed list has none).
     /// - Complexity: O(count).
-    var firstMalformed: IndexPath? {
+    package var firstMalformed: IndexPath? {
         switch storage {
         case .paths(let paths): paths.first { $0.count != 2 }
         case .sources(let moves): moves.first { $0.from.count != 2 }?.from
         case .targets(let moves): moves.first { $0.to.count != 2 }?.to
         case .packed: nil
+        }
+    }
+}
+
+extension BatchUpdate {
+    /// One item list of a batch, or one side of its moves.
+    package enum ItemList {
+        case deletes, inserts, moveSources, moveTargets, reloads, reconfigures
+    }
+
+    /// `list` read in place as ``RowPath``s, without making its `IndexPath`s (a diff's lists
+    /// stay packed). Every path must have exactly two indices, as a data source's and a
+    /// validated batch's do; a reader of other batches checks ``PathColumn/firstMalformed``.
+    /// - Complexity: O(1); each element O(1).
+    package func rows(of list: ItemList) -> PathColumn {
+        switch list {
+        case .deletes: PathColumn(deleteItemList)
+        case .inserts: PathColumn(insertItemList)
+        case .moveSources: PathColumn(moveItemList, targets: false)
+        case .moveTargets: PathColumn(moveItemList, targets: true)
+        case .reloads: PathColumn(reloadItemList)
+        case .reconfigures: PathColumn(reconfigureItemList)
         }
     }
 }

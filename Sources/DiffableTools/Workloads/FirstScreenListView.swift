@@ -2,10 +2,12 @@ import Diffable
 import DiffableTesting
 import Foundation
 
-/// A headless ``ListView`` for benchmarks: it asks the count of every section and the cells of
-/// the first screen, before and after each batch's updates, as a real list would, and can check
-/// every batch with the strict ``ListViewSimulator`` (its time kept apart in ``checkSeconds``).
-/// Touch it only on its data source's executor.
+/// A headless ``ListView`` for benchmarks that asks its data source what a real list asks: the
+/// count of every section, before and after each batch's updates, and the cells of its first
+/// screen, all of them on `reloadData()` and after a batch only those a real list binds anew
+/// (``FirstScreenRows``: rows inserted, reloaded, reconfigured, or brought in from off the
+/// screen). It can check every batch with the strict ``ListViewSimulator`` (its time kept
+/// apart in ``checkSeconds``). Touch it only on its data source's executor.
 public final class FirstScreenListView<Item: Hashable & Sendable>: ListView {
     public weak var dataSource: (any ListViewDataSource<Item>)?
     /// The data source's current snapshot (its `snapshot()`), which the checking needs.
@@ -14,6 +16,8 @@ public final class FirstScreenListView<Item: Hashable & Sendable>: ListView {
     public private(set) var checkSeconds = 0.0
     /// Batches performed.
     public private(set) var batchCount = 0
+    /// Cells asked of the data source, in all.
+    public private(set) var cellRequests = 0
     /// Batches the simulator rejected, in words.
     public private(set) var problems: [String] = []
     /// Rows of the first screen, whose cells are asked.
@@ -34,16 +38,23 @@ public final class FirstScreenListView<Item: Hashable & Sendable>: ListView {
         if simulator != nil, let target { simulator?.reloadData(target()) }
     }
 
-    /// Asks the first screen, runs `updates`, asks again, checks the batch when checking,
-    /// and completes at once.
-    /// - Complexity: O(s + screen rows), plus the simulator's O(n + s + k log k) when checking.
+    /// Asks the counts, runs `updates`, asks the new counts and the cells of the first screen's
+    /// rows that the batch changed or brought in, checks the batch when checking, and completes
+    /// at once.
+    /// - Complexity: O(s + k + screen rows), plus the simulator's O(n + s + k log k) when checking.
     public func performBatchUpdates(
         _ batch: BatchUpdate, animation: RowAnimation, updates: () -> Void, completion: @escaping (Bool) -> Void
     ) {
         batchCount += 1
-        askScreen()
+        let oldCounts = counts()
         updates()
-        askScreen()
+        let newCounts = counts()
+        if let dataSource {
+            for path in FirstScreenRows.toBind(after: batch, oldCounts: oldCounts, newCounts: newCounts, screenRows: screenRows) {
+                _ = dataSource.cell(at: path)
+                cellRequests += 1
+            }
+        }
         if simulator != nil, let target {
             let after = target()
             let start = DispatchTime.now().uptimeNanoseconds
@@ -53,14 +64,20 @@ public final class FirstScreenListView<Item: Hashable & Sendable>: ListView {
         completion(true)
     }
 
+    /// Asks the count of every section and the cells of the first screen.
     private func askScreen() {
         guard let dataSource else { return }
-        var shown = 0
-        for section in 0..<dataSource.numberOfSections() {
-            let count = min(dataSource.numberOfItems(inSection: section), screenRows - shown)
-            for item in 0..<count { _ = dataSource.cell(at: IndexPath(item: item, section: section)) }
-            shown += count
+        for shown in FirstScreenRows.sections(of: counts(), screenRows: screenRows) {
+            for item in 0..<shown.rows { _ = dataSource.cell(at: IndexPath(item: item, section: shown.section)) }
+            cellRequests += shown.rows
         }
+    }
+
+    /// The data source's rows per section, as a list asks them around a batch.
+    /// - Complexity: O(s).
+    private func counts() -> [Int] {
+        guard let dataSource else { return [] }
+        return (0..<dataSource.numberOfSections()).map { dataSource.numberOfItems(inSection: $0) }
     }
 }
 

@@ -1,0 +1,143 @@
+import Diffable
+import Foundation
+import Testing
+
+@testable import DiffableTools
+
+/// The benchmarks' headless list asks, after a batch, only the cells a real list binds anew.
+@Suite struct FirstScreenRowsTests {
+    typealias Snapshot = DiffableDataSourceSnapshot<Int, Int>
+
+    static func snapshot(_ layout: [(section: Int, items: [Int])]) -> Snapshot {
+        var snapshot = Snapshot()
+        snapshot.appendSections(layout.map(\.section))
+        for (section, items) in layout where !items.isEmpty { snapshot.appendItems(items, toSection: section) }
+        return snapshot
+    }
+
+    static func counts(_ snapshot: Snapshot) -> [Int] {
+        snapshot.sectionIdentifiers.map { snapshot.numberOfItems(inSection: $0) }
+    }
+
+    /// The shown paths of `snapshot`'s first `screenRows` rows with their identifiers.
+    static func screen(_ snapshot: Snapshot, _ screenRows: Int) -> [(path: IndexPath, item: Int)] {
+        var shown: [(IndexPath, Int)] = []
+        for (section, identifier) in snapshot.sectionIdentifiers.enumerated() {
+            for (index, item) in snapshot.itemIdentifiers(inSection: identifier).enumerated() where shown.count < screenRows {
+                shown.append((IndexPath(item: index, section: section), item))
+            }
+        }
+        return shown
+    }
+
+    /// What a list asks after `batch`, told by identity: a shown row keeps its cell when its
+    /// item was on the old screen and the batch neither inserted it (nor its section) nor
+    /// reconfigured it; a refresh-only batch asks exactly the rows it names.
+    static func expected(_ batch: BatchUpdate, old: Snapshot, new: Snapshot, screenRows: Int) -> [IndexPath] {
+        let shown = screen(new, screenRows)
+        if batch.isRefreshOnly {
+            let named = Set(batch.reloadItems + batch.reconfigureItems)
+            return shown.map(\.path).filter { named.contains($0) || batch.reloadSections.contains($0.section) }
+        }
+        let before = Set(screen(old, screenRows).map(\.item))
+        let fresh = Set(batch.insertItems + batch.reconfigureItems)
+        return shown.filter { row in
+            batch.insertSections.contains(row.path.section) || fresh.contains(row.path) || !before.contains(row.item)
+        }.map(\.path)
+    }
+
+    /// A random change of `old`: sections deleted, inserted and moved, items deleted, inserted
+    /// and moved within and across sections, and some kept items reconfigured.
+    static func change(_ old: [(section: Int, items: [Int])], _ random: inout SplitMix64) -> (layout: [(section: Int, items: [Int])], reconfigured: [Int]) {
+        var new = old.filter { _ in Int.random(in: 0..<6, using: &random) != 0 }
+        var nextSection = 1_000, nextItem = 10_000
+        for _ in 0..<Int.random(in: 0...2, using: &random) {
+            new.insert((nextSection, (0..<Int.random(in: 0...4, using: &random)).map { nextItem + $0 }), at: Int.random(in: 0...new.count, using: &random))
+            nextSection += 1
+            nextItem += 10
+        }
+        if new.count > 1, Bool.random(using: &random) { new.swapAt(0, Int.random(in: 1..<new.count, using: &random)) }
+        guard !new.isEmpty else { return (new, []) }
+        for _ in 0..<Int.random(in: 0...8, using: &random) {
+            let from = Int.random(in: 0..<new.count, using: &random), to = Int.random(in: 0..<new.count, using: &random)
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0 where !new[from].items.isEmpty:
+                new[from].items.remove(at: Int.random(in: 0..<new[from].items.count, using: &random))
+            case 1:
+                new[to].items.insert(nextItem, at: Int.random(in: 0...new[to].items.count, using: &random))
+                nextItem += 1
+            case 2 where !new[from].items.isEmpty:
+                let item = new[from].items.remove(at: Int.random(in: 0..<new[from].items.count, using: &random))
+                new[to].items.insert(item, at: Int.random(in: 0...new[to].items.count, using: &random))
+            default: break
+            }
+        }
+        let oldItems = Set(old.flatMap(\.items))
+        let kept = new.flatMap(\.items).filter { oldItems.contains($0) }
+        return (new, kept.filter { _ in Int.random(in: 0..<8, using: &random) == 0 })
+    }
+
+    @Test func everyBatchOfRandomChangesAsksWhatTheIdentitiesSay() throws {
+        var random = SplitMix64(seed: 0x5C2E)
+        for round in 0..<2_000 {
+            let sectionCount = Int.random(in: 1...5, using: &random)
+            var first = 0
+            let layout = (0..<sectionCount).map { section in
+                let count = Int.random(in: 0...12, using: &random)
+                defer { first += count }
+                return (section: section, items: Array(first..<(first + count)))
+            }
+            let (newLayout, reconfigured) = Self.change(layout, &random)
+            let old = Self.snapshot(layout)
+            var new = Self.snapshot(newLayout)
+            if !reconfigured.isEmpty { new.reconfigureItems(reconfigured) }
+            let screenRows = Int.random(in: 1...25, using: &random)
+            // A refresh batch follows the structural one, on the new state.
+            var before = old
+            for batch in new.difference(from: old).batches {
+                let asked = FirstScreenRows.toBind(
+                    after: batch, oldCounts: Self.counts(before), newCounts: Self.counts(new), screenRows: screenRows)
+                let expected = Self.expected(batch, old: before, new: new, screenRows: screenRows)
+                #expect(asked == expected, "round \(round), screen of \(screenRows): \(layout) → \(newLayout), \(batch)")
+                if asked != expected { return }
+                before = new
+            }
+        }
+    }
+
+    /// A data source of 100 items in one section on a 20-row screen.
+    static func shownList() -> (DiffableDataSource<Int, Int, Int>, FirstScreenListView<Int>, [Int]) {
+        let view = FirstScreenListView<Int>(checking: true)
+        let dataSource = DiffableDataSource<Int, Int, Int>(view: view, executor: ViewExecutor(enqueue: { $0() }, isCurrent: { true })) {
+            _, item in item
+        }
+        view.target = { dataSource.snapshot() }
+        let items = Array(0..<100)
+        dataSource.applySnapshotUsingReloadData(snapshot([(0, items)]), completion: nil)
+        return (dataSource, view, items)
+    }
+
+    @Test(arguments: [
+        // (what changes, cells asked after the batch)
+        ("insert at 5", 1), ("delete row 0", 1), ("move row 50 to the top", 1), ("move row 3 below row 10", 0),
+        ("reconfigure row 2 and row 60", 1), ("move row 3 to the end", 1), ("delete rows 30-39", 0),
+    ])
+    func aBatchAsksOnlyTheRowsItBringsToTheScreen(change: String, cells: Int) {
+        let (dataSource, view, items) = Self.shownList()
+        #expect(view.cellRequests == 20)
+        var new = Self.snapshot([(0, items)])
+        switch change {
+        case "insert at 5": new.insertItems([1_000], beforeItem: 5)
+        case "delete row 0": new.deleteItems([0])
+        case "move row 50 to the top": new.moveItem(50, beforeItem: 0)
+        case "move row 3 below row 10": new.moveItem(3, afterItem: 10)
+        case "reconfigure row 2 and row 60": new.reconfigureItems([2, 60])
+        case "move row 3 to the end": new.moveItem(3, afterItem: 99)
+        default: new.deleteItems(Array(30..<40))
+        }
+        dataSource.apply(new, completion: nil)
+        #expect(view.batchCount == 1)
+        #expect(view.problems.isEmpty)
+        #expect(view.cellRequests - 20 == cells, "\(change)")
+    }
+}

@@ -48,11 +48,15 @@ import Testing
 
     /// A random change of `old`: sections deleted, inserted and moved, items deleted, inserted
     /// and moved within and across sections, and some kept items reconfigured.
-    static func change(_ old: [(section: Int, items: [Int])], _ random: inout SplitMix64) -> (layout: [(section: Int, items: [Int])], reconfigured: [Int]) {
+    static func change(_ old: [(section: Int, items: [Int])], _ random: inout SplitMix64) -> (
+        layout: [(section: Int, items: [Int])], reconfigured: [Int]
+    ) {
         var new = old.filter { _ in Int.random(in: 0..<6, using: &random) != 0 }
         var nextSection = 1_000, nextItem = 10_000
         for _ in 0..<Int.random(in: 0...2, using: &random) {
-            new.insert((nextSection, (0..<Int.random(in: 0...4, using: &random)).map { nextItem + $0 }), at: Int.random(in: 0...new.count, using: &random))
+            new.insert(
+                (nextSection, (0..<Int.random(in: 0...4, using: &random)).map { nextItem + $0 }),
+                at: Int.random(in: 0...new.count, using: &random))
             nextSection += 1
             nextItem += 10
         }

@@ -30,6 +30,8 @@ case "$tier_wanted" in
     all) title="make test-all" ;;
     *) echo "run_all: TEST_TIER must be core, long or all, not \"$tier_wanted\"" >&2; exit 2 ;;
 esac
+# A pick of parts is titled by what it ran, whatever tier they belong to.
+[ -n "${TEST_PARTS:-}" ] && title="run_all (TEST_PARTS:${TEST_PARTS})"
 tier=core
 
 # in_tier TIER: the parts after it belong to TIER (core or long).

@@ -557,6 +557,26 @@ def test_import_does_not_import_numpy():
     assert done.returncode == 0 and done.stdout.strip() == "False", (done.stdout, done.stderr)
 
 
+def test_a_numpy_that_fails_to_import_counts_as_absent_with_one_warning():
+    import subprocess
+    import sys
+    # A numpy module whose import raises something other than ImportError (a broken build).
+    code = ("import sys, types, warnings, importlib.abc, importlib.machinery\n"
+            "class Broken(importlib.abc.MetaPathFinder):\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            "        if name == 'numpy': raise RuntimeError('numpy built for another CPU')\n"
+            "sys.meta_path.insert(0, Broken())\n"
+            "import diffable\n"
+            "with warnings.catch_warnings(record=True) as caught:\n"
+            "    warnings.simplefilter('always')\n"
+            "    first = diffable.diff([1, 2, 3], [3, 1, 4])\n"
+            "    second = diffable.diff([1, 2], [2, 1])\n"
+            "print(type(first.deletes).__name__, list(first.deletes), first.apply([1, 2, 3]), second.apply([1, 2]),\n"
+            "      len(caught), 'another CPU' in str(caught[0].message))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "array [1] [3, 1, 4] [2, 1] 1 True", (done.stdout, done.stderr)
+
+
 def test_results_are_numpy_arrays_when_numpy_is_installed():
     import subprocess
     import sys

@@ -7,12 +7,21 @@ _numpy = None
 
 
 def _np():
-    """numpy, imported once on first use, or False without it. O(1) after the first call."""
+    """numpy, imported once on first use, or False without it. O(1) after the first call.
+
+    A numpy that is installed but fails to import (a broken build raises more than
+    ImportError) counts as absent, with one warning naming why: the package works without
+    it, and the import is not retried on every diff."""
     global _numpy
     if _numpy is None:
         try:
             import numpy
         except ImportError:  # pragma: no cover - exercised on machines without numpy
+            numpy = False
+        except Exception as error:
+            import warnings
+
+            warnings.warn(f"diffable: numpy failed to import ({error!r}); results are plain arrays", RuntimeWarning, stacklevel=2)
             numpy = False
         _numpy = numpy
     return _numpy

@@ -21,7 +21,7 @@ enum FirstScreenRows {
     static func toBind(after batch: BatchUpdate, oldCounts: [Int], newCounts: [Int], screenRows: Int) -> [IndexPath] {
         let screen = sections(of: newCounts, screenRows: screenRows)
         if batch.isRefreshOnly { return refreshed(by: batch, screen: screen) }
-        if !batch.reloadSections.isEmpty || !batch.rows(of: .reloads).isEmpty {
+        if !batch.reloadSections.isEmpty || batch.rows(of: .reloads).count > 0 {
             return screen.flatMap { shown in (0..<shown.rows).map { IndexPath(item: $0, section: shown.section) } }
         }
         let oldScreen = sections(of: oldCounts, screenRows: screenRows)
@@ -31,9 +31,7 @@ enum FirstScreenRows {
                 bind += (0..<shown.rows).map { IndexPath(item: $0, section: shown.section) }
                 continue
             }
-            for item in rowsToAsk(shown, continuing: origin, batch: batch, oldScreen: oldScreen) {
-                bind.append(IndexPath(item: item, section: shown.section))
-            }
+            bindRows(of: shown, continuing: origin, batch: batch, oldScreen: oldScreen, into: &bind)
         }
         return bind
     }
@@ -68,17 +66,11 @@ enum FirstScreenRows {
                 continue
             }
             var asked = [Bool](repeating: false, count: shown.rows)
-            mark(batch.rows(of: .reloads), in: shown, &asked)
-            mark(batch.rows(of: .reconfigures), in: shown, &asked)
+            batch.rows(of: .reloads).forEachRow(inSection: shown.section, below: shown.rows) { _, item in asked[item] = true }
+            batch.rows(of: .reconfigures).forEachRow(inSection: shown.section, below: shown.rows) { _, item in asked[item] = true }
             for item in asked.indices where asked[item] { bind.append(IndexPath(item: item, section: shown.section)) }
         }
         return bind
-    }
-
-    /// Sets `flags[item]` for every row of `list` in `shown`'s section within its shown rows.
-    /// - Complexity: O(list.count).
-    private static func mark(_ list: PathColumn, in shown: ShownSection, _ flags: inout [Bool]) {
-        for row in list where row.section == shown.section && row.item < shown.rows { flags[row.item] = true }
     }
 
     /// The old section whose rows new section `section` carries on; nil when it is inserted.
@@ -96,44 +88,49 @@ enum FirstScreenRows {
         return nil  // not reached for a batch that fits the counts
     }
 
-    /// The shown rows of `shown` whose cells are asked, its old section being `origin`.
+    /// What comes to one shown row in a structural batch.
+    private struct Arrival {
+        /// Inserted (no old row) or moved in (from ``source``); otherwise carried in order.
+        var arrives = false
+        var source: RowPath?
+        var reconfigured = false
+    }
+
+    /// Appends to `bind` the shown rows of `shown` whose cells are asked, its old section being
+    /// `origin`.
     /// - Complexity: O(k + shown rows + d log d) for d rows leaving `origin`.
-    private static func rowsToAsk(_ shown: ShownSection, continuing origin: Int, batch: BatchUpdate, oldScreen: [ShownSection])
-        -> [Int]
-    {
-        // What arrives at each shown row: an insert (no origin) or a move (its source).
-        var arrived = [Bool](repeating: false, count: shown.rows)
-        var movedFrom = [RowPath?](repeating: nil, count: shown.rows)
-        mark(batch.rows(of: .inserts), in: shown, &arrived)
-        let sources = batch.rows(of: .moveSources), targets = batch.rows(of: .moveTargets)
-        for (index, target) in targets.enumerated() where target.section == shown.section && target.item < shown.rows {
-            arrived[target.item] = true
-            movedFrom[target.item] = sources[index]
+    private static func bindRows(
+        of shown: ShownSection, continuing origin: Int, batch: BatchUpdate, oldScreen: [ShownSection], into bind: inout [IndexPath]
+    ) {
+        var arrivals = [Arrival](repeating: Arrival(), count: shown.rows)
+        batch.rows(of: .inserts).forEachRow(inSection: shown.section, below: shown.rows) { _, item in arrivals[item].arrives = true }
+        let sources = batch.rows(of: .moveSources)
+        batch.rows(of: .moveTargets).forEachRow(inSection: shown.section, below: shown.rows) { offset, item in
+            arrivals[item].arrives = true
+            arrivals[item].source = sources[offset]
         }
-        var reconfigured = [Bool](repeating: false, count: shown.rows)
-        mark(batch.rows(of: .reconfigures), in: shown, &reconfigured)
+        batch.rows(of: .reconfigures).forEachRow(inSection: shown.section, below: shown.rows) { _, item in
+            arrivals[item].reconfigured = true
+        }
         // The old section's rows that leave it, ascending: the rest are carried in order.
         var leaving: [Int] = []
-        for row in batch.rows(of: .deletes) where row.section == origin { leaving.append(row.item) }
-        for row in sources where row.section == origin { leaving.append(row.item) }
+        batch.rows(of: .deletes).forEachRow(inSection: origin, below: .max) { _, item in leaving.append(item) }
+        sources.forEachRow(inSection: origin, below: .max) { _, item in leaving.append(item) }
         leaving.sort()
-        var asked: [Int] = [], nextOld = 0, nextLeaving = 0
-        for item in 0..<shown.rows {
-            let from: RowPath?
-            if arrived[item] {
-                from = movedFrom[item]
-            } else {
+        var nextOld = 0, nextLeaving = 0
+        for (item, arrival) in arrivals.enumerated() {
+            var source = arrival.source
+            if !arrival.arrives {
                 while nextLeaving < leaving.count && leaving[nextLeaving] <= nextOld {
                     if leaving[nextLeaving] == nextOld { nextOld += 1 }
                     nextLeaving += 1
                 }
-                from = RowPath(section: origin, item: nextOld)
+                source = RowPath(section: origin, item: nextOld)
                 nextOld += 1
             }
-            let keepsCell = from.map { isShown($0, on: oldScreen) } ?? false
-            if reconfigured[item] || !keepsCell { asked.append(item) }
+            let keepsCell = source.map { isShown($0, on: oldScreen) } ?? false
+            if arrival.reconfigured || !keepsCell { bind.append(IndexPath(item: item, section: shown.section)) }
         }
-        return asked
     }
 
     /// Whether `row` was among the shown rows of `screen`.

@@ -104,6 +104,14 @@ import Testing
                 let expected = Self.expected(batch, old: before, new: new, screenRows: screenRows)
                 #expect(asked == expected, "round \(round), screen of \(screenRows): \(layout) → \(newLayout), \(batch)")
                 if asked != expected { return }
+                // The same lists as `IndexPath`s (a batch made by hand, not packed by a diff).
+                let byHand = BatchUpdate(
+                    deleteSections: batch.deleteSections, insertSections: batch.insertSections, moveSections: batch.moveSections,
+                    reloadSections: batch.reloadSections, deleteItems: batch.deleteItems, insertItems: batch.insertItems,
+                    moveItems: batch.moveItems, reloadItems: batch.reloadItems, reconfigureItems: batch.reconfigureItems)
+                #expect(
+                    FirstScreenRows.toBind(
+                        after: byHand, oldCounts: Self.counts(before), newCounts: Self.counts(new), screenRows: screenRows) == expected)
                 before = new
             }
         }

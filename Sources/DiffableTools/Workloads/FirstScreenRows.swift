@@ -26,6 +26,8 @@ enum FirstScreenRows {
         }
         let oldScreen = sections(of: oldCounts, screenRows: screenRows)
         var bind: [IndexPath] = []
+        // Room for a few rows: a batch brings in some, not the whole screen (one allocation).
+        bind.reserveCapacity(min(screenRows, 8))
         for shown in screen {
             guard let origin = oldSection(continuedBy: shown.section, in: batch, oldSectionCount: oldCounts.count) else {
                 bind += (0..<shown.rows).map { IndexPath(item: $0, section: shown.section) }
@@ -48,6 +50,7 @@ enum FirstScreenRows {
     /// - Complexity: O(s).
     static func sections(of counts: [Int], screenRows: Int) -> [ShownSection] {
         var shown: [ShownSection] = [], start = 0
+        shown.reserveCapacity(min(counts.count, 4))
         for (section, count) in counts.enumerated() where start < screenRows {
             if count > 0 { shown.append(ShownSection(section: section, rows: min(count, screenRows - start), start: start)) }
             start += count
@@ -113,8 +116,10 @@ enum FirstScreenRows {
             arrivals[item].reconfigured = true
         }
         // The old section's rows that leave it, ascending: the rest are carried in order.
+        let deletes = batch.rows(of: .deletes)
         var leaving: [Int] = []
-        batch.rows(of: .deletes).forEachRow(inSection: origin, below: .max) { _, item in leaving.append(item) }
+        leaving.reserveCapacity(deletes.count + sources.count)
+        deletes.forEachRow(inSection: origin, below: .max) { _, item in leaving.append(item) }
         sources.forEachRow(inSection: origin, below: .max) { _, item in leaving.append(item) }
         leaving.sort()
         var nextOld = 0, nextLeaving = 0

@@ -23,6 +23,8 @@ public final class FirstScreenListView<Item: Hashable & Sendable>: ListView {
     /// Rows of the first screen, whose cells are asked.
     public let screenRows: Int
     private var simulator: ListViewSimulator<Int, Item>?
+    /// Rows per section before and after the batch in progress.
+    private var oldCounts: [Int] = [], newCounts: [Int] = []
 
     /// - Parameter checking: whether every batch goes through the strict ``ListViewSimulator``.
     /// - Complexity: O(1).
@@ -46,14 +48,16 @@ public final class FirstScreenListView<Item: Hashable & Sendable>: ListView {
         _ batch: BatchUpdate, animation: RowAnimation, updates: () -> Void, completion: @escaping (Bool) -> Void
     ) {
         batchCount += 1
-        let oldCounts = counts()
+        readCounts(into: &oldCounts)
         updates()
-        let newCounts = counts()
+        readCounts(into: &newCounts)
         if let dataSource {
-            for path in FirstScreenRows.toBind(after: batch, oldCounts: oldCounts, newCounts: newCounts, screenRows: screenRows) {
-                _ = dataSource.cell(at: path)
-                cellRequests += 1
+            var asked = 0
+            FirstScreenRows.forEachRowToBind(after: batch, oldCounts: oldCounts, newCounts: newCounts, screenRows: screenRows) {
+                _ = dataSource.cell(at: $0)
+                asked += 1
             }
+            cellRequests += asked
         }
         if simulator != nil, let target {
             let after = target()
@@ -67,17 +71,20 @@ public final class FirstScreenListView<Item: Hashable & Sendable>: ListView {
     /// Asks the count of every section and the cells of the first screen.
     private func askScreen() {
         guard let dataSource else { return }
-        for shown in FirstScreenRows.sections(of: counts(), screenRows: screenRows) {
+        readCounts(into: &newCounts)
+        for shown in FirstScreenRows.sections(of: newCounts, screenRows: screenRows) {
             for item in 0..<shown.rows { _ = dataSource.cell(at: IndexPath(item: item, section: shown.section)) }
             cellRequests += shown.rows
         }
     }
 
-    /// The data source's rows per section, as a list asks them around a batch.
+    /// Reads the data source's rows per section into `counts`, as a list asks them around a
+    /// batch (the array's storage kept from batch to batch).
     /// - Complexity: O(s).
-    private func counts() -> [Int] {
-        guard let dataSource else { return [] }
-        return (0..<dataSource.numberOfSections()).map { dataSource.numberOfItems(inSection: $0) }
+    private func readCounts(into counts: inout [Int]) {
+        counts.removeAll(keepingCapacity: true)
+        guard let dataSource else { return }
+        for section in 0..<dataSource.numberOfSections() { counts.append(dataSource.numberOfItems(inSection: section)) }
     }
 }
 

@@ -14,27 +14,54 @@ import Foundation
 /// away, in order; within a section, the rows that are neither inserted nor moved in continue
 /// the old section's rows that are neither deleted nor moved away, in order.
 enum FirstScreenRows {
-    /// The rows among the first `screenRows` rows of the new state (counted across sections,
-    /// in order) whose cells a list asks after `batch`, in order. A structural batch that also
-    /// reloads rows or sections (UIKit derives where those land) asks the whole screen.
+    /// Calls `ask` with each row among the first `screenRows` rows of the new state (counted
+    /// across sections, in order) whose cell a list asks after `batch`, in order. A structural
+    /// batch that also reloads rows or sections (UIKit derives where those land) asks the
+    /// whole screen. Works in temporary memory: a headless list calls it on every batch.
     /// - Complexity: O(s + k) for s sections and k operations in the batch.
-    static func toBind(after batch: BatchUpdate, oldCounts: [Int], newCounts: [Int], screenRows: Int) -> [IndexPath] {
+    static func forEachRowToBind(
+        after batch: BatchUpdate, oldCounts: [Int], newCounts: [Int], screenRows: Int, _ ask: (IndexPath) -> Void
+    ) {
         let screen = sections(of: newCounts, screenRows: screenRows)
-        if batch.isRefreshOnly { return refreshed(by: batch, screen: screen) }
-        if !batch.reloadSections.isEmpty || batch.rows(of: .reloads).count > 0 {
-            return screen.flatMap { shown in (0..<shown.rows).map { IndexPath(item: $0, section: shown.section) } }
-        }
-        let oldScreen = sections(of: oldCounts, screenRows: screenRows)
-        var bind: [IndexPath] = []
-        // Room for a few rows: a batch brings in some, not the whole screen (one allocation).
-        bind.reserveCapacity(min(screenRows, 8))
+        let asksAll = !batch.isRefreshOnly && (!batch.reloadSections.isEmpty || batch.rows(of: .reloads).count > 0)
+        let oldScreen = batch.isRefreshOnly || asksAll ? [] : sections(of: oldCounts, screenRows: screenRows)
         for shown in screen {
-            guard let origin = oldSection(continuedBy: shown.section, in: batch, oldSectionCount: oldCounts.count) else {
-                bind += (0..<shown.rows).map { IndexPath(item: $0, section: shown.section) }
+            let origin: Int?
+            if batch.isRefreshOnly {
+                origin = batch.reloadSections.contains(shown.section) ? nil : shown.section
+            } else {
+                origin = asksAll ? nil : oldSection(continuedBy: shown.section, in: batch, oldSectionCount: oldCounts.count)
+            }
+            guard let origin else {
+                for item in 0..<shown.rows { ask(IndexPath(item: item, section: shown.section)) }
                 continue
             }
-            bindRows(of: shown, continuing: origin, batch: batch, oldScreen: oldScreen, into: &bind)
+            withUnsafeTemporaryAllocation(of: Arrival.self, capacity: shown.rows) { arrivals in
+                arrivals.initialize(repeating: Arrival())
+                if batch.isRefreshOnly {
+                    // Unchanged positions: the reloaded and reconfigured rows are asked, no other.
+                    func mark(_ list: BatchUpdate.ItemList) {
+                        batch.rows(of: list).forEachRow(inSection: shown.section, below: shown.rows) { _, item in
+                            arrivals[item].reconfigured = true
+                        }
+                    }
+                    mark(.reloads)
+                    mark(.reconfigures)
+                    for item in arrivals.indices where arrivals[item].reconfigured {
+                        ask(IndexPath(item: item, section: shown.section))
+                    }
+                } else {
+                    bindRows(of: shown, continuing: origin, batch: batch, oldScreen: oldScreen, arrivals: arrivals, ask)
+                }
+            }
         }
+    }
+
+    /// ``forEachRowToBind(after:oldCounts:newCounts:screenRows:_:)``'s rows, in an array.
+    /// - Complexity: as it.
+    static func toBind(after batch: BatchUpdate, oldCounts: [Int], newCounts: [Int], screenRows: Int) -> [IndexPath] {
+        var bind: [IndexPath] = []
+        forEachRowToBind(after: batch, oldCounts: oldCounts, newCounts: newCounts, screenRows: screenRows) { bind.append($0) }
         return bind
     }
 
@@ -42,38 +69,18 @@ enum FirstScreenRows {
     struct ShownSection {
         var section: Int
         var rows: Int
-        /// The flat position of its first row.
-        var start: Int
     }
 
     /// The sections holding the first `screenRows` rows, in order (empty sections left out).
-    /// - Complexity: O(s).
+    /// - Complexity: O(sections on the screen).
     static func sections(of counts: [Int], screenRows: Int) -> [ShownSection] {
         var shown: [ShownSection] = [], start = 0
-        shown.reserveCapacity(min(counts.count, 4))
-        for (section, count) in counts.enumerated() where start < screenRows {
-            if count > 0 { shown.append(ShownSection(section: section, rows: min(count, screenRows - start), start: start)) }
+        for (section, count) in counts.enumerated() {
+            if start >= screenRows { break }
+            if count > 0 { shown.append(ShownSection(section: section, rows: min(count, screenRows - start))) }
             start += count
         }
         return shown
-    }
-
-    /// A refresh-only batch names unchanged positions: the reloaded sections' shown rows, and
-    /// the reloaded and reconfigured rows on the screen.
-    /// - Complexity: O(k + shown rows).
-    private static func refreshed(by batch: BatchUpdate, screen: [ShownSection]) -> [IndexPath] {
-        var bind: [IndexPath] = []
-        for shown in screen {
-            if batch.reloadSections.contains(shown.section) {
-                bind += (0..<shown.rows).map { IndexPath(item: $0, section: shown.section) }
-                continue
-            }
-            var asked = [Bool](repeating: false, count: shown.rows)
-            batch.rows(of: .reloads).forEachRow(inSection: shown.section, below: shown.rows) { _, item in asked[item] = true }
-            batch.rows(of: .reconfigures).forEachRow(inSection: shown.section, below: shown.rows) { _, item in asked[item] = true }
-            for item in asked.indices where asked[item] { bind.append(IndexPath(item: item, section: shown.section)) }
-        }
-        return bind
     }
 
     /// The old section whose rows new section `section` carries on; nil when it is inserted.
@@ -91,23 +98,24 @@ enum FirstScreenRows {
         return nil  // not reached for a batch that fits the counts
     }
 
-    /// What comes to one shown row in a structural batch.
+    /// What comes to one shown row.
     private struct Arrival {
         /// Inserted (no old row) or moved in (from ``source``); otherwise carried in order.
         var arrives = false
         var source: RowPath?
+        /// Reconfigured, or in a refresh-only batch reloaded: asked whatever it carries.
         var reconfigured = false
     }
 
-    /// Appends to `bind` the shown rows of `shown` whose cells are asked, its old section being
-    /// `origin`.
+    /// Calls `ask` with the shown rows of `shown` whose cells are asked after a structural batch,
+    /// its old section being `origin`; `arrivals` holds one blank ``Arrival`` a shown row.
     /// - Complexity: O(k + shown rows + d log d) for d rows leaving `origin`.
     private static func bindRows(
-        of shown: ShownSection, continuing origin: Int, batch: BatchUpdate, oldScreen: [ShownSection], into bind: inout [IndexPath]
+        of shown: ShownSection, continuing origin: Int, batch: BatchUpdate, oldScreen: [ShownSection],
+        arrivals: UnsafeMutableBufferPointer<Arrival>, _ ask: (IndexPath) -> Void
     ) {
-        var arrivals = [Arrival](repeating: Arrival(), count: shown.rows)
         batch.rows(of: .inserts).forEachRow(inSection: shown.section, below: shown.rows) { _, item in arrivals[item].arrives = true }
-        let sources = batch.rows(of: .moveSources)
+        let sources = batch.rows(of: .moveSources), deletes = batch.rows(of: .deletes)
         batch.rows(of: .moveTargets).forEachRow(inSection: shown.section, below: shown.rows) { offset, item in
             arrivals[item].arrives = true
             arrivals[item].source = sources[offset]
@@ -116,25 +124,33 @@ enum FirstScreenRows {
             arrivals[item].reconfigured = true
         }
         // The old section's rows that leave it, ascending: the rest are carried in order.
-        let deletes = batch.rows(of: .deletes)
-        var leaving: [Int] = []
-        leaving.reserveCapacity(deletes.count + sources.count)
-        deletes.forEachRow(inSection: origin, below: .max) { _, item in leaving.append(item) }
-        sources.forEachRow(inSection: origin, below: .max) { _, item in leaving.append(item) }
-        leaving.sort()
-        var nextOld = 0, nextLeaving = 0
-        for (item, arrival) in arrivals.enumerated() {
-            var source = arrival.source
-            if !arrival.arrives {
-                while nextLeaving < leaving.count && leaving[nextLeaving] <= nextOld {
-                    if leaving[nextLeaving] == nextOld { nextOld += 1 }
-                    nextLeaving += 1
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: deletes.count + sources.count) { leaving in
+            var leavingCount = 0
+            func collect(_ list: PathColumn) {
+                list.forEachRow(inSection: origin, below: .max) { _, item in
+                    leaving.initializeElement(at: leavingCount, to: item)
+                    leavingCount += 1
                 }
-                source = RowPath(section: origin, item: nextOld)
-                nextOld += 1
             }
-            let keepsCell = source.map { isShown($0, on: oldScreen) } ?? false
-            if arrival.reconfigured || !keepsCell { bind.append(IndexPath(item: item, section: shown.section)) }
+            collect(deletes)
+            collect(sources)
+            var leaving = UnsafeMutableBufferPointer(rebasing: leaving[..<leavingCount])
+            leaving.sort()
+            var nextOld = 0, nextLeaving = 0
+            for item in arrivals.indices {
+                let arrival = arrivals[item]
+                var source = arrival.source
+                if !arrival.arrives {
+                    while nextLeaving < leaving.count && leaving[nextLeaving] <= nextOld {
+                        if leaving[nextLeaving] == nextOld { nextOld += 1 }
+                        nextLeaving += 1
+                    }
+                    source = RowPath(section: origin, item: nextOld)
+                    nextOld += 1
+                }
+                let keepsCell = source.map { isShown($0, on: oldScreen) } ?? false
+                if arrival.reconfigured || !keepsCell { ask(IndexPath(item: item, section: shown.section)) }
+            }
         }
     }
 

@@ -30,23 +30,43 @@ package struct PathColumn: RandomAccessCollection {
     }
     private let storage: Storage
     package let count: Int
+    /// Whether the list is ascending by (section, item): every list a diff packs is (docs/ALGORITHM.md,
+    /// "Output order": moves ascending by destination), except the sources of its moves.
+    private let isAscending: Bool
 
-    /// - Complexity: O(1).
+    /// - Complexity: O(1) (O(count) in checked builds, which check the packed order).
     init(_ list: ItemPathList) {
         switch list {
-        case .indexPaths(let paths): storage = .paths(paths)
-        case .packed(let store, let range): storage = .packed(store, start: range.lowerBound)
+        case .indexPaths(let paths): (storage, isAscending) = (.paths(paths), false)
+        case .packed(let store, let range): (storage, isAscending) = (.packed(store, start: range.lowerBound), true)
         }
         count = list.count
+        checkOrder()
     }
 
-    /// The sources (`targets` false) or targets of `list`. - Complexity: O(1).
+    /// The sources (`targets` false) or targets of `list`.
+    /// - Complexity: O(1) (O(count) in checked builds, which check the packed order).
     init(_ list: ItemMoveList, targets: Bool) {
         switch list {
-        case .moves(let moves): storage = targets ? .targets(moves) : .sources(moves)
-        case .packed(let store, let from, let to): storage = .packed(store, start: targets ? to.lowerBound : from.lowerBound)
+        case .moves(let moves): (storage, isAscending) = (targets ? .targets(moves) : .sources(moves), false)
+        case .packed(let store, let from, let to):
+            (storage, isAscending) = (.packed(store, start: targets ? to.lowerBound : from.lowerBound), targets)
         }
         count = list.count
+        checkOrder()
+    }
+
+    /// Checked builds: a list taken to be ascending is.
+    /// - Complexity: O(count) in checked builds, else O(1).
+    @inline(__always)
+    private func checkOrder() {
+        #if DIFFABLE_INTERNAL_CHECKS
+            if isAscending {
+                for offset in indices.dropFirst() {
+                    precondition(self[offset - 1] < self[offset], "a packed list of a diff is not ascending at \(offset)")
+                }
+            }
+        #endif
     }
 
     package var startIndex: Int { 0 }
@@ -68,8 +88,10 @@ package struct PathColumn: RandomAccessCollection {
     /// Calls `body` with the offset in this list and the item of each of its rows in `section`
     /// whose item is below `limit`, in list order. The scan runs here, over the packed paths
     /// where a diff left them: a reader in another module pays a call for each row it reads
-    /// through the subscript (about 100 instructions a row, against a few here).
-    /// - Complexity: O(count), plus `body` for each row found.
+    /// through the subscript (about 100 instructions a row, against a few here). A list a diff
+    /// packed in ascending order is bisected to the section's run.
+    /// - Complexity: O(log count + rows found) for a diff's ascending lists; O(count) for its
+    ///   move sources and for lists made by hand; plus `body` for each row found.
     package func forEachRow(inSection section: Int, below limit: Int, _ body: (_ offset: Int, _ item: Int) -> Void) {
         guard case .packed(let store, let start) = storage else {
             for offset in 0..<count {
@@ -79,10 +101,24 @@ package struct PathColumn: RandomAccessCollection {
             return
         }
         guard let wanted = UInt32(exactly: section) else { return }
-        store.paths.withUnsafeBufferPointer { paths in
-            for offset in 0..<count {
-                let path = paths[start + offset]
-                if path.section == wanted && Int(path.item) < limit { body(offset, Int(path.item)) }
+        store.paths.withUnsafeBufferPointer { all in
+            let paths = UnsafeBufferPointer(rebasing: all[start..<(start + count)])
+            guard isAscending else {
+                for offset in paths.indices where paths[offset].section == wanted && Int(paths[offset].item) < limit {
+                    body(offset, Int(paths[offset].item))
+                }
+                return
+            }
+            // Ascending: the section's rows are one run, found by bisection.
+            var low = 0, high = paths.count
+            while low < high {
+                let middle = (low + high) / 2
+                if paths[middle].section < wanted { low = middle + 1 } else { high = middle }
+            }
+            for offset in low..<paths.count {
+                let path = paths[offset]
+                guard path.section == wanted && Int(path.item) < limit else { break }
+                body(offset, Int(path.item))
             }
         }
     }

@@ -8,7 +8,8 @@ import Foundation
 ///
 /// 1. One apply of n items in sections of 100 with 10% churn (docs/PERFORMANCE.md's sectioned
 ///    workload): the diff alone; the apply into a headless view that only asks counts and the
-///    first screen of cells (its overhead over the diff is the data source's own cost); the
+///    cells of its first screen that a list binds after the batch (its overhead over the diff
+///    is the data source's own cost); the
 ///    apply into a view that checks the batch with the strict ``ListViewSimulator`` (its
 ///    checking timed apart); the apply matching items by `id` with 1% changed values.
 /// 2. Small applies (100 items in 5 sections) from 4 threads into the checking view: as fast
@@ -75,7 +76,7 @@ enum ApplyBench {
         byIDRow.identifiersHashed = "the ids, inside: the data source builds their snapshots (Diffable only)"
         return [
             row("difference(from:) alone", diff, runs: runs * 2),
-            row("apply, headless view (counts + first 20 cells)", headless, runs: runs * 2),
+            row("apply, headless view (counts + the cells a list binds)", headless, runs: runs * 2),
             row(
                 "data source overhead (apply − diff, paired)", overhead, runs: runs * 2,
                 note: String(format: "%.1f%% of the diff", overhead / diff * 100)),

@@ -42,8 +42,10 @@ public final class FirstScreenListView<Item: Hashable & Sendable>: ListView {
 
     /// Asks the counts, runs `updates`, asks the new counts and the cells of the first screen's
     /// rows that the batch changed or brought in, checks the batch when checking, and completes
-    /// at once.
-    /// - Complexity: O(s + k + screen rows), plus the simulator's O(n + s + k log k) when checking.
+    /// at once. For a data source's batches, which fit its counts; an index path of another
+    /// batch must have two indices.
+    /// - Complexity: O(s + k + screen rows) for a diff's batch (see ``FirstScreenRows``), plus
+    ///   the simulator's O(n + s + k log k) when checking.
     public func performBatchUpdates(
         _ batch: BatchUpdate, animation: RowAnimation, updates: () -> Void, completion: @escaping (Bool) -> Void
     ) {
@@ -69,12 +71,13 @@ public final class FirstScreenListView<Item: Hashable & Sendable>: ListView {
     }
 
     /// Asks the count of every section and the cells of the first screen.
+    /// - Complexity: O(s + screen rows).
     private func askScreen() {
         guard let dataSource else { return }
         readCounts(into: &newCounts)
-        for shown in FirstScreenRows.sections(of: newCounts, screenRows: screenRows) {
-            for item in 0..<shown.rows { _ = dataSource.cell(at: IndexPath(item: item, section: shown.section)) }
-            cellRequests += shown.rows
+        FirstScreenRows.forEachShownSection(of: newCounts, screenRows: screenRows) { section, rows in
+            for item in 0..<rows { _ = dataSource.cell(at: IndexPath(item: item, section: section)) }
+            cellRequests += rows
         }
     }
 

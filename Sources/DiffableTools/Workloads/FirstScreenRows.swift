@@ -12,46 +12,49 @@ import Foundation
 /// Rows are carried as UIKit lays them out: the new sections that are neither inserted nor
 /// the target of a section move continue the old sections that are neither deleted nor moved
 /// away, in order; within a section, the rows that are neither inserted nor moved in continue
-/// the old section's rows that are neither deleted nor moved away, in order.
+/// the old section's rows that are neither deleted nor moved away, in order. A structural
+/// batch's reconfigures name new positions, as a diff lists them (docs/ALGORITHM.md, "Steps").
+///
+/// For batches that fit the counts given, as a data source's do: an index path of another
+/// batch must have two indices (a malformed one traps); other out-of-range rows are ignored.
 enum FirstScreenRows {
     /// Calls `ask` with each row among the first `screenRows` rows of the new state (counted
     /// across sections, in order) whose cell a list asks after `batch`, in order. A structural
     /// batch that also reloads rows or sections (UIKit derives where those land) asks the
-    /// whole screen. Works in temporary memory: a headless list calls it on every batch.
-    /// - Complexity: O(s + k) for s sections and k operations in the batch.
+    /// whole screen. Allocates nothing for a data source's batch whose sections have fewer
+    /// than about 128 rows (its working lists are temporary, on the stack).
+    /// - Complexity: O(v × (s + d + m) + k) for v sections shown, s sections, d section deletes
+    ///   and m section moves, and k item operations in the batch (the lists a diff packs in
+    ///   ascending order are bisected: O(log k + rows found) each, its move sources scanned).
     static func forEachRowToBind(
         after batch: BatchUpdate, oldCounts: [Int], newCounts: [Int], screenRows: Int, _ ask: (IndexPath) -> Void
     ) {
-        let screen = sections(of: newCounts, screenRows: screenRows)
-        let asksAll = !batch.isRefreshOnly && (!batch.reloadSections.isEmpty || batch.rows(of: .reloads).count > 0)
-        let oldScreen = batch.isRefreshOnly || asksAll ? [] : sections(of: oldCounts, screenRows: screenRows)
-        for shown in screen {
+        let refreshOnly = batch.isRefreshOnly
+        let asksAll = !refreshOnly && (!batch.reloadSections.isEmpty || batch.rows(of: .reloads).count > 0)
+        forEachShownSection(of: newCounts, screenRows: screenRows) { section, rows in
             let origin: Int?
-            if batch.isRefreshOnly {
-                origin = batch.reloadSections.contains(shown.section) ? nil : shown.section
+            if refreshOnly {
+                origin = batch.reloadSections.contains(section) ? nil : section
             } else {
-                origin = asksAll ? nil : oldSection(continuedBy: shown.section, in: batch, oldSectionCount: oldCounts.count)
+                origin = asksAll ? nil : oldSection(continuedBy: section, in: batch, oldSectionCount: oldCounts.count)
             }
             guard let origin else {
-                for item in 0..<shown.rows { ask(IndexPath(item: item, section: shown.section)) }
-                continue
+                for item in 0..<rows { ask(IndexPath(item: item, section: section)) }
+                return
             }
-            withUnsafeTemporaryAllocation(of: Arrival.self, capacity: shown.rows) { arrivals in
+            withUnsafeTemporaryAllocation(of: Arrival.self, capacity: rows) { arrivals in
                 arrivals.initialize(repeating: Arrival())
-                if batch.isRefreshOnly {
+                if refreshOnly {
                     // Unchanged positions: the reloaded and reconfigured rows are asked, no other.
                     func mark(_ list: BatchUpdate.ItemList) {
-                        batch.rows(of: list).forEachRow(inSection: shown.section, below: shown.rows) { _, item in
-                            arrivals[item].reconfigured = true
-                        }
+                        batch.rows(of: list).forEachRow(inSection: section, below: rows) { _, item in arrivals[item].refreshed = true }
                     }
                     mark(.reloads)
                     mark(.reconfigures)
-                    for item in arrivals.indices where arrivals[item].reconfigured {
-                        ask(IndexPath(item: item, section: shown.section))
-                    }
+                    for item in arrivals.indices where arrivals[item].refreshed { ask(IndexPath(item: item, section: section)) }
                 } else {
-                    bindRows(of: shown, continuing: origin, batch: batch, oldScreen: oldScreen, arrivals: arrivals, ask)
+                    let shown = ShownRows(section: section, rows: rows, origin: origin)
+                    bindRows(shown, batch: batch, oldCounts: oldCounts, screenRows: screenRows, arrivals: arrivals, ask)
                 }
             }
         }
@@ -65,26 +68,32 @@ enum FirstScreenRows {
         return bind
     }
 
-    /// A section on the first screen and how many of its rows are shown.
-    struct ShownSection {
-        var section: Int
-        var rows: Int
-    }
-
-    /// The sections holding the first `screenRows` rows, in order (empty sections left out).
-    /// - Complexity: O(sections on the screen).
-    static func sections(of counts: [Int], screenRows: Int) -> [ShownSection] {
-        var shown: [ShownSection] = [], start = 0
+    /// Calls `body` with each section holding some of the first `screenRows` rows, in order
+    /// (empty sections left out), and how many of its rows are shown.
+    /// - Complexity: O(sections up to the screen's last).
+    static func forEachShownSection(of counts: [Int], screenRows: Int, _ body: (_ section: Int, _ rows: Int) -> Void) {
+        var start = 0
         for (section, count) in counts.enumerated() {
             if start >= screenRows { break }
-            if count > 0 { shown.append(ShownSection(section: section, rows: min(count, screenRows - start))) }
+            if count > 0 { body(section, min(count, screenRows - start)) }
             start += count
         }
-        return shown
+    }
+
+    /// Whether old row (`section`, `item`) was among the first `screenRows` rows.
+    /// - Complexity: O(sections up to the screen's last).
+    private static func wasShown(section: Int, item: Int, oldCounts: [Int], screenRows: Int) -> Bool {
+        guard section >= 0, section < oldCounts.count, item >= 0, item < oldCounts[section] else { return false }
+        var start = 0
+        for count in oldCounts[..<section] {
+            start += count
+            if start >= screenRows { return false }
+        }
+        return start + item < screenRows
     }
 
     /// The old section whose rows new section `section` carries on; nil when it is inserted.
-    /// - Complexity: O(s + section operations).
+    /// - Complexity: O(s × (d + m)) for s old sections, d section deletes and m section moves.
     static func oldSection(continuedBy section: Int, in batch: BatchUpdate, oldSectionCount: Int) -> Int? {
         if batch.insertSections.contains(section) { return nil }
         if let move = batch.moveSections.first(where: { $0.to == section }) { return move.from }
@@ -104,15 +113,23 @@ enum FirstScreenRows {
         var arrives = false
         var source: RowPath?
         /// Reconfigured, or in a refresh-only batch reloaded: asked whatever it carries.
-        var reconfigured = false
+        var refreshed = false
     }
 
-    /// Calls `ask` with the shown rows of `shown` whose cells are asked after a structural batch,
-    /// its old section being `origin`; `arrivals` holds one blank ``Arrival`` a shown row.
-    /// - Complexity: O(k + shown rows + d log d) for d rows leaving `origin`.
+    /// A shown section of the new state, its shown row count, and the old section it continues.
+    private struct ShownRows {
+        var section: Int
+        var rows: Int
+        var origin: Int
+    }
+
+    /// Calls `ask` with the rows of `shown` whose cells are asked after a structural batch;
+    /// `arrivals` holds one blank ``Arrival`` a shown row.
+    /// - Complexity: O(k + shown rows × v + r log r) for k item operations, v sections shown and
+    ///   r rows leaving the old section.
     private static func bindRows(
-        of shown: ShownSection, continuing origin: Int, batch: BatchUpdate, oldScreen: [ShownSection],
-        arrivals: UnsafeMutableBufferPointer<Arrival>, _ ask: (IndexPath) -> Void
+        _ shown: ShownRows, batch: BatchUpdate, oldCounts: [Int], screenRows: Int, arrivals: UnsafeMutableBufferPointer<Arrival>,
+        _ ask: (IndexPath) -> Void
     ) {
         batch.rows(of: .inserts).forEachRow(inSection: shown.section, below: shown.rows) { _, item in arrivals[item].arrives = true }
         let sources = batch.rows(of: .moveSources), deletes = batch.rows(of: .deletes)
@@ -121,13 +138,16 @@ enum FirstScreenRows {
             arrivals[item].source = sources[offset]
         }
         batch.rows(of: .reconfigures).forEachRow(inSection: shown.section, below: shown.rows) { _, item in
-            arrivals[item].reconfigured = true
+            arrivals[item].refreshed = true
         }
-        // The old section's rows that leave it, ascending: the rest are carried in order.
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: deletes.count + sources.count) { leaving in
+        // The old section's rows that leave it, ascending: the rest are carried in order. No
+        // more rows can leave a section than it has.
+        let oldRows = shown.origin < oldCounts.count ? oldCounts[shown.origin] : 0
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: min(deletes.count + sources.count, oldRows)) { leaving in
             var leavingCount = 0
             func collect(_ list: PathColumn) {
-                list.forEachRow(inSection: origin, below: .max) { _, item in
+                list.forEachRow(inSection: shown.origin, below: oldRows) { _, item in
+                    guard leavingCount < leaving.count else { return }  // a batch that does not fit
                     leaving.initializeElement(at: leavingCount, to: item)
                     leavingCount += 1
                 }
@@ -145,18 +165,13 @@ enum FirstScreenRows {
                         if leaving[nextLeaving] == nextOld { nextOld += 1 }
                         nextLeaving += 1
                     }
-                    source = RowPath(section: origin, item: nextOld)
+                    source = RowPath(section: shown.origin, item: nextOld)
                     nextOld += 1
                 }
-                let keepsCell = source.map { isShown($0, on: oldScreen) } ?? false
-                if arrival.reconfigured || !keepsCell { ask(IndexPath(item: item, section: shown.section)) }
+                let keepsCell =
+                    source.map { wasShown(section: $0.section, item: $0.item, oldCounts: oldCounts, screenRows: screenRows) } ?? false
+                if arrival.refreshed || !keepsCell { ask(IndexPath(item: item, section: shown.section)) }
             }
         }
-    }
-
-    /// Whether `row` was among the shown rows of `screen`.
-    /// - Complexity: O(sections on the screen).
-    private static func isShown(_ row: RowPath, on screen: [ShownSection]) -> Bool {
-        screen.contains { $0.section == row.section && row.item < $0.rows }
     }
 }

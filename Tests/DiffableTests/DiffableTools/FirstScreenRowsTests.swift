@@ -49,7 +49,7 @@ import Testing
     /// A random change of `old`: sections deleted, inserted and moved, items deleted, inserted
     /// and moved within and across sections, and some kept items reconfigured.
     static func change(_ old: [(section: Int, items: [Int])], _ random: inout SplitMix64) -> (
-        layout: [(section: Int, items: [Int])], reconfigured: [Int]
+        layout: [(section: Int, items: [Int])], reconfigured: [Int], reloaded: [Int], reloadedSections: [Int]
     ) {
         var new = old.filter { _ in Int.random(in: 0..<6, using: &random) != 0 }
         var nextSection = 1_000, nextItem = 10_000
@@ -61,7 +61,7 @@ import Testing
             nextItem += 10
         }
         if new.count > 1, Bool.random(using: &random) { new.swapAt(0, Int.random(in: 1..<new.count, using: &random)) }
-        guard !new.isEmpty else { return (new, []) }
+        guard !new.isEmpty else { return (new, [], [], []) }
         for _ in 0..<Int.random(in: 0...8, using: &random) {
             let from = Int.random(in: 0..<new.count, using: &random), to = Int.random(in: 0..<new.count, using: &random)
             switch Int.random(in: 0..<3, using: &random) {
@@ -76,9 +76,17 @@ import Testing
             default: break
             }
         }
-        let oldItems = Set(old.flatMap(\.items))
-        let kept = new.flatMap(\.items).filter { oldItems.contains($0) }
-        return (new, kept.filter { _ in Int.random(in: 0..<8, using: &random) == 0 })
+        let oldItems = Set(old.flatMap(\.items)), oldSections = Set(old.map(\.section))
+        var reconfigured: [Int] = [], reloaded: [Int] = []
+        for item in new.flatMap(\.items) where oldItems.contains(item) {
+            switch Int.random(in: 0..<12, using: &random) {
+            case 0: reconfigured.append(item)
+            case 1: reloaded.append(item)
+            default: break
+            }
+        }
+        let reloadedSections = new.map(\.section).filter { oldSections.contains($0) && Int.random(in: 0..<10, using: &random) == 0 }
+        return (new, reconfigured, reloaded, reloadedSections)
     }
 
     @Test func everyBatchOfRandomChangesAsksWhatTheIdentitiesSay() throws {
@@ -91,10 +99,12 @@ import Testing
                 defer { first += count }
                 return (section: section, items: Array(first..<(first + count)))
             }
-            let (newLayout, reconfigured) = Self.change(layout, &random)
+            let (newLayout, reconfigured, reloaded, reloadedSections) = Self.change(layout, &random)
             let old = Self.snapshot(layout)
             var new = Self.snapshot(newLayout)
             if !reconfigured.isEmpty { new.reconfigureItems(reconfigured) }
+            if !reloaded.isEmpty { new.reloadItems(reloaded) }
+            if !reloadedSections.isEmpty { new.reloadSections(reloadedSections) }
             let screenRows = Int.random(in: 1...25, using: &random)
             // A refresh batch follows the structural one, on the new state.
             var before = old
@@ -115,6 +125,38 @@ import Testing
                 before = new
             }
         }
+    }
+
+    /// Batches made by hand: a structural batch that reloads asks the whole screen (UIKit
+    /// derives where reloads land); a reconfigure names a new position; rows out of range are
+    /// ignored, not written past the view's working memory.
+    @Test func handMadeBatches() {
+        let counts = [10, 10]
+        func asked(_ batch: BatchUpdate, old: [Int] = counts, new: [Int] = counts) -> [IndexPath] {
+            FirstScreenRows.toBind(after: batch, oldCounts: old, newCounts: new, screenRows: 12)
+        }
+        let screen = (0..<10).map { IndexPath(item: $0, section: 0) } + [IndexPath(item: 0, section: 1), IndexPath(item: 1, section: 1)]
+        #expect(
+            asked(
+                BatchUpdate(insertItems: [IndexPath(item: 3, section: 1)], reloadItems: [IndexPath(item: 0, section: 0)]),
+                new: [10, 11]) == screen)
+        #expect(asked(BatchUpdate(reloadSections: [1], deleteItems: [IndexPath(item: 9, section: 1)]), new: [10, 9]) == screen)
+        // Row 0 moves below row 4 and is reconfigured at its new place: rows 0-3 shift up (kept).
+        #expect(
+            asked(
+                BatchUpdate(
+                    moveItems: [.init(from: IndexPath(item: 0, section: 0), to: IndexPath(item: 4, section: 0))],
+                    reconfigureItems: [IndexPath(item: 4, section: 0)])) == [IndexPath(item: 4, section: 0)])
+        // Section 1 moves to the top: its two rows that were shown keep their cells, its other
+        // eight come onto the screen; old section 0's first two rows stay shown, below it.
+        #expect(asked(BatchUpdate(moveSections: [.init(from: 1, to: 0)])) == (2..<10).map { IndexPath(item: $0, section: 0) })
+        // Negative and too large items, a batch that does not fit the counts: no crash.
+        let wild = BatchUpdate(
+            deleteItems: [IndexPath(item: -3, section: 0), IndexPath(item: 50, section: 0)]
+                + (0..<30).map { IndexPath(item: $0, section: 1) },
+            insertItems: [IndexPath(item: -1, section: 0), IndexPath(item: 99, section: 0)],
+            reconfigureItems: [IndexPath(item: -2, section: 1)])
+        #expect(asked(wild).count <= 12)
     }
 
     /// A data source of 100 items in one section on a 20-row screen.

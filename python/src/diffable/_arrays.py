@@ -21,10 +21,25 @@ def _np():
         except Exception as error:
             import warnings
 
-            warnings.warn(f"diffable: numpy failed to import ({error!r}); results are plain arrays", RuntimeWarning, stacklevel=2)
+            warnings.warn(f"diffable: numpy failed to import ({error!r}); results are plain arrays", RuntimeWarning,
+                          stacklevel=_first_caller_outside_package())
             numpy = False
         _numpy = numpy
     return _numpy
+
+
+def _first_caller_outside_package():
+    """The `stacklevel` that names, for a warning raised in this module's caller, the first
+    frame outside the package: the user's line that led to it. O(stack depth)."""
+    import os
+    import sys
+
+    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    level, frame = 1, sys._getframe(1)
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
+        level += 1
+        frame = frame.f_back
+    return level
 
 
 def int32_array(data: bytes):

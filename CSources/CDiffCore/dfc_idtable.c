@@ -163,13 +163,13 @@ int dfc_idtable_reserve(dfc_idtable *table, size_t count, const uint64_t *keys, 
     dfc_slot *slots = dfc__heap_allocate_zeroed(&table->heap, bytes);
     if (slots == NULL) return DFC_ERR_OUT_OF_MEMORY;
     const size_t mask = capacity - 1;
-    enum { PREFETCH = 16 };
     if (table->count == key_count) {
         /* Distinct values (the contract), all below key_count (checked), key_count of them:
          * exactly 0..<key_count. The keys are read in order, and the slots they go to are
          * loaded some keys ahead. */
+        const size_t prefetch_end = dfc__prefetch_end(key_count, bytes);
         for (size_t value = 0; value < key_count; value++) {
-            if (value + PREFETCH < key_count) DFC_PREFETCH(&slots[dfc__idtable_home(keys[value + PREFETCH], bits)]);
+            if (value < prefetch_end) DFC_PREFETCH(&slots[dfc__idtable_home(keys[value + DFC_TABLE_PREFETCH], bits)]);
             dfc__idtable_place(slots, mask, bits, keys[value], (uint32_t)value);
         }
     } else {
@@ -230,8 +230,6 @@ static inline bool dfc__batch_conflict(const dfc__batch_keys *known, const uint6
     return true;
 }
 
-enum { DFC__INSERT_PREFETCH = 16 };
-
 /* dfc__idtable_insert_batch for a table with no removal marks (any table built by appends
  * alone): one test a slot of the run, its fingerprint bits against the key's, and the insert
  * at the run's end. Random keys pass about one occupied slot an insert at the loads the table
@@ -244,9 +242,9 @@ static inline uint32_t dfc__idtable_insert_unmarked(dfc_slot *slots, size_t mask
     const uint32_t value_mask = dfc__value_mask(bits);
     const unsigned home_shift = 64u - bits;
     uint32_t next = first_value;
+    const size_t prefetch_end = dfc__prefetch_end(count, (mask + 1) * sizeof(dfc_slot));
     for (size_t i = 0; i < count; i++) {
-        if (i + DFC__INSERT_PREFETCH < count)
-            DFC_PREFETCH(&slots[dfc__spread(keys[i + DFC__INSERT_PREFETCH]) >> home_shift]);
+        if (i < prefetch_end) DFC_PREFETCH(&slots[dfc__spread(keys[i + DFC_TABLE_PREFETCH]) >> home_shift]);
         const uint64_t spread = dfc__spread(keys[i]);
         const dfc_slot wanted = dfc__idtable_fingerprint_bits(spread, bits);
         size_t position = (size_t)(spread >> home_shift);
@@ -275,9 +273,9 @@ static uint32_t dfc__idtable_insert_marked(dfc_idtable *table, const uint64_t *k
     const uint32_t value_mask = dfc__value_mask(bits);
     dfc_slot *slots = table->slots;
     uint32_t next = first_value;
+    const size_t prefetch_end = dfc__prefetch_end(count, table->capacity * sizeof(dfc_slot));
     for (size_t i = 0; i < count; i++) {
-        if (i + DFC__INSERT_PREFETCH < count)
-            DFC_PREFETCH(&slots[dfc__idtable_home(keys[i + DFC__INSERT_PREFETCH], bits)]);
+        if (i < prefetch_end) DFC_PREFETCH(&slots[dfc__idtable_home(keys[i + DFC_TABLE_PREFETCH], bits)]);
         const uint32_t fingerprint = dfc__idtable_fingerprint(keys[i], bits);
         size_t position = dfc__idtable_home(keys[i], bits), free_position = SIZE_MAX;
         bool taken = false;

@@ -35,6 +35,16 @@
 #define DFC_PREFETCH(p) ((void)0)
 #endif
 
+/* How far a loop that prefetches table slots looks ahead, and the end of the range of
+ * elements it prefetches for: none for a table of at most 256 KiB, which the L2 cache
+ * holds; there a prefetch's own work (about 8 instructions an element: load the key ahead,
+ * spread it, prefetch) costs more than the misses it would hide. One compare an element
+ * either way. */
+enum { DFC_TABLE_PREFETCH = 16 };
+static inline size_t dfc__prefetch_end(size_t count, size_t table_bytes) {
+    return table_bytes > ((size_t)256 << 10) && count > DFC_TABLE_PREFETCH ? count - DFC_TABLE_PREFETCH : 0;
+}
+
 /* ---- allocation ---------------------------------------------------------- */
 
 /* An allocator plus the number of successful allocations made through it. */

@@ -122,13 +122,70 @@ static int dfc__match_reporting_duplicates(dfc_match_work *w) {
     return dfc__check_unmatched_duplicates(w);
 }
 
+/* The trusted matcher's first pass: walks both lists side by side, matching each new
+ * element against the next few old ones, and lists in `pending` the new elements it
+ * leaves. Returns how many it left and sets *hits to how many it matched. Inlined twice,
+ * once with `keys_decide` true (keys alone tell identifiers apart: no confirmation), and
+ * with the work's fields in locals: read through `w`, the compiler reloaded them around
+ * every store to the maps and spilled the loop's state, about 55 instructions an element
+ * where the common case (the old element at the cursor) needs 15. */
+__attribute__((always_inline)) static inline size_t dfc__follow_old_order(const dfc_match_work *w, uint32_t *pending,
+                                                                          bool keys_decide, size_t *hits_out) {
+    enum { WINDOW = 4, PROBATION = 256, STUCK = 8, RESYNC_REACH = 512 };
+    const dfc_identity *identity = w->identity;
+    const uint64_t *const old_keys = identity->lists[DFC_SIDE_OLD]->keys;
+    const uint64_t *const new_keys = identity->lists[DFC_SIDE_NEW]->keys;
+    int32_t *const old_to_new = w->old_to_new, *const new_to_old = w->new_to_old;
+    const size_t prefix = w->prefix, old_end = w->old_end, new_end = w->new_end;
+    size_t pending_count = 0, cursor = prefix, hits = 0, misses_in_a_row = 0, j = prefix;
+    for (; j < new_end; j++) {
+        /* Give up on following when it mostly fails (shuffles): every element then takes
+         * the table. Hits no longer grow after that, so giving up is final. */
+        if (j - prefix >= PROBATION && hits * 2 < j - prefix) break;
+        const uint64_t key = new_keys[j];
+        size_t found = SIZE_MAX;
+        if (cursor < old_end && old_keys[cursor] == key &&
+            (keys_decide || dfc__confirm(identity, DFC_SIDE_OLD, (uint32_t)cursor, DFC_SIDE_NEW, (uint32_t)j))) {
+            found = cursor; /* the common case: the next old element */
+        } else {
+            /* Usually new[j] is one of the next few old elements; after a run of misses the
+             * cursor may sit before a long stretch of removed elements, so look further. */
+            const size_t reach = misses_in_a_row >= STUCK ? RESYNC_REACH : WINDOW;
+            const size_t window_end = cursor + reach < old_end ? cursor + reach : old_end;
+            for (size_t k = cursor + 1; k < window_end; k++) {
+                if (old_keys[k] == key &&
+                    (keys_decide || dfc__confirm(identity, DFC_SIDE_OLD, (uint32_t)k, DFC_SIDE_NEW, (uint32_t)j))) {
+                    found = k;
+                    break;
+                }
+            }
+        }
+        if (found != SIZE_MAX) {
+            old_to_new[found] = (int32_t)j;
+            new_to_old[j] = (int32_t)found;
+            cursor = found + 1;
+            hits++;
+            misses_in_a_row = 0;
+        } else {
+            new_to_old[j] = DFC_NOT_FOUND;
+            pending[pending_count++] = (uint32_t)j;
+            misses_in_a_row = misses_in_a_row >= STUCK ? 0 : misses_in_a_row + 1;
+        }
+    }
+    for (; j < new_end; j++) {
+        new_to_old[j] = DFC_NOT_FOUND;
+        pending[pending_count++] = (uint32_t)j;
+    }
+    *hits_out = hits;
+    return pending_count;
+}
+
 /* Trusted (unique) input. Most of a typical new list follows the old order, so a
  * first pass walks both lists side by side, matching each new element against the
  * next few old ones; only what that pass leaves (moved, inserted, deleted
  * elements) goes through a table, which is then small. Identifiers are unique, so
  * whichever way an element is matched, the match is the same. */
 static int dfc__match_trusted(dfc_match_work *w) {
-    enum { WINDOW = 4, PROBATION = 256, STUCK = 8, RESYNC_REACH = 512 };
     const dfc_identity *identity = w->identity;
     int status = DFC_OK;
     uint32_t *pending = dfc__context_scratch(w->context, DFC_BUF_SEQUENCE_POSITION,
@@ -136,70 +193,52 @@ static int dfc__match_trusted(dfc_match_work *w) {
     if (pending == NULL) return status;
     const uint64_t *old_keys = identity->lists[DFC_SIDE_OLD]->keys;
     const uint64_t *new_keys = identity->lists[DFC_SIDE_NEW]->keys;
-    size_t pending_count = 0, cursor = w->prefix, hits = 0, misses_in_a_row = 0;
-    for (size_t j = w->prefix; j < w->new_end; j++) {
-        size_t seen = j - w->prefix;
-        /* Give up on following when it mostly fails (shuffles): every element then takes the table. */
-        if (seen >= PROBATION && hits * 2 < seen) {
-            w->new_to_old[j] = DFC_NOT_FOUND;
-            pending[pending_count++] = (uint32_t)j;
-            continue;
-        }
-        /* Usually new[j] is one of the next few old elements; after a run of misses
-         * the cursor may sit before a long stretch of removed elements, so look further. */
-        size_t reach = misses_in_a_row >= STUCK ? RESYNC_REACH : WINDOW;
-        size_t found = SIZE_MAX;
-        const size_t window_end = cursor + reach < w->old_end ? cursor + reach : w->old_end;
-        const uint64_t key = new_keys[j];
-        for (size_t k = cursor; k < window_end; k++) {
-            if (old_keys[k] == key && dfc__confirm(identity, DFC_SIDE_OLD, (uint32_t)k, DFC_SIDE_NEW, (uint32_t)j)) {
-                found = k;
-                break;
-            }
-        }
-        if (found != SIZE_MAX) {
-            w->old_to_new[found] = (int32_t)j;
-            w->new_to_old[j] = (int32_t)found;
-            cursor = found + 1;
-            hits++;
-            misses_in_a_row = 0;
-        } else {
-            w->new_to_old[j] = DFC_NOT_FOUND;
-            pending[pending_count++] = (uint32_t)j;
-            misses_in_a_row = misses_in_a_row >= STUCK ? 0 : misses_in_a_row + 1;
-        }
-    }
+    size_t hits;
+    const size_t pending_count = dfc__keys_decide(&identity->match) ? dfc__follow_old_order(w, pending, true, &hits)
+                                                            : dfc__follow_old_order(w, pending, false, &hits);
     w->unmatched_new = pending;
     w->unmatched_new_count = pending_count;
     if (pending_count == 0) return DFC_OK;
-    size_t unmatched_old = 0;
-    for (size_t i = w->prefix; i < w->old_end; i++) unmatched_old += w->old_to_new[i] == DFC_NOT_FOUND;
+    /* Each hit took a distinct old element (the cursor moves past it), and nothing else
+     * has matched yet: the rest of the old middle is unmatched. */
+    const size_t unmatched_old = (w->old_end - w->prefix) - hits;
     if (unmatched_old == 0) return DFC_OK; /* every pending element is an insert */
     dfc_scratch_table table = {0};
     status = dfc__scratch_table_init(w->context, DFC_BUF_SLOTS, unmatched_old, DFC_SIDE_OLD, &table);
     if (status != DFC_OK) return status;
-    for (size_t i = w->prefix; i < w->old_end; i++) {
-        if (i + DFC_LOOKUP_PREFETCH < w->old_end) dfc__scratch_table_prefetch(&table, old_keys[i + DFC_LOOKUP_PREFETCH]);
-        if (w->old_to_new[i] == DFC_NOT_FOUND) dfc__scratch_table_insert(&table, old_keys[i], (uint32_t)i);
+    int32_t *const old_to_new = w->old_to_new, *const new_to_old = w->new_to_old;
+    const size_t prefix = w->prefix, old_end = w->old_end;
+    /* A table the caches hold needs no prefetching, which cost about 10 instructions an old
+     * element (matched ones included) and 20 a lookup. */
+    const bool prefetch = dfc__prefetch_end(SIZE_MAX, (table.mask + 1) * sizeof(uint64_t)) != 0;
+    for (size_t i = prefix; i < old_end; i++) {
+        if (prefetch && i + DFC_LOOKUP_PREFETCH < old_end)
+            dfc__scratch_table_prefetch(&table, old_keys[i + DFC_LOOKUP_PREFETCH]);
+        if (old_to_new[i] == DFC_NOT_FOUND) dfc__scratch_table_insert(&table, old_keys[i], (uint32_t)i);
     }
+    bool taken_twice = false;
     for (size_t k = 0; k < pending_count; k++) {
-        if (k + DFC_LOOKUP_PREFETCH < pending_count)
-            dfc__scratch_table_prefetch(&table, new_keys[pending[k + DFC_LOOKUP_PREFETCH]]);
-        /* Halfway there the slot has arrived: fetch what the lookup will read next, the
-         * old element's key (the confirmation) and its entry in old_to_new. */
-        if (k + DFC_LOOKUP_PREFETCH / 2 < pending_count)
-            dfc__scratch_table_prefetch_match(&table, identity, new_keys[pending[k + DFC_LOOKUP_PREFETCH / 2]], w->old_to_new);
+        if (prefetch) {
+            if (k + DFC_LOOKUP_PREFETCH < pending_count)
+                dfc__scratch_table_prefetch(&table, new_keys[pending[k + DFC_LOOKUP_PREFETCH]]);
+            /* Halfway there the slot has arrived: fetch what the lookup will read next, the
+             * old element's key (the confirmation) and its entry in old_to_new. */
+            if (k + DFC_LOOKUP_PREFETCH / 2 < pending_count)
+                dfc__scratch_table_prefetch_match(&table, identity, new_keys[pending[k + DFC_LOOKUP_PREFETCH / 2]],
+                                                  old_to_new);
+        }
         int64_t i = dfc__scratch_table_find(&table, identity, DFC_SIDE_NEW, pending[k]);
         if (i != DFC_NOT_FOUND) {
-            w->taken_twice |= w->old_to_new[i] != DFC_NOT_FOUND;
-            w->old_to_new[i] = (int32_t)pending[k];
-            w->new_to_old[pending[k]] = (int32_t)i;
+            taken_twice |= old_to_new[i] != DFC_NOT_FOUND;
+            old_to_new[i] = (int32_t)pending[k];
+            new_to_old[pending[k]] = (int32_t)i;
         }
     }
+    w->taken_twice |= taken_twice;
     /* Keep the ones still unmatched (the inserts), in place: validation probes only those. */
     size_t unmatched_new = 0;
     for (size_t k = 0; k < pending_count; k++)
-        if (w->new_to_old[pending[k]] == DFC_NOT_FOUND) pending[unmatched_new++] = pending[k];
+        if (new_to_old[pending[k]] == DFC_NOT_FOUND) pending[unmatched_new++] = pending[k];
     w->unmatched_new_count = unmatched_new;
     return DFC_OK;
 }

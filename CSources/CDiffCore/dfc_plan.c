@@ -7,29 +7,19 @@
 typedef enum { DFC_OP_NONE, DFC_OP_DELETE, DFC_OP_INSERT, DFC_OP_MOVE, DFC_OP_DELETE_INSERT } dfc_item_op;
 
 /* The operation for a matched pair: old item in old section o, new item j in new
- * section t (ALGORITHM.md steps 2 and 3). */
-static inline dfc_item_op dfc__classify_matched(const dfc_plan *p, uint32_t o, uint32_t t, size_t j) {
-    bool old_gone = (p->old_flags[o] & DFC_SECTION_GONE) != 0;
-    bool new_fresh = (p->new_flags[t] & DFC_SECTION_FRESH) != 0;
+ * section t (ALGORITHM.md steps 2 and 3); `new_fresh` is whether section t is inserted,
+ * `item_flags` item j's flags. */
+static inline dfc_item_op dfc__classify_matched(const uint8_t *old_flags, const int32_t *section_old_to_new, uint32_t o,
+                                                uint32_t t, bool new_fresh, uint8_t item_flags) {
+    bool old_gone = (old_flags[o] & DFC_SECTION_GONE) != 0;
     if (old_gone && new_fresh) return DFC_OP_NONE;
     if (old_gone) return DFC_OP_INSERT;  /* UIKit forbids moving out of a deleted section */
     if (new_fresh) return DFC_OP_DELETE; /* ... and into an inserted one */
-    if ((uint32_t)p->section_old_to_new[o] != t) {
+    if ((uint32_t)section_old_to_new[o] != t) {
         /* Raw-index guard: UIKit counts a move as in/out by raw section indices. */
         return o == t ? DFC_OP_DELETE_INSERT : DFC_OP_MOVE;
     }
-    return (p->item_flags[j] & DFC_ITEM_KEEP) ? DFC_OP_NONE : DFC_OP_MOVE;
-}
-
-static inline void dfc__touch_new(dfc_plan *p, uint32_t t) { p->new_flags[t] |= DFC_SECTION_TOUCHED; }
-
-static inline void dfc__touch_old(dfc_plan *p, uint32_t o) {
-    int32_t t = p->section_old_to_new[o];
-    if (t >= 0) p->new_flags[t] |= DFC_SECTION_TOUCHED;
-}
-
-static inline dfc_item_op dfc__stored_op(const dfc_plan *p, size_t j) {
-    return (dfc_item_op)((p->item_flags[j] >> DFC_ITEM_OP_SHIFT) & 7);
+    return (item_flags & DFC_ITEM_KEEP) ? DFC_OP_NONE : DFC_OP_MOVE;
 }
 
 /* Which refresh a new item's flags ask for in the batch that emitting writes: none when
@@ -47,53 +37,57 @@ static inline dfc_item_refresh dfc__item_refresh(uint8_t section_flags, dfc_item
 /* One classification pass marking the sections item operations touch. It also stores
  * every new item's operation, marks the matched old items it deletes, and counts the
  * operations and refreshes: the pass after which nothing converts is final, and emitting
- * reads what it left (so it needs no counting pass of its own). */
+ * reads what it left (so it needs no counting pass of its own). The plan's arrays are read
+ * through locals: through `p`, every byte stored to the flags (a char store may alias
+ * anything) made the compiler reload the plan's pointers, about 20 loads an item. */
 static void dfc__mark_touched(dfc_plan *p) {
-    for (size_t t = 0; t < p->new_section_count; t++) p->new_flags[t] &= (uint8_t)~DFC_SECTION_TOUCHED;
-    if (p->old_count > 0) memset(p->old_deleted, 0, p->old_count);
+    const uint32_t *const new_starts = p->new_starts, *const matched_old_section = p->matched_old_section;
+    const int32_t *const section_old_to_new = p->section_old_to_new, *const new_to_old = p->new_to_old;
+    uint8_t *const old_flags = p->old_flags, *const new_flags = p->new_flags, *const item_flags = p->item_flags;
+    uint8_t *const old_deleted = p->old_deleted;
+    const size_t old_section_count = p->old_section_count, new_section_count = p->new_section_count;
+    for (size_t t = 0; t < new_section_count; t++) new_flags[t] &= (uint8_t)~DFC_SECTION_TOUCHED;
+    if (p->old_count > 0) memset(old_deleted, 0, p->old_count);
     size_t inserted = 0, moved = 0, deleted = 0, reloaded = 0, reconfigured = 0;
     /* An unmatched old item is deleted (touching its section) unless its section goes. */
-    for (size_t o = 0; o < p->old_section_count; o++)
-        if ((p->old_flags[o] & (DFC_SECTION_LOSES_ITEMS | DFC_SECTION_GONE)) == DFC_SECTION_LOSES_ITEMS)
-            dfc__touch_old(p, (uint32_t)o);
-    for (size_t t = 0; t < p->new_section_count; t++) {
-        const uint8_t section_flags = p->new_flags[t];
+    for (size_t o = 0; o < old_section_count; o++)
+        if ((old_flags[o] & (DFC_SECTION_LOSES_ITEMS | DFC_SECTION_GONE)) == DFC_SECTION_LOSES_ITEMS &&
+            section_old_to_new[o] >= 0)
+            new_flags[section_old_to_new[o]] |= DFC_SECTION_TOUCHED;
+    for (size_t t = 0; t < new_section_count; t++) {
+        const uint8_t section_flags = new_flags[t];
         const bool fresh = (section_flags & DFC_SECTION_FRESH) != 0;
-        for (size_t j = p->new_starts[t]; j < p->new_starts[t + 1]; j++) {
-            const uint32_t o = p->matched_old_section[j];
-            dfc_item_op op = o == DFC_NO_SECTION ? (fresh ? DFC_OP_NONE : DFC_OP_INSERT)
-                                                 : dfc__classify_matched(p, o, (uint32_t)t, j);
-            const uint8_t item_flags = p->item_flags[j];
-            p->item_flags[j] =
-                (uint8_t)((item_flags & ((1u << DFC_ITEM_OP_SHIFT) - 1)) | ((unsigned)op << DFC_ITEM_OP_SHIFT));
-            switch (op) {
-            case DFC_OP_NONE: break;
-            case DFC_OP_DELETE:
-                dfc__touch_old(p, o);
-                p->old_deleted[p->new_to_old[j]] = 1;
-                deleted++;
-                break;
-            case DFC_OP_INSERT:
-                dfc__touch_new(p, (uint32_t)t);
-                inserted++;
-                break;
-            case DFC_OP_MOVE:
-                dfc__touch_old(p, o);
-                dfc__touch_new(p, (uint32_t)t);
-                moved++;
-                break;
-            case DFC_OP_DELETE_INSERT:
-                dfc__touch_old(p, o);
-                dfc__touch_new(p, (uint32_t)t);
-                p->old_deleted[p->new_to_old[j]] = 1;
-                deleted++;
-                inserted++;
-                break;
+        bool touched = false; /* section t itself, stored once after its items */
+        const uint32_t end = new_starts[t + 1];
+        for (uint32_t j = new_starts[t]; j < end; j++) {
+            const uint32_t o = matched_old_section[j];
+            const uint8_t flags = item_flags[j];
+            dfc_item_op op = o == DFC_NO_SECTION
+                                 ? (fresh ? DFC_OP_NONE : DFC_OP_INSERT)
+                                 : dfc__classify_matched(old_flags, section_old_to_new, o, (uint32_t)t, fresh, flags);
+            item_flags[j] = (uint8_t)((flags & ((1u << DFC_ITEM_OP_SHIFT) - 1)) | ((unsigned)op << DFC_ITEM_OP_SHIFT));
+            /* The old item's section, touched by every operation but an insert: a matched
+             * item's old section stays unless the op is NONE or INSERT. */
+            if (op != DFC_OP_NONE) {
+                if (op != DFC_OP_INSERT) {
+                    const int32_t old_section_now = section_old_to_new[o];
+                    if (old_section_now >= 0) new_flags[old_section_now] |= DFC_SECTION_TOUCHED;
+                }
+                if (op != DFC_OP_DELETE) touched = true;
+                if (op == DFC_OP_DELETE || op == DFC_OP_DELETE_INSERT) {
+                    old_deleted[new_to_old[j]] = 1;
+                    deleted++;
+                }
+                inserted += op == DFC_OP_INSERT || op == DFC_OP_DELETE_INSERT;
+                moved += op == DFC_OP_MOVE;
             }
-            const dfc_item_refresh refresh = dfc__item_refresh(section_flags, op, item_flags);
-            reloaded += refresh == DFC_ITEM_REFRESH_RELOAD;
-            reconfigured += refresh == DFC_ITEM_REFRESH_RECONFIGURE;
+            if (flags & (DFC_ITEM_RELOAD | DFC_ITEM_RECONFIGURE)) {
+                const dfc_item_refresh refresh = dfc__item_refresh(section_flags, op, flags);
+                reloaded += refresh == DFC_ITEM_REFRESH_RELOAD;
+                reconfigured += refresh == DFC_ITEM_REFRESH_RECONFIGURE;
+            }
         }
+        if (touched) new_flags[t] |= DFC_SECTION_TOUCHED;
     }
     p->inserted_items = inserted;
     p->moved_items = moved;
@@ -164,44 +158,56 @@ static void dfc__plan_sections(const dfc_plan *p, dfc_batch_builder *b) {
  * ones of every old section that stays (a section that goes takes its items with it). Only
  * sections that lose items are walked, by a loop without stores. */
 static size_t dfc__deleted_items(const dfc_plan *p) {
+    const uint32_t *const old_starts = p->old_starts;
+    const int32_t *const old_to_new = p->old_to_new;
     size_t deleted = p->deleted_matched_items;
     for (size_t o = 0; o < p->old_section_count; o++) {
         if ((p->old_flags[o] & (DFC_SECTION_LOSES_ITEMS | DFC_SECTION_GONE)) != DFC_SECTION_LOSES_ITEMS) continue;
-        for (uint32_t i = p->old_starts[o]; i < p->old_starts[o + 1]; i++) deleted += p->old_to_new[i] == DFC_NOT_FOUND;
+        for (uint32_t i = old_starts[o]; i < old_starts[o + 1]; i++) deleted += old_to_new[i] == DFC_NOT_FOUND;
     }
     return deleted;
 }
 
 /* Writes every item operation of both batches, in UIKit's orders, into the builder's
- * arrays (sized from the counts the resolve left). */
+ * arrays (sized from the counts the resolve left). The plan's and the builder's arrays
+ * are read through locals, which the compiler otherwise reloads after every store. */
 static void dfc__plan_write_items(const dfc_plan *p, dfc_batch_builder *b) {
+    const uint32_t *const old_starts = p->old_starts, *const new_starts = p->new_starts;
+    const uint32_t *const matched_old_section = p->matched_old_section;
+    const int32_t *const old_to_new = p->old_to_new, *const new_to_old = p->new_to_old;
+    const uint8_t *const old_deleted = p->old_deleted, *const item_flags = p->item_flags;
+    dfc_index_path *const delete_items = b->delete_items, *const insert_items = b->insert_items;
+    dfc_index_path *const move_item_from = b->move_item_from, *const move_item_to = b->move_item_to;
+    dfc_index_path *const reload_items = b->reload_items, *const reconfigure_items = b->reconfigure_items;
     size_t deletes = 0, inserts = 0, moves = 0, reloads = 0, reconfigures = 0;
     /* Item deletes, by ascending old path (= ascending flat old index). */
     for (size_t o = 0; o < p->old_section_count; o++) {
-        const uint32_t first = p->old_starts[o], end = p->old_starts[o + 1];
+        const uint32_t first = old_starts[o], end = old_starts[o + 1];
         const bool unmatched_deleted = !(p->old_flags[o] & DFC_SECTION_GONE);
         for (uint32_t i = first; i < end; i++) {
-            bool deleted = p->old_to_new[i] == DFC_NOT_FOUND ? unmatched_deleted : p->old_deleted[i] != 0;
-            if (deleted) b->delete_items[deletes++] = dfc__path((uint32_t)o, i - first);
+            bool deleted = old_to_new[i] == DFC_NOT_FOUND ? unmatched_deleted : old_deleted[i] != 0;
+            if (deleted) delete_items[deletes++] = dfc__path((uint32_t)o, i - first);
         }
     }
     /* Inserts, moves and refreshes, by ascending new path. */
     for (size_t t = 0; t < p->new_section_count; t++) {
-        const uint32_t first = p->new_starts[t], end = p->new_starts[t + 1];
+        const uint32_t first = new_starts[t], end = new_starts[t + 1];
         const uint8_t section_flags = p->new_flags[t];
         for (uint32_t j = first; j < end; j++) {
-            const dfc_item_op op = dfc__stored_op(p, j);
+            const uint8_t flags = item_flags[j];
+            const dfc_item_op op = (dfc_item_op)((flags >> DFC_ITEM_OP_SHIFT) & 7);
             if (op == DFC_OP_INSERT || op == DFC_OP_DELETE_INSERT) {
-                b->insert_items[inserts++] = dfc__path((uint32_t)t, j - first);
+                insert_items[inserts++] = dfc__path((uint32_t)t, j - first);
             } else if (op == DFC_OP_MOVE) {
-                const uint32_t o = p->matched_old_section[j];
-                b->move_item_from[moves] = dfc__path(o, (uint32_t)p->new_to_old[j] - p->old_starts[o]);
-                b->move_item_to[moves++] = dfc__path((uint32_t)t, j - first);
+                const uint32_t o = matched_old_section[j];
+                move_item_from[moves] = dfc__path(o, (uint32_t)new_to_old[j] - old_starts[o]);
+                move_item_to[moves++] = dfc__path((uint32_t)t, j - first);
             }
-            switch (dfc__item_refresh(section_flags, op, p->item_flags[j])) {
+            if (!(flags & (DFC_ITEM_RELOAD | DFC_ITEM_RECONFIGURE))) continue;
+            switch (dfc__item_refresh(section_flags, op, flags)) {
             case DFC_ITEM_REFRESH_NONE: break;
-            case DFC_ITEM_REFRESH_RELOAD: b->reload_items[reloads++] = dfc__path((uint32_t)t, j - first); break;
-            case DFC_ITEM_REFRESH_RECONFIGURE: b->reconfigure_items[reconfigures++] = dfc__path((uint32_t)t, j - first); break;
+            case DFC_ITEM_REFRESH_RELOAD: reload_items[reloads++] = dfc__path((uint32_t)t, j - first); break;
+            case DFC_ITEM_REFRESH_RECONFIGURE: reconfigure_items[reconfigures++] = dfc__path((uint32_t)t, j - first); break;
             }
         }
     }

@@ -51,19 +51,23 @@ static int dfc__item_lis(dfc_context *context, dfc_plan *p) {
     uint8_t *keep;
     int status = dfc__lis_scratch(context, p->new_count, &sequence, &positions, &keep);
     if (status != DFC_OK) return status;
+    const uint32_t *const new_starts = p->new_starts, *const matched_old_section = p->matched_old_section;
+    const int32_t *const new_to_old = p->new_to_old;
+    uint8_t *const item_flags = p->item_flags;
     for (size_t t = 0; t < p->new_section_count; t++) {
         int32_t o = p->section_new_to_old[t];
         if (o < 0) continue;
         size_t count = 0;
-        for (uint32_t j = p->new_starts[t]; j < p->new_starts[t + 1]; j++) {
-            if (p->matched_old_section[j] == (uint32_t)o) {
-                sequence[count] = (uint32_t)p->new_to_old[j];
+        const uint32_t end = new_starts[t + 1];
+        for (uint32_t j = new_starts[t]; j < end; j++) {
+            if (matched_old_section[j] == (uint32_t)o) {
+                sequence[count] = (uint32_t)new_to_old[j];
                 positions[count++] = j;
             }
         }
         if ((status = dfc__lis(context, sequence, count, keep, NULL)) != DFC_OK) return status;
         for (size_t k = 0; k < count; k++)
-            if (keep[k]) p->item_flags[positions[k]] |= DFC_ITEM_KEEP;
+            if (keep[k]) item_flags[positions[k]] |= DFC_ITEM_KEEP;
     }
     return DFC_OK;
 }
@@ -92,12 +96,16 @@ static int dfc__section_lis(dfc_context *context, dfc_plan *p) {
 static int dfc__plan_items(dfc_context *context, dfc_plan *p) {
     /* The one pass over the old items: each matched item tells its new position which
      * old section it comes from (the only scattered writes of the planner). */
-    memset(p->matched_old_section, 0xFF, p->new_count * sizeof(uint32_t));
+    uint32_t *const matched_old_section = p->matched_old_section;
+    const uint32_t *const old_starts = p->old_starts;
+    const int32_t *const old_to_new = p->old_to_new;
+    memset(matched_old_section, 0xFF, p->new_count * sizeof(uint32_t));
     for (size_t s = 0; s < p->old_section_count; s++) {
         uint8_t flags = (uint8_t)(p->section_old_to_new[s] < 0 ? DFC_SECTION_GONE : 0);
-        for (uint32_t i = p->old_starts[s]; i < p->old_starts[s + 1]; i++) {
-            int32_t j = p->old_to_new[i];
-            if (j >= 0) p->matched_old_section[j] = (uint32_t)s;
+        const uint32_t end = old_starts[s + 1];
+        for (uint32_t i = old_starts[s]; i < end; i++) {
+            int32_t j = old_to_new[i];
+            if (j >= 0) matched_old_section[j] = (uint32_t)s;
             else flags |= DFC_SECTION_LOSES_ITEMS;
         }
         p->old_flags[s] = flags;

@@ -195,6 +195,7 @@ static void dfc__plan_write_items(const dfc_plan *p, dfc_batch_builder *b) {
         const uint8_t section_flags = p->new_flags[t];
         for (uint32_t j = first; j < end; j++) {
             const uint8_t flags = item_flags[j];
+            if ((flags & ~DFC_ITEM_KEEP) == 0) continue; /* no operation, no refresh: most items */
             const dfc_item_op op = (dfc_item_op)((flags >> DFC_ITEM_OP_SHIFT) & 7);
             if (op == DFC_OP_INSERT || op == DFC_OP_DELETE_INSERT) {
                 insert_items[inserts++] = dfc__path((uint32_t)t, j - first);

@@ -97,8 +97,10 @@ public final class DiffableDataSource<
     /// What ``snapshot()`` and the queries report: the state the view last committed. Written
     /// only on the executor, right after `shown` (``commit(_:matchState:matcher:)``): code on
     /// the executor reads `shown` instead, without the lock (`committedSnapshot()`).
-    var published: State
-    var settings = Settings()
+    /// Unchecked, as `settings`: the lock makes every access exclusive, and the runtime's
+    /// check of each (about 80 instructions) ran on every apply.
+    @exclusivity(unchecked) var published: State
+    @exclusivity(unchecked) var settings = Settings()
 
     // Confined to the executor (read and written only there, so never locked).
     /// The state the view's questions are answered from, and the executor's queries; equal to
@@ -108,9 +110,10 @@ public final class DiffableDataSource<
     /// instructions each).
     @exclusivity(unchecked) var shown: State
     /// Whether the data source is inside a call to the view (reloadData, performBatchUpdates).
-    var insideViewUpdate = false
+    /// Unchecked like `shown`, and as the next: whole reads and assignments on the executor.
+    @exclusivity(unchecked) var insideViewUpdate = false
     /// Completion handlers whose view finished while the data source was inside a view call.
-    var deferredCompletions: [@Sendable () -> Void] = []
+    @exclusivity(unchecked) var deferredCompletions: [@Sendable () -> Void] = []
 
     /// Options that may change at any time, read under `lock`.
     struct Settings {

@@ -144,16 +144,18 @@ enum FirstScreenRows {
         // more rows can leave a section than it has.
         let oldRows = shown.origin < oldCounts.count ? oldCounts[shown.origin] : 0
         withUnsafeTemporaryAllocation(of: Int.self, capacity: min(deletes.count + sources.count, oldRows)) { leaving in
+            // The count goes in and out of `collect` (inout): a local function that captured
+            // it would box it and check every access to it at run time.
             var leavingCount = 0
-            func collect(_ list: PathColumn) {
+            func collect(_ list: PathColumn, _ count: inout Int) {
                 list.forEachRow(inSection: shown.origin, below: oldRows) { _, item in
-                    guard leavingCount < leaving.count else { return }  // a batch that does not fit
-                    leaving.initializeElement(at: leavingCount, to: item)
-                    leavingCount += 1
+                    guard count < leaving.count else { return }  // a batch that does not fit
+                    leaving.initializeElement(at: count, to: item)
+                    count += 1
                 }
             }
-            collect(deletes)
-            collect(sources)
+            collect(deletes, &leavingCount)
+            collect(sources, &leavingCount)
             var leaving = UnsafeMutableBufferPointer(rebasing: leaving[..<leavingCount])
             leaving.sort()
             var nextOld = 0, nextLeaving = 0

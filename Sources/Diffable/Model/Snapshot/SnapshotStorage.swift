@@ -47,21 +47,23 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     @exclusivity(unchecked) var sectionPosition: ContiguousArray<Int32> = [] {
         didSet { sectionStarts.invalidate() }  // the cached starts are by section slot
     }
-    private var freeSectionSlots: [Int32] = []
+    @exclusivity(unchecked) private var freeSectionSlots: [Int32] = []
     let sectionTable: IdentifierTable
     /// Scratch marks per section slot for ``detachItems(_:)`` (equal to `markEpoch` when marked).
     @exclusivity(unchecked) private var sectionMarks: ContiguousArray<UInt32> = []
-    private var markEpoch: UInt32 = 0
+    @exclusivity(unchecked) private var markEpoch: UInt32 = 0
     /// Section slots in display order.
     @exclusivity(unchecked) var sectionOrder: ContiguousArray<Int32> = []
 
-    // Pending refreshes of this snapshot only.
-    var reloadedItems: [I] = []
-    var reloadedItemSet: Set<I> = []
-    var reconfiguredItems: [I] = []
-    var reconfiguredItemSet: Set<I> = []
-    var reloadedSections: [S] = []
-    var reloadedSectionSet: Set<S> = []
+    // Pending refreshes of this snapshot only. Unchecked like the arrays above: every diff and
+    // apply asks whether there are any (each checked read registered with the runtime, about
+    // 80 instructions).
+    @exclusivity(unchecked) var reloadedItems: [I] = []
+    @exclusivity(unchecked) var reloadedItemSet: Set<I> = []
+    @exclusivity(unchecked) var reconfiguredItems: [I] = []
+    @exclusivity(unchecked) var reconfiguredItemSet: Set<I> = []
+    @exclusivity(unchecked) var reloadedSections: [S] = []
+    @exclusivity(unchecked) var reloadedSectionSet: Set<S> = []
 
     /// Items per displayed section as prefix sums, exact after every mutation (reads never
     /// rebuild it, so copies sharing storage can be read from any thread): a section's size

@@ -140,8 +140,9 @@ int dfc_idtable_reserve(dfc_idtable *table, size_t count, const uint64_t *keys, 
     size_t target = count > table->count ? count : table->count;
     if (key_count > target) target = key_count;
     /* Clearing removal marks keeps the capacity (never shrinks) when that leaves a quarter of
-     * the limit free, and doubles it otherwise: either way the next rebuild is Omega(capacity)
-     * inserts away, so a remove and an insert in turn near the limit do not rebuild each time. */
+     * the limit free, and grows it as any growth does otherwise (see below): either way the
+     * next rebuild is Omega(capacity) inserts away, so a remove and an insert in turn near the
+     * limit do not rebuild each time. */
     const size_t limit = dfc__idtable_limit(table->capacity);
     if (table->slots != NULL && target <= limit) target = target > limit / 4 * 3 ? limit + 1 : limit;
     /* Every entry's value below key_count, or the keys cannot name them: checked before anything
@@ -165,7 +166,8 @@ int dfc_idtable_reserve(dfc_idtable *table, size_t count, const uint64_t *keys, 
      * 4x while it stays within DFC_IDTABLE_QUADRUPLE_SLOTS rehashes about a third as many
      * (10^4 items appended 100 at a time: 3,800 entries rehashed against 11,700, 17
      * instructions an item), and the emptier table shortens the walks of random keys; it
-     * costs at most 192 KiB a table, and none at the sizes where memory counts. */
+     * costs at most 128 KiB a table more than doubling, and nothing at the sizes where memory
+     * counts. */
     if (table->slots != NULL && capacity == 2 * table->capacity && 2 * capacity <= DFC_IDTABLE_QUADRUPLE_SLOTS &&
         !dfc__fingerprint_slot_capacity_for(dfc__idtable_limit(2 * capacity), &capacity, &home_shift))
         return DFC_ERR_TOO_LARGE;

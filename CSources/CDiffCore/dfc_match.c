@@ -125,10 +125,10 @@ static int dfc__match_reporting_duplicates(dfc_match_work *w) {
 /* The trusted matcher's first pass: walks both lists side by side, matching each new
  * element against the next few old ones, and lists in `pending` the new elements it
  * leaves. Returns how many it left and sets *hits to how many it matched. Inlined twice,
- * once with `keys_decide` true (keys alone tell identifiers apart: no confirmation), and
- * with the work's fields in locals: read through `w`, the compiler reloaded them around
- * every store to the maps and spilled the loop's state, about 55 instructions an element
- * where the common case (the old element at the cursor) needs 15. */
+ * with `keys_decide` true (keys alone tell identifiers apart: no confirmation) and false.
+ * The work's fields are read through locals: read through `w`, the compiler reloaded them
+ * around every store to the maps and spilled the loop's state, about 55 instructions an
+ * element where the common case (the old element at the cursor) needs 15. */
 __attribute__((always_inline)) static inline size_t dfc__follow_old_order(const dfc_match_work *w, uint32_t *pending,
                                                                           bool keys_decide, size_t *hits_out) {
     enum { WINDOW = 4, PROBATION = 256, STUCK = 8, RESYNC_REACH = 512 };

@@ -66,8 +66,8 @@ static void dfc__mark_touched(dfc_plan *p) {
                                  ? (fresh ? DFC_OP_NONE : DFC_OP_INSERT)
                                  : dfc__classify_matched(old_flags, section_old_to_new, o, (uint32_t)t, fresh, flags);
             item_flags[j] = (uint8_t)((flags & ((1u << DFC_ITEM_OP_SHIFT) - 1)) | ((unsigned)op << DFC_ITEM_OP_SHIFT));
-            /* The old item's section, touched by every operation but an insert: a matched
-             * item's old section stays unless the op is NONE or INSERT. */
+            /* Every operation but NONE and INSERT touches the old item's section, and every
+             * one but NONE and DELETE touches section t. */
             if (op != DFC_OP_NONE) {
                 if (op != DFC_OP_INSERT) {
                     const int32_t old_section_now = section_old_to_new[o];
@@ -81,7 +81,7 @@ static void dfc__mark_touched(dfc_plan *p) {
                 inserted += op == DFC_OP_INSERT || op == DFC_OP_DELETE_INSERT;
                 moved += op == DFC_OP_MOVE;
             }
-            if (flags & (DFC_ITEM_RELOAD | DFC_ITEM_RECONFIGURE)) {
+            if (flags & (DFC_ITEM_RELOAD | DFC_ITEM_RECONFIGURE)) { /* dfc__item_refresh's first test, inline */
                 const dfc_item_refresh refresh = dfc__item_refresh(section_flags, op, flags);
                 reloaded += refresh == DFC_ITEM_REFRESH_RELOAD;
                 reconfigured += refresh == DFC_ITEM_REFRESH_RECONFIGURE;
@@ -204,7 +204,7 @@ static void dfc__plan_write_items(const dfc_plan *p, dfc_batch_builder *b) {
                 move_item_from[moves] = dfc__path(o, (uint32_t)new_to_old[j] - old_starts[o]);
                 move_item_to[moves++] = dfc__path((uint32_t)t, j - first);
             }
-            if (!(flags & (DFC_ITEM_RELOAD | DFC_ITEM_RECONFIGURE))) continue;
+            if (!(flags & (DFC_ITEM_RELOAD | DFC_ITEM_RECONFIGURE))) continue; /* as in dfc__mark_touched */
             switch (dfc__item_refresh(section_flags, op, flags)) {
             case DFC_ITEM_REFRESH_NONE: break;
             case DFC_ITEM_REFRESH_RELOAD: reload_items[reloads++] = dfc__path((uint32_t)t, j - first); break;

@@ -436,8 +436,8 @@ void test_idtable_fingerprint_collisions(void) {
 
 /* A snapshot near its table's limit that removes one entry and inserts another, over and over
  * (reserving before each insert, as a caller must), rebuilds only now and then: clearing marks
- * doubles the table when the entries fill more than 3/4 of its limit, so the next rebuild is
- * many cycles away. Counted by the allocator: each rebuild is one allocation. */
+ * grows the table (4x at this size) when the entries fill more than 3/4 of its limit, so the
+ * next rebuild is many cycles away. Counted by the allocator: each rebuild is one allocation. */
 void test_idtable_remove_insert_cycle(void) {
     enum { N = 700, CYCLES = 10000 }; /* 1024 slots, limit 768 */
     rng_state = 5;

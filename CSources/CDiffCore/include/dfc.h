@@ -492,7 +492,8 @@ const dfc_duplicate *DFC_NULLABLE dfc_context_duplicates(const dfc_context *DFC_
  * 10^6 entries, 8 for 10^7), so about one probe in 2,000 (in 256) shows the
  * caller an extra candidate. Several entries may also share a key (hash
  * collisions between different identifiers). 4 bytes a slot: 5.3 to 10.7
- * bytes an entry.
+ * bytes an entry, up to 21.3 in a table of at most 65,536 slots (one that
+ * must grow then quadruples, rather than doubles).
  *
  * The caller's keys are how the table grows: dfc_idtable_reserve rehashes every
  * entry from keys[value], and inserts never grow the table (they return

@@ -137,11 +137,17 @@ __attribute__((always_inline)) static inline size_t dfc__follow_old_order(const 
     const uint64_t *const new_keys = identity->lists[DFC_SIDE_NEW]->keys;
     int32_t *const old_to_new = w->old_to_new, *const new_to_old = w->new_to_old;
     const size_t prefix = w->prefix, old_end = w->old_end, new_end = w->new_end;
-    size_t pending_count = 0, cursor = prefix, hits = 0, misses_in_a_row = 0, j = prefix;
+    size_t pending_count = 0, cursor = prefix, misses_in_a_row = 0, j = prefix;
+    /* Elements seen minus twice the hits: a hit takes one off, a miss adds one. */
+    ptrdiff_t deficit = 0;
     for (; j < new_end; j++) {
-        /* Give up on following when it mostly fails (shuffles): every element then takes
-         * the table. Hits no longer grow after that, so giving up is final. */
-        if (j - prefix >= PROBATION && hits * 2 < j - prefix) break;
+        /* Give up on following when it mostly fails (shuffles: hits * 2 < seen, a positive
+         * deficit): every element then takes the table. Hits no longer grow after that, so
+         * giving up is final. The deficit is tested first: it is negative through a typical
+         * change, where the whole test was ten instructions an element. */
+        if (DFC_UNLIKELY(deficit > 0)) {
+            if (j - prefix >= PROBATION) break;
+        }
         const uint64_t key = new_keys[j];
         size_t found = SIZE_MAX;
         if (cursor < old_end && old_keys[cursor] == key &&
@@ -164,19 +170,20 @@ __attribute__((always_inline)) static inline size_t dfc__follow_old_order(const 
             old_to_new[found] = (int32_t)j;
             new_to_old[j] = (int32_t)found;
             cursor = found + 1;
-            hits++;
+            deficit--;
             misses_in_a_row = 0;
         } else {
             new_to_old[j] = DFC_NOT_FOUND;
             pending[pending_count++] = (uint32_t)j;
+            deficit++;
             misses_in_a_row = misses_in_a_row >= STUCK ? 0 : misses_in_a_row + 1;
         }
     }
+    *hits_out = (size_t)((ptrdiff_t)(j - prefix) - deficit) / 2; /* seen = hits + misses, deficit = misses - hits */
     for (; j < new_end; j++) {
         new_to_old[j] = DFC_NOT_FOUND;
         pending[pending_count++] = (uint32_t)j;
     }
-    *hits_out = hits;
     return pending_count;
 }
 

@@ -54,17 +54,24 @@ static void dfc__mark_touched(dfc_plan *p) {
         if ((old_flags[o] & (DFC_SECTION_LOSES_ITEMS | DFC_SECTION_GONE)) == DFC_SECTION_LOSES_ITEMS &&
             section_old_to_new[o] >= 0)
             new_flags[section_old_to_new[o]] |= DFC_SECTION_TOUCHED;
+    const int32_t *const section_new_to_old = p->section_new_to_old;
     for (size_t t = 0; t < new_section_count; t++) {
         const uint8_t section_flags = new_flags[t];
         const bool fresh = (section_flags & DFC_SECTION_FRESH) != 0;
         bool touched = false; /* section t itself, stored once after its items */
+        /* The old section that section t stays as, when it does (neither side converted):
+         * its items are kept or moved by the LIS alone, with no section flags to read. */
+        const int32_t old_self = section_new_to_old[t];
+        const uint32_t staying = !fresh && old_self >= 0 && !(old_flags[old_self] & DFC_SECTION_GONE) ? (uint32_t)old_self
+                                                                                                    : DFC_NO_SECTION;
         const uint32_t end = new_starts[t + 1];
         for (uint32_t j = new_starts[t]; j < end; j++) {
             const uint32_t o = matched_old_section[j];
             const uint8_t flags = item_flags[j];
-            dfc_item_op op = o == DFC_NO_SECTION
-                                 ? (fresh ? DFC_OP_NONE : DFC_OP_INSERT)
-                                 : dfc__classify_matched(old_flags, section_old_to_new, o, (uint32_t)t, fresh, flags);
+            dfc_item_op op;
+            if (o == DFC_NO_SECTION) op = fresh ? DFC_OP_NONE : DFC_OP_INSERT;
+            else if (o == staying) op = (flags & DFC_ITEM_KEEP) ? DFC_OP_NONE : DFC_OP_MOVE;
+            else op = dfc__classify_matched(old_flags, section_old_to_new, o, (uint32_t)t, fresh, flags);
             item_flags[j] = (uint8_t)((flags & ((1u << DFC_ITEM_OP_SHIFT) - 1)) | ((unsigned)op << DFC_ITEM_OP_SHIFT));
             /* Every operation but NONE and INSERT touches the old item's section, and every
              * one but NONE and DELETE touches section t. */

@@ -21,9 +21,11 @@ extension DiffableDataSourceSnapshot {
         let hashesCopies = strategy == .hashValue && !_isPOD(ItemIdentifierType.self)
         if hashesCopies, appendNewItems(identifiers, keys: nil, toSection: sectionIdentifier) { return }
         let keys = strategy.keys(identifiers)
-        // So are new items of an app's own identifier type (the library's own types have
-        // pre-specialized bodies below).
-        if !hashesCopies, KeyStrategy.builtIn(ItemIdentifierType.self) == nil,
+        // So are new items of any other type: an app's own, whose general path below would run
+        // unspecialized, and the library's own, whose pre-specialized general path makes a
+        // conflict array and a slot array this one does not (`UUID` build + diff at 10^4 −1.8%,
+        // `String` −1.0%, `Int` −1.2% and +0.5% at 10^2).
+        if !hashesCopies,
             appendNewItems(identifiers, keys: keys, toSection: sectionIdentifier)
         {
             return

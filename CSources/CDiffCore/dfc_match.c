@@ -259,6 +259,34 @@ static inline size_t dfc__few_unmatched(size_t n) {
     return quarter < 4096 ? quarter : 4096;
 }
 
+/* Whether any of the `n` old keys equals (and, unless keys decide, is confirmed equal to) a
+ * new element in `table`, the unmatched new elements' slots. Inlined twice, with `keys_decide`
+ * true and false: with the confirmation's possible call out of the loop, its state stays in
+ * registers (about 20 instructions an old element spilled, most of them on the common path,
+ * an empty home slot). */
+__attribute__((always_inline)) static inline bool dfc__old_meets_unmatched(const dfc_identity *identity,
+                                                                           const dfc_scratch_table *table,
+                                                                           bool keys_decide) {
+    const uint64_t *const old_keys = identity->lists[DFC_SIDE_OLD]->keys;
+    const uint64_t *const new_keys = identity->lists[DFC_SIDE_NEW]->keys;
+    const uint64_t *const slots = table->slots;
+    const size_t mask = table->mask, n = identity->lists[DFC_SIDE_OLD]->count;
+    const unsigned shift = table->shift;
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t key = old_keys[i], fingerprint = key << 32;
+        for (size_t position = dfc__slot_home(key, shift);; position = (position + 1) & mask) {
+            const uint64_t slot = slots[position];
+            if (slot == 0) break;
+            if ((slot & UINT64_C(0xFFFFFFFF00000000)) != fingerprint) continue;
+            const uint32_t j = (uint32_t)(slot & 0xFFFFFFFFu) - 1;
+            if (new_keys[j] == key &&
+                (keys_decide || dfc__confirm(identity, DFC_SIDE_OLD, (uint32_t)i, DFC_SIDE_NEW, j)))
+                return true;
+        }
+    }
+    return false;
+}
+
 /* Sets *unique to whether the new elements the trusted matcher left unmatched are all new:
  * none equal to another of them or to any old element. For a trusted-unique old list that
  * is the whole check (see dfc__match_validated); with few of them it is a small table of
@@ -268,7 +296,7 @@ static int dfc__unmatched_are_new(dfc_match_work *w, bool *unique) {
     const size_t count = w->unmatched_new_count;
     if (count == 0) return DFC_OK;
     const dfc_identity *identity = w->identity;
-    const uint64_t *old_keys = identity->lists[DFC_SIDE_OLD]->keys, *new_keys = identity->lists[DFC_SIDE_NEW]->keys;
+    const uint64_t *new_keys = identity->lists[DFC_SIDE_NEW]->keys;
     /* Sized for four times the elements (at most a quarter full): every old element is
      * looked up, almost always in vain, and a lookup in vain walks the run at its home slot.
      * Entered and probed here rather than through dfc__scratch_table_find and _insert: the
@@ -293,19 +321,8 @@ static int dfc__unmatched_are_new(dfc_match_work *w, bool *unique) {
         }
         slots[position] = dfc__pack_slot(key, j);
     }
-    const size_t n = identity->lists[DFC_SIDE_OLD]->count;
-    for (size_t i = 0; i < n; i++) {
-        const uint64_t key = old_keys[i], fingerprint = key << 32;
-        for (size_t position = dfc__slot_home(key, table.shift); slots[position] != 0; position = (position + 1) & mask) {
-            const uint64_t slot = slots[position];
-            if ((slot & UINT64_C(0xFFFFFFFF00000000)) != fingerprint) continue;
-            const uint32_t j = (uint32_t)(slot & 0xFFFFFFFFu) - 1;
-            if (new_keys[j] == key && dfc__confirm(identity, DFC_SIDE_OLD, (uint32_t)i, DFC_SIDE_NEW, j)) {
-                *unique = false;
-                return DFC_OK;
-            }
-        }
-    }
+    *unique = dfc__keys_decide(&identity->match) ? !dfc__old_meets_unmatched(identity, &table, true)
+                                                 : !dfc__old_meets_unmatched(identity, &table, false);
     return DFC_OK;
 }
 

@@ -259,7 +259,7 @@ static inline size_t dfc__few_unmatched(size_t n) {
     return quarter < 4096 ? quarter : 4096;
 }
 
-/* Whether any of the `n` old keys equals (and, unless keys decide, is confirmed equal to) a
+/* Whether any old key equals (and, unless keys decide, is confirmed equal to) a
  * new element in `table`, the unmatched new elements' slots. Inlined twice, with `keys_decide`
  * true and false: with the confirmation's possible call out of the loop, its state stays in
  * registers (about 20 instructions an old element spilled, most of them on the common path,

@@ -77,7 +77,8 @@ extension DiffableDataSourceSnapshot {
     @usableFromInline
     func checkStorageInvariants() { checkInvariants() }
 
-    /// ``appendItems(_:toSection:)`` with the identifiers' keys made.
+    /// ``appendItems(_:toSection:)`` with the identifiers' keys made: the general path, for what
+    /// `appendNewItems` leaves (items present or repeated, shared keys, no such section).
     // `@specialized`, not an exported `@_specialize`: the call comes from code inlined into the
     // caller's module, which never picks an exported specialization; this generic entry point
     // checks the types itself and runs the specialized body.

@@ -3,9 +3,11 @@ import Testing
 
 @testable import Diffable
 
-/// `appendItems(_:toSection:)` for an app's own identifier type appends new items in code
-/// inlined into the caller (`appendNewItems`); everything else takes the general path. Both
-/// must leave the same snapshot.
+/// `appendItems(_:toSection:)` appends new items of any identifier type not hashed on the
+/// snapshot's own copies (an app's own, and the library's `Int`, `String`, `UUID`, …) in code
+/// inlined into the caller (`appendNewItems`); an append it cannot finish there (an item
+/// present or repeated, a shared key, no such section) takes the general path. Both must leave
+/// the same snapshot.
 @Suite struct AppendNewItemsTests {
     /// An identifier type of the app's, so the inlined path is the one taken.
     struct Row: Hashable, CustomStringConvertible {
@@ -71,6 +73,49 @@ import Testing
         #expect(snapshot.itemIdentifiers(inSection: 0) == (0..<50).filter { $0 != 3 }.map(Clash.init))
         #expect(snapshot.itemIdentifiers(inSection: 1) == (50..<60).map(Clash.init) + [Clash(value: 3)])
         #expect(snapshot.indexOfItem(Clash(value: 3)) == 59)
+    }
+
+    /// The library's own identifier types take the inlined path too: new items, an item already
+    /// present (moved and reported), a repeat within the call (trapping, checked through the
+    /// throwing entry point, which leaves the snapshot as it was) and a first append that
+    /// shares the caller's array, each as the general path leaves them.
+    @Test func builtInTypesAgreeWithTheGeneralPath() throws {
+        func check<Item: Hashable & Sendable>(_ make: (Int) -> Item) throws {
+            var inlined = DiffableDataSourceSnapshot<Int, Item>(), general = inlined
+            inlined.appendSections([0, 1])
+            general.appendSections([0, 1])
+            let first = (0..<120).map(make), second = (120..<200).map(make)
+            inlined.appendItems(first, toSection: 0)
+            inlined.appendItems(second)
+            for item in first { try general.tryAppendItems([item], toSection: 0) }
+            for item in second { try general.tryAppendItems([item]) }
+            #expect(inlined.itemIdentifiers == general.itemIdentifiers)
+            // Present: moved to section 0's end, as the general path moves it.
+            inlined.appendItems([make(150), make(200)], toSection: 0)
+            try general.tryAppendItems([make(150), make(200)], toSection: 0)
+            #expect(inlined.itemIdentifiers(inSection: 0) == general.itemIdentifiers(inSection: 0))
+            #expect(inlined.itemIdentifiers(inSection: 1) == general.itemIdentifiers(inSection: 1))
+            #expect(inlined.indexOfItem(make(200)) == 121)  // after the 120 and the moved 150
+            // A repeat within one call is refused and changes nothing.
+            let before = inlined
+            #expect(throws: SnapshotError.self) { try inlined.tryAppendItems([make(300), make(300)], toSection: 1) }
+            #expect(inlined.itemIdentifiers == before.itemIdentifiers)
+            var changed = inlined
+            changed.deleteItems((0..<200).filter { $0 % 9 == 0 }.map(make))
+            #expect(changed.difference(from: inlined).batches == changed.difference(from: general).batches)
+            // The caller's array is not changed by a later append to the snapshot that shares it.
+            var shared = DiffableDataSourceSnapshot<Int, Item>()
+            shared.appendSections([0])
+            var array = (0..<10).map(make)
+            array.reserveCapacity(10)
+            shared.appendItems(array)
+            shared.appendItems([make(10)])
+            #expect(array == (0..<10).map(make))
+            #expect(shared.itemIdentifiers == (0...10).map(make))
+        }
+        try check { $0 }
+        try check { "item-\($0)" }
+        try check { UUID(uuid: (UInt8($0 & 255), UInt8($0 >> 8), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)) }
     }
 
     /// The result of the inlined path diffs like the general path's: a snapshot built one

@@ -246,6 +246,20 @@ void test_deferred_validated_refuses_repeated_keys(void) {
     dfc_context_free(other);
 }
 
+/* diff_keys with each identifier the 8 bytes of its key, matched by bytes: keys only propose
+ * matches, each one confirmed (the duplicate check's confirming loop). Lists of up to 800. */
+static int diff_key_bytes(dfc_context *ctx, const uint64_t *a, size_t n, const uint64_t *b, size_t m, unsigned flags,
+                          dfc_flat_result *r) {
+    enum { MAX = 800 };
+    static uint64_t old_offsets[MAX + 1], new_offsets[MAX + 1];
+    if (n > MAX || m > MAX) return DFC_ERR_TOO_LARGE;
+    for (size_t i = 0; i <= n; i++) old_offsets[i] = 8 * i;
+    for (size_t j = 0; j <= m; j++) new_offsets[j] = 8 * j;
+    static const dfc_match by_bytes = {DFC_MATCH_BYTES, NULL, NULL};
+    dfc_list old_list = {a, n, a, old_offsets}, new_list = {b, m, b, new_offsets};
+    return dfc_diff_flat(ctx, &old_list, &new_list, &by_bytes, flags, r);
+}
+
 /* DFC_DIFF_ASSUME_OLD_UNIQUE checks the new list alone, through a small table of the new
  * elements left unmatched when they are few: on a unique old list it finds exactly the
  * duplicates (and gives exactly the result) of the diff that checks both lists. Lists of up to
@@ -253,7 +267,7 @@ void test_deferred_validated_refuses_repeated_keys(void) {
  * fresh elements (next to their first, far away, in the common prefix), so both ways of
  * checking run. */
 void test_old_unique_check_finds_every_repeat(void) {
-    dfc_context *ctx = dfc_context_create(NULL), *other = dfc_context_create(NULL);
+    dfc_context *ctx = dfc_context_create(NULL), *other = dfc_context_create(NULL), *bytes = dfc_context_create(NULL);
     rng_state = 17;
     enum { MAX = 400 };
     static uint64_t a[MAX], b[2 * MAX];
@@ -283,14 +297,20 @@ void test_old_unique_check_finds_every_repeat(void) {
         const int full = diff_keys(other, a, n, b, m, 0, &expected);
         CHECK_EQ_INT(status, full);
         CHECK_EQ_INT(status, keys_repeat(b, m) ? DFC_ERR_DUPLICATE : DFC_OK);
+        /* The same lists matched by their bytes, each key match confirmed: the same answer. */
+        dfc_flat_result by_bytes;
+        CHECK_EQ_INT(diff_key_bytes(bytes, a, n, b, m, DFC_DIFF_ASSUME_OLD_UNIQUE, &by_bytes), status);
         if (status == DFC_ERR_DUPLICATE) {
             repeats++;
-            size_t count = 0, expected_count = 0;
+            size_t count = 0, expected_count = 0, byte_count = 0;
             const dfc_duplicate *found = dfc_context_duplicates(ctx, &count);
             const dfc_duplicate *all = dfc_context_duplicates(other, &expected_count);
+            const dfc_duplicate *by_bytes_found = dfc_context_duplicates(bytes, &byte_count);
             CHECK(count == expected_count && (count == 0 || memcmp(found, all, count * sizeof *found) == 0));
+            CHECK(byte_count == count && (count == 0 || memcmp(found, by_bytes_found, count * sizeof *found) == 0));
             continue;
         }
+        CHECK(memcmp(by_bytes.new_to_old, expected.new_to_old, m * sizeof(int32_t)) == 0);
         clean++;
         CHECK(memcmp(r.new_to_old, expected.new_to_old, m * sizeof(int32_t)) == 0);
         CHECK(r.move_count == expected.move_count && same_list(r.move_to, expected.move_to, r.move_count));
@@ -298,6 +318,7 @@ void test_old_unique_check_finds_every_repeat(void) {
     CHECK(repeats > 300 && clean > 300);
     dfc_context_free(ctx);
     dfc_context_free(other);
+    dfc_context_free(bytes);
 }
 
 /* Lists of only empty identifiers matched by bytes may come without bytes (NULL) and with

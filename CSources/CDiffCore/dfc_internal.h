@@ -35,14 +35,18 @@
 #define DFC_PREFETCH(p) ((void)0)
 #endif
 
-/* How far a loop that prefetches table slots looks ahead, and the end of the range of
- * elements it prefetches for: none for a table of at most 256 KiB, which the L2 cache
- * holds; there a prefetch's own work (about 8 instructions an element: load the key ahead,
- * spread it, prefetch) costs more than the misses it would hide. One compare an element
- * either way. */
+/* How far a loop that prefetches table slots looks ahead (in elements). */
 enum { DFC_TABLE_PREFETCH = 16 };
+
+/* Whether a table of `table_bytes` is worth prefetching: one of at most 256 KiB stays in the
+ * L2 cache, where a prefetch's own work (about 8 instructions an element: load the key ahead,
+ * spread it, prefetch) costs more than the misses it would hide. */
+static inline bool dfc__table_outgrows_cache(size_t table_bytes) { return table_bytes > ((size_t)256 << 10); }
+
+/* The end of the range of `count` elements a loop prefetches table slots for, DFC_TABLE_PREFETCH
+ * ahead: 0 (none) for a table the cache holds. One compare an element either way. */
 static inline size_t dfc__prefetch_end(size_t count, size_t table_bytes) {
-    return table_bytes > ((size_t)256 << 10) && count > DFC_TABLE_PREFETCH ? count - DFC_TABLE_PREFETCH : 0;
+    return dfc__table_outgrows_cache(table_bytes) && count > DFC_TABLE_PREFETCH ? count - DFC_TABLE_PREFETCH : 0;
 }
 
 /* ---- allocation ---------------------------------------------------------- */

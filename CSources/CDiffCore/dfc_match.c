@@ -27,8 +27,6 @@ int dfc__check_list(const dfc_list *list, const dfc_match *match) {
     return DFC_OK;
 }
 
-enum { DFC_LOOKUP_PREFETCH = 16 };
-
 /* The part of the lists left after trimming, and the maps being filled. */
 typedef struct dfc_match_work {
     dfc_context *context;
@@ -103,8 +101,8 @@ static int dfc__match_reporting_duplicates(dfc_match_work *w) {
             }
         }
         if (i == DFC_NOT_FOUND) {
-            if (j + DFC_LOOKUP_PREFETCH < w->new_end)
-                dfc__scratch_table_prefetch(&table, new_keys[j + DFC_LOOKUP_PREFETCH]);
+            if (j + DFC_TABLE_PREFETCH < w->new_end)
+                dfc__scratch_table_prefetch(&table, new_keys[j + DFC_TABLE_PREFETCH]);
             i = dfc__scratch_table_find(&table, identity, DFC_SIDE_NEW, (uint32_t)j);
         }
         if (i != DFC_NOT_FOUND && (size_t)i >= cursor && (size_t)i < cursor + RESYNC) cursor = (size_t)i + 1;
@@ -217,21 +215,21 @@ static int dfc__match_trusted(dfc_match_work *w) {
     const size_t prefix = w->prefix, old_end = w->old_end;
     /* A table the caches hold needs no prefetching, which cost about 10 instructions an old
      * element (matched ones included) and 20 a lookup. */
-    const bool prefetch = dfc__prefetch_end(SIZE_MAX, (table.mask + 1) * sizeof(uint64_t)) != 0;
+    const bool prefetch = dfc__table_outgrows_cache((table.mask + 1) * sizeof(uint64_t));
     for (size_t i = prefix; i < old_end; i++) {
-        if (prefetch && i + DFC_LOOKUP_PREFETCH < old_end)
-            dfc__scratch_table_prefetch(&table, old_keys[i + DFC_LOOKUP_PREFETCH]);
+        if (prefetch && i + DFC_TABLE_PREFETCH < old_end)
+            dfc__scratch_table_prefetch(&table, old_keys[i + DFC_TABLE_PREFETCH]);
         if (old_to_new[i] == DFC_NOT_FOUND) dfc__scratch_table_insert(&table, old_keys[i], (uint32_t)i);
     }
     bool taken_twice = false;
     for (size_t k = 0; k < pending_count; k++) {
         if (prefetch) {
-            if (k + DFC_LOOKUP_PREFETCH < pending_count)
-                dfc__scratch_table_prefetch(&table, new_keys[pending[k + DFC_LOOKUP_PREFETCH]]);
+            if (k + DFC_TABLE_PREFETCH < pending_count)
+                dfc__scratch_table_prefetch(&table, new_keys[pending[k + DFC_TABLE_PREFETCH]]);
             /* Halfway there the slot has arrived: fetch what the lookup will read next, the
              * old element's key (the confirmation) and its entry in old_to_new. */
-            if (k + DFC_LOOKUP_PREFETCH / 2 < pending_count)
-                dfc__scratch_table_prefetch_match(&table, identity, new_keys[pending[k + DFC_LOOKUP_PREFETCH / 2]],
+            if (k + DFC_TABLE_PREFETCH / 2 < pending_count)
+                dfc__scratch_table_prefetch_match(&table, identity, new_keys[pending[k + DFC_TABLE_PREFETCH / 2]],
                                                   old_to_new);
         }
         int64_t i = dfc__scratch_table_find(&table, identity, DFC_SIDE_NEW, pending[k]);

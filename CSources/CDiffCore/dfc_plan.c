@@ -88,7 +88,9 @@ static void dfc__mark_touched(dfc_plan *p) {
                 inserted += op == DFC_OP_INSERT || op == DFC_OP_DELETE_INSERT;
                 moved += op == DFC_OP_MOVE;
             }
-            if (flags & (DFC_ITEM_RELOAD | DFC_ITEM_RECONFIGURE)) { /* dfc__item_refresh's first test, inline */
+            /* dfc__item_refresh's first test, repeated here: without it the compiler works out
+             * every item's refresh branch-free (9,000 instructions more a change at 10^3). */
+            if (flags & (DFC_ITEM_RELOAD | DFC_ITEM_RECONFIGURE)) {
                 const dfc_item_refresh refresh = dfc__item_refresh(section_flags, op, flags);
                 reloaded += refresh == DFC_ITEM_REFRESH_RELOAD;
                 reconfigured += refresh == DFC_ITEM_REFRESH_RECONFIGURE;

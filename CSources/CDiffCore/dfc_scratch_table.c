@@ -2,8 +2,6 @@
  * context buffer, 8-byte slots, duplicates found while it is built. */
 #include "dfc_internal.h"
 
-enum { DFC_PREFETCH_DISTANCE = 16 };
-
 int dfc__scratch_table_init(dfc_context *context, int which, size_t count, int side,
                             dfc_scratch_table *table) {
     int status = DFC_OK;
@@ -35,9 +33,9 @@ int dfc__scratch_table_build(dfc_context *context, int which, const dfc_identity
     const size_t mask = table->mask;
     const unsigned shift = table->shift;
     const uint64_t *keys = identity->lists[side]->keys;
+    const size_t prefetch_end = begin + dfc__prefetch_end(end - begin, (mask + 1) * sizeof(uint64_t));
     for (size_t i = begin; i < end; i++) {
-        if (i + DFC_PREFETCH_DISTANCE < end)
-            DFC_PREFETCH(&slots[dfc__slot_home(keys[i + DFC_PREFETCH_DISTANCE], shift)]);
+        if (i < prefetch_end) DFC_PREFETCH(&slots[dfc__slot_home(keys[i + DFC_TABLE_PREFETCH], shift)]);
         const uint64_t key = keys[i], fingerprint = key << 32;
         size_t position = dfc__slot_home(key, shift);
         uint64_t slot;

@@ -126,24 +126,58 @@ enum KeyStrategy: Equatable {
     @inlinable
     func keys<T: Hashable>(_ values: [T]) -> [UInt64] {
         if isOwnKey(for: T.self) { return unsafeBitCast(values, to: [UInt64].self) }
-        // Strings straight to their key function: the generic per-element path copies each
-        // string out through a pointer (a retain and a release per identifier).
+        // Strings reserve and append a batch at a time (StringKeyBatch.keys), never zeroed.
         if self == .string { return IdentifierKey.strings(unsafeBitCast(values, to: [String].self)) }
-        if self == .uuid { return IdentifierKey.uuids(unsafeBitCast(values, to: [UUID].self)) }
-        if self == .id { return Self.idKeys(values) }
-        if self == .provided { return Self.providedKeys(values) }
-        // A loop, not `mapped` with a closure: where the optimizer leaves the closure out of
+        return [UInt64](filling: values.count) { keys, count in
+            values.withUnsafeBufferPointer { writeKeys($0, to: keys.baseAddress.unsafelyUnwrapped) }
+            count = values.count
+        }
+    }
+
+    /// Runs `body` with the keys of `values`: a 64-bit integer's own bytes, every other
+    /// type's keys written into a temporary buffer (on the stack up to 1 KiB). For a caller
+    /// that copies the keys into a column anyway: an array made first would cost an
+    /// allocation, a copy and a release more per call (``keys(_:)``).
+    /// - Complexity: O(1) for 64-bit integers, else O(k) (plus string/byte lengths), plus `body`.
+    @inlinable
+    func withKeys<T: Hashable, R>(of values: [T], _ body: (UnsafeBufferPointer<UInt64>) throws -> R) rethrows -> R {
+        if isOwnKey(for: T.self) {
+            return try values.withUnsafeBufferPointer { try $0.withMemoryRebound(to: UInt64.self, body) }
+        }
+        if values.isEmpty { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: values.count) { keys in
+            values.withUnsafeBufferPointer { writeKeys($0, to: keys.baseAddress.unsafelyUnwrapped) }
+            return try body(UnsafeBufferPointer(keys))
+        }
+    }
+
+    /// Writes the key of each of `values` to `keys[0..<values.count]`, in order, as
+    /// ``key(_:)`` gives it: the library's hashed types in one core call (strings a batch at a
+    /// time), an app's types in a loop with no switch per value.
+    /// - Complexity: O(k) (plus string/byte lengths, or the type's own key work).
+    @inlinable
+    func writeKeys<T: Hashable>(_ values: UnsafeBufferPointer<T>, to keys: UnsafeMutablePointer<UInt64>) {
+        guard let base = values.baseAddress, !values.isEmpty else { return }
+        if isOwnKey(for: T.self) {
+            UnsafeMutableRawPointer(keys).copyMemory(from: base, byteCount: values.count &* 8)
+            return
+        }
+        // Strings and UUIDs straight to the core: the generic per-element path copies each
+        // string out through a pointer (a retain and a release per identifier).
+        if self == .string {
+            let strings = UnsafeRawPointer(base).assumingMemoryBound(to: String.self)
+            return IdentifierKey.writeStringKeys(UnsafeBufferPointer(start: strings, count: values.count), to: keys)
+        }
+        if self == .uuid { return IdentifierKey.writeUUIDKeys(UnsafeRawPointer(base), count: values.count, to: keys) }
+        if self == .id { return Self.writeIDKeys(values, to: keys) }
+        if self == .provided { return Self.writeProvidedKeys(values, to: keys) }
+        // A loop, not `map` with a closure: where the optimizer leaves the closure out of
         // line (an `appendItems` grown by a branch was enough), each key costs a call, and a
         // value holding references a copy to pass to it.
-        return [UInt64](filling: values.count) { keys, count in
-            values.withUnsafeBufferPointer { values in
-                if self == .hashValue {  // an app's own type: no switch per value
-                    for index in values.indices { keys.initializeElement(at: index, to: Self.hashValueKey(values[index])) }
-                } else {
-                    for index in values.indices { keys.initializeElement(at: index, to: key(values[index])) }
-                }
-            }
-            count = values.count
+        if self == .hashValue {  // an app's own type: no switch per value
+            for index in values.indices { (keys + index).initialize(to: Self.hashValueKey(values[index])) }
+        } else {
+            for index in values.indices { (keys + index).initialize(to: key(values[index])) }
         }
     }
 
@@ -178,7 +212,14 @@ public enum IdentifierKey {
         strings.withUnsafeBufferPointer { StringKeyBatch.keys($0) }
     }
 
-    /// The key of one UUID: XXH3-64 (seed 0) of its 16 bytes, as ``uuids(_:)`` gives it,
+    /// Writes the keys of `strings`, as ``string(_:)`` gives them, to `keys[0..<strings.count]`.
+    /// - Complexity: O(total UTF-8 length).
+    @usableFromInline
+    static func writeStringKeys(_ strings: UnsafeBufferPointer<String>, to keys: UnsafeMutablePointer<UInt64>) {
+        StringKeyBatch.writeKeys(of: strings, to: keys)
+    }
+
+    /// The key of one UUID: XXH3-64 (seed 0) of its 16 bytes, as ``writeUUIDKeys(_:count:to:)`` gives it,
     /// the core's 16-byte hash inlined here (`dfc_hash_16_inline`, the body of
     /// `dfc_hash_16`): the call into the core and its NULL check were about half of a key.
     /// - Complexity: O(1).
@@ -187,20 +228,15 @@ public enum IdentifierKey {
         withUnsafeBytes(of: uuid.uuid) { dfc_hash_16_inline($0.baseAddress.unsafelyUnwrapped, 0) }
     }
 
-    /// The keys of many UUIDs: XXH3-64 (seed 0) of each one's 16 bytes, read in place, all
-    /// in one C call (its 16-byte hash inlined, where a call per UUID paid its length dispatch).
+    /// Writes the keys of `count` UUIDs at `uuids` (an array's elements) to `keys[0..<count]`:
+    /// XXH3-64 (seed 0) of each one's 16 bytes, read in place, all in one C call (its 16-byte
+    /// hash inlined, where a call per UUID paid its length dispatch).
     /// - Complexity: O(count).
     @usableFromInline
-    static func uuids(_ uuids: [UUID]) -> [UInt64] {
-        [UInt64](filling: uuids.count) { keys, count in
-            let status = uuids.withUnsafeBytes { raw in
-                dfc_hash_strided(
-                    raw.baseAddress, MemoryLayout<uuid_t>.size, MemoryLayout<UUID>.stride, uuids.count, 0, keys.baseAddress)
-            }
-            // In-memory UUIDs of an array: every argument is valid by construction.
-            CoreError.require(status, "UUID keys")
-            count = uuids.count
-        }
+    static func writeUUIDKeys(_ uuids: UnsafeRawPointer, count: Int, to keys: UnsafeMutablePointer<UInt64>) {
+        let status = dfc_hash_strided(uuids, MemoryLayout<uuid_t>.size, MemoryLayout<UUID>.stride, count, 0, keys)
+        // In-memory UUIDs of an array: every argument is valid by construction.
+        CoreError.require(status, "UUID keys")
     }
 
     /// XXH3-64 (seed 0) of raw bytes.

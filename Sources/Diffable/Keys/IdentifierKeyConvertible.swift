@@ -76,39 +76,38 @@ extension KeyStrategy {
         reinterpret(value, as: Keyed.self).identifierKey
     }
 
-    /// The keys of `values`, of a ``IdentifierKeyConvertible`` type, in order. Debug builds
-    /// check the contract among them (see ``checkProvidedKeys(_:_:)``).
+    /// Writes the keys of `values`, of a ``IdentifierKeyConvertible`` type, to
+    /// `keys[0..<values.count]`: each value's own `identifierKey`, in a loop (not `map` with a
+    /// closure, which the optimizer left out of line, each value then copied, its references
+    /// retained and released, to be passed to it). Debug builds check the contract among them
+    /// (see ``checkProvidedKeys(_:_:)``).
     /// - Complexity: O(k), plus O(k) expected hashing in debug builds.
     @inlinable
-    static func providedKeys<T>(_ values: [T]) -> [UInt64] {
+    static func writeProvidedKeys<T>(_ values: UnsafeBufferPointer<T>, to keys: UnsafeMutablePointer<UInt64>) {
         guard let keyed = T.self as? any IdentifierKeyConvertible.Type else {
             preconditionFailure("Diffable: \(T.self) is keyed as IdentifierKeyConvertible but does not conform")
         }
-        return providedKeys(values, as: keyed)
+        writeProvidedKeys(values, as: keyed, to: keys)
     }
 
-    /// ``providedKeys(_:)`` with the conformance opened.
+    /// ``writeProvidedKeys(_:to:)`` with the conformance opened.
     @inlinable
-    static func providedKeys<T, Keyed: IdentifierKeyConvertible>(_ values: [T], as _: Keyed.Type) -> [UInt64] {
-        let values = unsafeBitCast(values, to: [Keyed].self)
-        // A loop, not `mapped` with a closure: the closure was left out of line, and each
-        // value was then copied (its references retained and released) to be passed to it,
-        // where the inlined `identifierKey` of an `Identifiable` value reads its `id` alone.
-        let keys = [UInt64](filling: values.count) { keys, count in
-            values.withUnsafeBufferPointer { values in
-                for index in values.indices { keys.initializeElement(at: index, to: values[index].identifierKey) }
-            }
-            count = values.count
-        }
-        if _isDebugAssertConfiguration() { checkProvidedKeys(values, keys) }
-        return keys
+    static func writeProvidedKeys<T, Keyed: IdentifierKeyConvertible>(
+        _ values: UnsafeBufferPointer<T>, as _: Keyed.Type, to keys: UnsafeMutablePointer<UInt64>
+    ) {
+        guard let base = values.baseAddress, !values.isEmpty else { return }
+        let keyed = UnsafeBufferPointer(start: UnsafeRawPointer(base).assumingMemoryBound(to: Keyed.self), count: values.count)
+        for index in keyed.indices { (keys + index).initialize(to: keyed[index].identifierKey) }
+        if _isDebugAssertConfiguration() { checkProvidedKeys(keyed, UnsafeBufferPointer(start: keys, count: keyed.count)) }
     }
 
     /// Traps when two equal values among `values` have different keys (the contract's first
     /// rule), naming both: a check debug builds make on every batch of keys.
     /// - Complexity: O(k) expected: each value hashed into a dictionary once.
     @inlinable
-    static func checkProvidedKeys<Keyed: IdentifierKeyConvertible>(_ values: [Keyed], _ keys: [UInt64]) {
+    static func checkProvidedKeys<Keyed: IdentifierKeyConvertible>(
+        _ values: UnsafeBufferPointer<Keyed>, _ keys: UnsafeBufferPointer<UInt64>
+    ) {
         var firstKey: [Keyed: UInt64] = Dictionary(minimumCapacity: values.count)
         for (value, key) in zip(values, keys) {
             let stored = firstKey[value, default: key]

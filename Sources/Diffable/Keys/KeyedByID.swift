@@ -74,28 +74,29 @@ extension KeyStrategy {
         withUnsafePointer(to: value) { $0.withMemoryRebound(to: Keyed.self, capacity: 1) { of(Keyed.ID.self).key($0.pointee.id) } }
     }
 
-    /// The keys of `values`, of a ``KeyedByID`` type, in order: their `id`s gathered, then
-    /// keyed as an array of `id`s is (all `UUID`s in one call into the core).
+    /// Writes the keys of `values`, of a ``KeyedByID`` type, to `keys[0..<values.count]`:
+    /// their `id`s gathered into a temporary buffer, then keyed as the `id` type's own are
+    /// (all `UUID`s in one call into the core).
     /// - Complexity: O(k) plus keying k `id`s.
     @inlinable
-    static func idKeys<T>(_ values: [T]) -> [UInt64] {
+    static func writeIDKeys<T>(_ values: UnsafeBufferPointer<T>, to keys: UnsafeMutablePointer<UInt64>) {
         guard let keyed = T.self as? any KeyedByID.Type else {
             preconditionFailure("Diffable: \(T.self) is keyed as KeyedByID but does not conform")
         }
-        return idKeys(values, as: keyed)
+        writeIDKeys(values, as: keyed, to: keys)
     }
 
-    /// ``idKeys(_:)`` with the conformance opened.
+    /// ``writeIDKeys(_:to:)`` with the conformance opened.
     @inlinable
-    static func idKeys<T, Keyed: KeyedByID>(_ values: [T], as _: Keyed.Type) -> [UInt64] {
-        let values = unsafeBitCast(values, to: [Keyed].self)
-        // Read through the buffer: only each `id` is copied, not the value around it.
-        let ids = [Keyed.ID](filling: values.count) { ids, count in
-            values.withUnsafeBufferPointer { values in
-                for index in values.indices { ids.initializeElement(at: index, to: values[index].id) }
-            }
-            count = values.count
+    static func writeIDKeys<T, Keyed: KeyedByID>(_ values: UnsafeBufferPointer<T>, as _: Keyed.Type, to keys: UnsafeMutablePointer<UInt64>)
+    {
+        guard let base = values.baseAddress, !values.isEmpty else { return }
+        let keyedValues = UnsafeRawPointer(base).assumingMemoryBound(to: Keyed.self)
+        withUnsafeTemporaryAllocation(of: Keyed.ID.self, capacity: values.count) { ids in
+            // Read through the pointer: only each `id` is copied, not the value around it.
+            for index in 0..<values.count { ids.initializeElement(at: index, to: keyedValues[index].id) }
+            of(Keyed.ID.self).writeKeys(UnsafeBufferPointer(ids), to: keys)
+            _ = ids.deinitialize()
         }
-        return of(Keyed.ID.self).keys(ids)
     }
 }

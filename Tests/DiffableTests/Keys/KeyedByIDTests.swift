@@ -105,7 +105,7 @@ struct KeyedByCounter: Hashable, KeyedByID, Sendable {
         #expect(KeyStrategy.of(KeyedModel.self) == .id && KeyStrategy.of(KeyedCounter.self) == .id)
         #expect(KeyStrategy.id.isUserKeyed && !KeyStrategy.id.isInjective)
         let models = Self.uuids.map { KeyedModel(id: $0, title: "t\($0.uuid.0)") }
-        #expect(KeyStrategy.id.keys(models) == IdentifierKey.uuids(Self.uuids))
+        #expect(KeyStrategy.id.keys(models) == Self.uuids.map(IdentifierKey.uuid))
         for model in models { #expect(KeyStrategy.id.key(model) == IdentifierKey.uuid(model.id)) }
         let counters = [KeyedCounter(id: 7, count: 1), KeyedCounter(id: -3, count: 1)]
         #expect(KeyStrategy.id.keys(counters) == [7, UInt64(bitPattern: -3)])
@@ -116,7 +116,7 @@ struct KeyedByCounter: Hashable, KeyedByID, Sendable {
         var snapshot = DiffableDataSourceSnapshot<Int, KeyedModel>()
         snapshot.appendSections([0])
         snapshot.appendItems(models)
-        #expect(snapshot.storage.items.storedKeys.sorted() == IdentifierKey.uuids(Self.uuids).sorted())
+        #expect(snapshot.storage.items.storedKeys.sorted() == Self.uuids.map(IdentifierKey.uuid).sorted())
     }
 
     /// The library makes the key from the `id` itself: a type that also gives a key of its own
@@ -169,7 +169,7 @@ struct KeyedByCounter: Hashable, KeyedByID, Sendable {
         snapshot.appendItems(Array(values[..<4]), toSection: 0)
         snapshot.appendItems(Array(values[4...]), toSection: 1)
         let flat = matcher.keyedByID(snapshot)
-        #expect(flat.itemKeys == IdentifierKey.uuids(Self.uuids) && flat.starts == [0, 4, 6] && flat.itemSlots == [0, 1, 2, 3, 4, 5])
+        #expect(flat.itemKeys == Self.uuids.map(IdentifierKey.uuid) && flat.starts == [0, 4, 6] && flat.itemSlots == [0, 1, 2, 3, 4, 5])
         let shared = flat.itemKeys.withUnsafeBufferPointer { keys in
             snapshot.storage.withItemKeys { $0.baseAddress == keys.baseAddress }
         }
@@ -177,7 +177,7 @@ struct KeyedByCounter: Hashable, KeyedByID, Sendable {
         // Out of slot order: the keys are gathered in display order, the slots recorded.
         snapshot.moveItem(values[0], afterItem: values[5])
         let moved = matcher.keyedByID(snapshot)
-        #expect(moved.itemKeys == IdentifierKey.uuids(Array(Self.uuids[1..<4]) + [Self.uuids[4], Self.uuids[5], Self.uuids[0]]))
+        #expect(moved.itemKeys == (Array(Self.uuids[1..<4]) + [Self.uuids[4], Self.uuids[5], Self.uuids[0]]).map(IdentifierKey.uuid))
         #expect(moved.itemSlots == [1, 2, 3, 4, 5, 0] && moved.starts == [0, 3, 6])
     }
 

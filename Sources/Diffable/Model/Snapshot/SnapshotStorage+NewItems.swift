@@ -36,8 +36,8 @@ extension SnapshotStorage {
     /// storage as it was.
     /// - Complexity: O(k) expected.
     @usableFromInline
-    func claimAppendedItems(_ keys: [UInt64], from first: Int32) -> Bool {
-        if keys.withUnsafeBufferPointer({ items.claimKeys($0, first: Int(first)) }) { return true }
+    func claimAppendedItems(_ keys: UnsafeBufferPointer<UInt64>, from first: Int32) -> Bool {
+        if items.claimKeys(keys, first: Int(first)) { return true }
         items.truncate(to: Int(first))
         return false
     }
@@ -47,7 +47,7 @@ extension SnapshotStorage {
     /// their slots put at the end of `section`.
     /// - Complexity: O(k + log s).
     @usableFromInline
-    func attachNewItems(keys: [UInt64], from first: Int32, toSection section: Int32) {
+    func attachNewItems(keys: UnsafeBufferPointer<UInt64>, from first: Int32, toSection section: Int32) {
         items.appendKeys(keys)
         appendUnattachedPlaces(keys.count)
         attachItems([Int32](consecutiveFrom: first, count: keys.count), toSection: section, at: sectionItems[Int(section)].count)

@@ -216,7 +216,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
 
     /// Records a size change of one section (nothing while it is not displayed).
     /// - Complexity: O(log s).
-    private func refreshSectionOffset(ofSlot section: Int32) {
+    func refreshSectionOffset(ofSlot section: Int32) {
         let position = Int(sectionPosition[Int(section)])
         if position >= 0 { sectionOffsets.set(sectionItems[Int(section)].count, at: position) }
     }

@@ -41,44 +41,36 @@ extension DiffContext {
         items: (old: UnsafeBufferPointer<I>, new: UnsafeBufferPointer<I>, injective: Bool), itemEquality: ItemEquality? = nil,
         decider: RefreshDecider? = nil, maps: Bool = true
     ) -> SectionsDiffResult {
-        oldFlat.itemSlots.withUnsafeBufferPointer { oldItemSlots in
-            newFlat.itemSlots.withUnsafeBufferPointer { newItemSlots in
+        // Where both sides' item slots run in display order (snapshots built by appends), a
+        // position is its identifier's index: the checks of the pairs read no slot, and no
+        // slot list is made. Otherwise each side's list, made for a side in order.
+        let byPosition = oldFlat.itemSlotsRunInOrder && newFlat.itemSlotsRunInOrder
+        let (oldSlotList, newSlotList) = byPosition ? ([], []) : (oldFlat.materializedItemSlots, newFlat.materializedItemSlots)
+        if !sections.injective || !items.injective,
+            let result = oldSlotList.withUnsafeBufferPointer({ oldItemSlots in
+                newSlotList.withUnsafeBufferPointer { newItemSlots in
+                    diffOnKeys(
+                        old: oldFlat, new: newFlat, refresh: refresh, sections: sections, items: items, itemEquality: itemEquality,
+                        decider: decider, slots: (oldItemSlots, newItemSlots, byPosition), maps: maps)
+                }
+            })
+        {
+            return result
+        }
+        decider?.beforeConfirming()
+        // The confirming diff's callbacks reach identifiers through slot lists, made here for
+        // sides in order (a hash collision or a repeated `id`: rare).
+        let (oldSlots, newSlots) = byPosition ? (oldFlat.materializedItemSlots, newFlat.materializedItemSlots) : (oldSlotList, newSlotList)
+        return oldSlots.withUnsafeBufferPointer { oldItemSlots in
+            newSlots.withUnsafeBufferPointer { newItemSlots in
                 oldFlat.sectionSlots.withUnsafeBufferPointer { oldSectionSlots in
                     newFlat.sectionSlots.withUnsafeBufferPointer { newSectionSlots in
                         let deciding = decider.map {
                             RefreshDecider.Context(
                                 decide: $0.decide, oldIDs: UnsafeRawPointer(items.old.baseAddress), oldSlots: oldItemSlots.baseAddress,
-                                newIDs: UnsafeRawPointer(items.new.baseAddress), newSlots: newItemSlots.baseAddress)
+                                newIDs: UnsafeRawPointer(items.new.baseAddress), newSlots: newItemSlots.baseAddress,
+                                slotsArePositions: false)
                         }
-                        if !sections.injective || !items.injective {
-                            var sectionMatch = EqualityOracle.deferredMatch(injective: sections.injective)
-                            var itemMatch = EqualityOracle.deferredMatch(injective: items.injective)
-                            var result = dfc_sections_result()
-                            // The new keys validated when a decider checks the matches: `id`s
-                            // repeated in the new values share a key, which stops the diff. The
-                            // old `id`s are distinct (checked when they were new), though two may
-                            // share a key; the decider compares the `id`s of every pair keys
-                            // made, so such a pair stops the diff too (see `IdentifiableValues`).
-                            let flags = UInt32(decider == nil ? DFC_DIFF_ASSUME_UNIQUE : DFC_DIFF_ASSUME_OLD_UNIQUE)
-                            let status = runDiff(
-                                old: oldFlat, new: newFlat, refresh, &sectionMatch, &itemMatch, flags: flags, deciding: deciding, &result)
-                            if status == Int32(DFC_OK),
-                                sections.injective
-                                    || EqualityOracle.matchesAreEqual(
-                                        old: sections.old, at: oldSectionSlots, new: sections.new, at: newSectionSlots,
-                                        newToOld: result.new_section_to_old),
-                                items.injective || decider != nil
-                                    || EqualityOracle.matchesAreEqual(
-                                        old: items.old, at: oldItemSlots, new: items.new, at: newItemSlots,
-                                        newToOld: result.new_item_to_old, equality: itemEquality)
-                            {
-                                return resultOfDiff(result, old: oldFlat, new: newFlat, maps: maps)
-                            }
-                            if let error = CoreError(status: status), error != .sharedKey {
-                                CoreError.require(status, "snapshot diff")
-                            }
-                        }
-                        decider?.beforeConfirming()
                         return EqualityOracle.withMatch(
                             injective: sections.injective, old: sections.old, at: oldSectionSlots, new: sections.new, at: newSectionSlots
                         ) { sectionMatch in
@@ -97,6 +89,56 @@ extension DiffContext {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// ``diffSections(old:new:refresh:sections:items:itemEquality:decider:maps:)``'s first
+    /// diff, on keys alone, its matches then checked in one pass: the result, or nil when a
+    /// pair differs or one side's identifiers share a key (the caller then confirms each key
+    /// match). `slots` are the item slot lists, empty when `byPosition`.
+    /// - Complexity: O(n + s) expected plus O(k log k) for the LIS of matched items.
+    private func diffOnKeys<S: Equatable, I: Equatable>(
+        old oldFlat: FlatSnapshot, new newFlat: FlatSnapshot, refresh: FlatRefresh,
+        sections: (old: UnsafeBufferPointer<S>, new: UnsafeBufferPointer<S>, injective: Bool),
+        items: (old: UnsafeBufferPointer<I>, new: UnsafeBufferPointer<I>, injective: Bool), itemEquality: ItemEquality?,
+        decider: RefreshDecider?, slots: (old: UnsafeBufferPointer<Int32>, new: UnsafeBufferPointer<Int32>, byPosition: Bool), maps: Bool
+    ) -> SectionsDiffResult? {
+        oldFlat.sectionSlots.withUnsafeBufferPointer { oldSectionSlots in
+            newFlat.sectionSlots.withUnsafeBufferPointer { newSectionSlots in
+                let deciding = decider.map {
+                    RefreshDecider.Context(
+                        decide: $0.decide, oldIDs: UnsafeRawPointer(items.old.baseAddress), oldSlots: slots.old.baseAddress,
+                        newIDs: UnsafeRawPointer(items.new.baseAddress), newSlots: slots.new.baseAddress,
+                        slotsArePositions: slots.byPosition)
+                }
+                var sectionMatch = EqualityOracle.deferredMatch(injective: sections.injective)
+                var itemMatch = EqualityOracle.deferredMatch(injective: items.injective)
+                var result = dfc_sections_result()
+                // The new keys validated when a decider checks the matches: `id`s
+                // repeated in the new values share a key, which stops the diff. The
+                // old `id`s are distinct (checked when they were new), though two may
+                // share a key; the decider compares the `id`s of every pair keys
+                // made, so such a pair stops the diff too (see `IdentifiableValues`).
+                let flags = UInt32(decider == nil ? DFC_DIFF_ASSUME_UNIQUE : DFC_DIFF_ASSUME_OLD_UNIQUE)
+                let status = runDiff(
+                    old: oldFlat, new: newFlat, refresh, &sectionMatch, &itemMatch, flags: flags, deciding: deciding, &result)
+                if status == Int32(DFC_OK),
+                    sections.injective
+                        || EqualityOracle.matchesAreEqual(
+                            old: sections.old, at: oldSectionSlots, new: sections.new, at: newSectionSlots,
+                            newCount: newSectionSlots.count, newToOld: result.new_section_to_old),
+                    items.injective || decider != nil
+                        || EqualityOracle.matchesAreEqual(
+                            old: items.old, at: slots.old, new: items.new, at: slots.new, newCount: newFlat.itemKeys.count,
+                            slotsArePositions: slots.byPosition, newToOld: result.new_item_to_old, equality: itemEquality)
+                {
+                    return resultOfDiff(result, old: oldFlat, new: newFlat, maps: maps)
+                }
+                if let error = CoreError(status: status), error != .sharedKey {
+                    CoreError.require(status, "snapshot diff")
+                }
+                return nil
             }
         }
     }

@@ -57,19 +57,21 @@ enum EqualityOracle {
     }
 
     /// Whether every pair a diff matched on keys alone (`newToOld`: the result's map by flat
-    /// position, a matching whenever the diff succeeded) holds equal identifiers: through the caller's `equality` when
+    /// position, a matching whenever the diff succeeded, `newCount` long; with
+    /// `slotsArePositions` each position is its identifier's index, the slot lists unread)
+    /// holds equal identifiers: through the caller's `equality` when
     /// given (one call, its loop specialized in the caller's module), else here, specialized
     /// for `String` and `UUID` and wherever `T` is known.
     /// - Complexity: O(new positions) comparisons.
     static func matchesAreEqual<T: Equatable>(
         old oldIDs: UnsafeBufferPointer<T>, at oldSlots: UnsafeBufferPointer<Int32>,
         new newIDs: UnsafeBufferPointer<T>, at newSlots: UnsafeBufferPointer<Int32>,
-        newToOld: UnsafePointer<Int32>?, equality: ItemEquality? = nil
+        newCount: Int, slotsArePositions: Bool = false, newToOld: UnsafePointer<Int32>?, equality: ItemEquality? = nil
     ) -> Bool {
         let pairs = MatchedPairs(
             oldIDs: UnsafeRawPointer(oldIDs.baseAddress), oldSlots: oldSlots.baseAddress,
             newIDs: UnsafeRawPointer(newIDs.baseAddress), newSlots: newSlots.baseAddress,
-            newToOld: newToOld, newCount: newSlots.count)
+            newToOld: newToOld, newCount: newCount, slotsArePositions: slotsArePositions)
         // Borrowed, not retained: the caller holds the equality for the whole diff.
         if let equality = equality.map(Unmanaged.passUnretained) {
             return equality._withUnsafeGuaranteedRef { $0.matchesAreEqual(pairs) }

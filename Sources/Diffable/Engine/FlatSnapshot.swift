@@ -7,8 +7,18 @@ struct FlatSnapshot: Sendable {
     var sectionKeys: [UInt64]
     var sectionSlots: [Int32]
     var itemKeys: [UInt64]
+    /// Each position's item slot when recorded; empty when ``itemSlotsRunInOrder``.
     var itemSlots: [Int32]
     var starts: [UInt32]
+    /// Whether position `p` holds item slot `p` for every position (a snapshot built by
+    /// appends), so that no slot list was made: ``materializedItemSlots`` makes it on demand.
+    var itemSlotsRunInOrder = false
+
+    /// Each position's item slot: ``itemSlots``, or 0, 1, …, n − 1 made now when they run in order.
+    /// - Complexity: O(1), or O(n) when the slots run in order.
+    var materializedItemSlots: [Int32] {
+        itemSlotsRunInOrder ? [Int32](consecutiveFrom: 0, count: itemKeys.count) : itemSlots
+    }
 
     /// A flat form given whole (the visible rows of an outline).
     /// - Complexity: O(1).

@@ -35,8 +35,9 @@ extension ItemEquality: Sendable {}
 
 /// The pairs of identifiers a diff matched on keys alone, by flat position: new position `j`
 /// was matched to old position `newToOld[j]` (negative: unmatched), and position `p` of a
-/// side holds the identifier at index `slots[p]` of that side's identifiers. Valid only
-/// while the diff's buffers are (inside the call that made it).
+/// side holds the identifier at index `slots[p]` of that side's identifiers, or at index `p`
+/// when ``slotsArePositions`` (both sides' slots run in display order, and no slot array was
+/// made). Valid only while the diff's buffers are (inside the call that made it).
 @usableFromInline
 struct MatchedPairs {
     @usableFromInline let oldIDs: UnsafeRawPointer?, oldSlots: UnsafePointer<Int32>?
@@ -44,13 +45,16 @@ struct MatchedPairs {
     @usableFromInline let newToOld: UnsafePointer<Int32>?
     /// New positions (the length of `newSlots` and `newToOld`).
     @usableFromInline let newCount: Int
+    /// Whether each position is its identifier's index on both sides (`oldSlots` and
+    /// `newSlots` are then not read): the check of a pair reads no slot.
+    @usableFromInline let slotsArePositions: Bool
 
     init(
         oldIDs: UnsafeRawPointer?, oldSlots: UnsafePointer<Int32>?, newIDs: UnsafeRawPointer?, newSlots: UnsafePointer<Int32>?,
-        newToOld: UnsafePointer<Int32>?, newCount: Int
+        newToOld: UnsafePointer<Int32>?, newCount: Int, slotsArePositions: Bool = false
     ) {
         (self.oldIDs, self.oldSlots, self.newIDs, self.newSlots) = (oldIDs, oldSlots, newIDs, newSlots)
-        (self.newToOld, self.newCount) = (newToOld, newCount)
+        (self.newToOld, self.newCount, self.slotsArePositions) = (newToOld, newCount, slotsArePositions)
     }
 
     /// Whether every matched pair holds equal identifiers of type `T`. Each pair is read once,
@@ -68,8 +72,19 @@ struct MatchedPairs {
     /// - Complexity: O(newCount) calls of `body`.
     @inlinable @inline(__always)
     func allPairs<T>(as _: T.Type, _ body: (UnsafePointer<T>, UnsafePointer<T>, Int, Int) -> Bool) -> Bool {
-        guard newCount > 0, let oldIDs, let oldSlots, let newIDs, let newSlots, let newToOld else { return true }
+        // No identifiers on a side: no pair (an old partner implies an old identifier).
+        guard newCount > 0, let oldIDs, let newIDs, let newToOld else { return true }
         let old = oldIDs.assumingMemoryBound(to: T.self), new = newIDs.assumingMemoryBound(to: T.self)
+        if slotsArePositions {
+            for position in 0..<newCount {
+                let partner = Int(newToOld[position])
+                if partner < 0 { continue }
+                guard body(new + position, old + partner, position, partner) else { return false }
+            }
+            return true
+        }
+        // An empty side's slot list may have no buffer: it has no pair either.
+        guard let oldSlots, let newSlots else { return true }
         for position in 0..<newCount {
             let partner = Int(newToOld[position])
             if partner < 0 { continue }

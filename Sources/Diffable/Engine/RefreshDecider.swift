@@ -29,6 +29,8 @@ struct RefreshDecider {
         let decide: (MatchedPairs, UnsafeMutablePointer<UInt8>) -> Bool
         let oldIDs: UnsafeRawPointer?, oldSlots: UnsafePointer<Int32>?
         let newIDs: UnsafeRawPointer?, newSlots: UnsafePointer<Int32>?
+        /// Whether each position is its value's index on both sides (see ``MatchedPairs``).
+        let slotsArePositions: Bool
     }
 
     /// The core's callback: the maps as ``MatchedPairs`` handed to the context's `decide`.
@@ -37,7 +39,8 @@ struct RefreshDecider {
         let context = user!.assumingMemoryBound(to: Context.self)
         let pairs = MatchedPairs(
             oldIDs: context.pointee.oldIDs, oldSlots: context.pointee.oldSlots, newIDs: context.pointee.newIDs,
-            newSlots: context.pointee.newSlots, newToOld: newToOld, newCount: newCount)
+            newSlots: context.pointee.newSlots, newToOld: newToOld, newCount: newCount,
+            slotsArePositions: context.pointee.slotsArePositions)
         return context.pointee.decide(pairs, marks) ? Int32(DFC_OK) : Int32(DFC_ERR_SHARED_KEY)
     }
 }

@@ -64,7 +64,7 @@ import Testing
         let displayIDs = [7, 3, 4, 5, 1, 9, 2]
         let flat = matcher.keyedByID(inserted)
         #expect(flat.itemKeys == KeyStrategy.of(Int.self).keys(displayIDs))
-        #expect(flat.itemSlots.map { inserted.storage.items.ids[Int($0)].id } == displayIDs)
+        #expect(flat.materializedItemSlots.map { inserted.storage.items.ids[Int($0)].id } == displayIDs)
         #expect(flat.starts == [0, 2, 2, 6, 7])
         let appended = Self.values(Self.layout)
         #expect(appended.storage.slotsFollowDisplayOrder)

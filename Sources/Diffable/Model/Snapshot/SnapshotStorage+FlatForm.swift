@@ -14,24 +14,30 @@ extension FlatSnapshot {
         let sectionKeys = order.map { storage.sectionKeys[Int($0)] }
         self.sectionKeys = other.map { $0.sectionKeys == sectionKeys ? $0.sectionKeys : sectionKeys } ?? sectionKeys
         var slotArray: [Int32] = []
+        var runsInOrder: Bool? = nil
         // Everything is read through borrowed buffers and written in place: no per-section
         // access check or retain, no per-element append (which checks capacity and
         // uniqueness). A 10^6-item snapshot is gathered in a few milliseconds.
         (itemKeys, starts) = storage.sectionItems.withUnsafeBufferPointer { sectionItems in
             let total = order.reduce(0) { $0 + sectionItems[Int($1)].count }
-            if slots { slotArray = Self.displaySlots(order, sectionItems, total: total) }
-            // A snapshot whose slots run in display order (one built by appends, the usual
-            // case) already holds its keys in that order: the flat form borrows the array
-            // (an O(1) conversion sharing the buffer, the identifiers' own for 64-bit
+            // Slots that run in display order (a snapshot built by appends, the usual case)
+            // are not written out: position p is slot p.
+            if slots {
+                runsInOrder = Self.slotsRunInDisplayOrder(order, sectionItems, count: storage.itemCount)
+                if runsInOrder == false { slotArray = Self.displaySlots(order, sectionItems, total: total) }
+            }
+            // Such a snapshot also holds its keys in display order: the flat form borrows the
+            // array (an O(1) conversion sharing the buffer, the identifiers' own for 64-bit
             // integers) instead of copying n keys.
             let borrowed = { () -> [UInt64]? in
-                Self.slotsRunInDisplayOrder(order, sectionItems, count: storage.itemCount) ? storage.itemKeyArray : nil
+                (runsInOrder ?? Self.slotsRunInDisplayOrder(order, sectionItems, count: storage.itemCount)) ? storage.itemKeyArray : nil
             }
             return storage.withItemKeys { keys in
                 Self.gatherKeys(order: order, sectionItems: sectionItems, keys: keys, total: total, sharingWith: other, borrowed: borrowed)
             }
         }
         itemSlots = slotArray
+        itemSlotsRunInOrder = runsInOrder ?? false
     }
 
     /// The flat form of the snapshot `storage` holds with keys that `itemKeys` makes, in

@@ -193,14 +193,20 @@ where Item.ID: Sendable {
 
     /// `snapshot`'s flat form keyed by its values' `id`s (one key per item, in display order).
     /// ``KeyedByID`` values are stored under those keys already: the snapshot's own flat form
-    /// (its key array borrowed when its slots run in display order) is the one. Other values
+    /// (its key array borrowed when its slots run in display order) is the one, its keys
+    /// known distinct when its table never took a key without looking for it. Other values
     /// are read through their slots in display order, which the flat form records: finding out
     /// first whether the slots follow display order (the usual case) cost more than reading
     /// through them.
     /// - Complexity: O(n + s).
     func keyedByID(_ snapshot: Snapshot) -> FlatSnapshot {
         let storage = snapshot.storage
-        if values.keysAreIDKeys { return FlatSnapshot(storage, slots: true) }
+        if values.keysAreIDKeys {
+            var flat = FlatSnapshot(storage, slots: true)
+            // Values entered without two sharing a key have distinct `id`s.
+            flat.itemKeysDistinct = !storage.items.table.keysMayRepeat
+            return flat
+        }
         return FlatSnapshot(storage) { slots in storage.items.ids.withUnsafeBufferPointer { self.values.idKeys($0, slots) } }
     }
 

@@ -116,11 +116,12 @@ extension DiffContext {
                 var itemMatch = EqualityOracle.deferredMatch(injective: items.injective)
                 var result = dfc_sections_result()
                 // The new keys validated when a decider checks the matches: `id`s
-                // repeated in the new values share a key, which stops the diff. The
+                // repeated in the new values share a key, which stops the diff (unless the
+                // new side's keys are known distinct: then no `id` repeats). The
                 // old `id`s are distinct (checked when they were new), though two may
                 // share a key; the decider compares the `id`s of every pair keys
                 // made, so such a pair stops the diff too (see `IdentifiableValues`).
-                let flags = UInt32(decider == nil ? DFC_DIFF_ASSUME_UNIQUE : DFC_DIFF_ASSUME_OLD_UNIQUE)
+                let flags = UInt32(decider == nil || newFlat.itemKeysDistinct ? DFC_DIFF_ASSUME_UNIQUE : DFC_DIFF_ASSUME_OLD_UNIQUE)
                 let status = runDiff(
                     old: oldFlat, new: newFlat, refresh, &sectionMatch, &itemMatch, flags: flags, deciding: deciding, &result)
                 if status == Int32(DFC_OK),

@@ -13,6 +13,9 @@ struct FlatSnapshot: Sendable {
     /// Whether position `p` holds item slot `p` for every position (a snapshot built by
     /// appends), so that no slot list was made: ``materializedItemSlots`` makes it on demand.
     var itemSlotsRunInOrder = false
+    /// Whether no two items share a key (known from the snapshot's table), so that a diff
+    /// need not check this side's item keys for repeats.
+    var itemKeysDistinct = false
 
     /// Each position's item slot: ``itemSlots``, or 0, 1, …, n − 1 made now when they run in order.
     /// - Complexity: O(1), or O(n) when the slots run in order.

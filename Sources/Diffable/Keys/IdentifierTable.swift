@@ -13,6 +13,12 @@ internal import CDiffCore
 /// Not `Sendable`: a table belongs to one storage, mutated by its unique owner.
 final class IdentifierTable {
     private let raw: OpaquePointer
+    /// Whether two entries may share a key. Only ``insert(key:slot:)`` enters a key without
+    /// looking for it, so only it sets this; the batch inserts leave every key that meets an
+    /// entry out. While false the entries' keys are distinct: a diff whose keys stand for
+    /// `id`s can then skip checking them for repeats. Unchecked exclusivity: a table
+    /// belongs to one storage, mutated only by its unique owner (see the class comment).
+    @exclusivity(unchecked) private(set) var keysMayRepeat = false
 
     /// - Complexity: O(1).
     init() {
@@ -29,7 +35,9 @@ final class IdentifierTable {
     /// - Complexity: O(capacity).
     func copy() -> IdentifierTable {
         guard let copy = dfc_idtable_copy(raw, nil) else { fatalError("Diffable: out of memory copying a table") }
-        return IdentifierTable(raw: copy)
+        let table = IdentifierTable(raw: copy)
+        table.keysMayRepeat = keysMayRepeat
+        return table
     }
 
     var count: Int { dfc_idtable_count(raw) }
@@ -60,6 +68,7 @@ final class IdentifierTable {
     /// - Complexity: O(1) expected.
     @inline(__always)
     func insert(key: UInt64, slot: Int32) {
+        keysMayRepeat = true
         CoreError.require(dfc_idtable_insert(raw, key, UInt32(bitPattern: slot)), "identifier table insert")
     }
 
@@ -154,7 +163,10 @@ final class IdentifierTable {
     }
 
     /// - Complexity: O(capacity).
-    func removeAll() { dfc_idtable_clear(raw) }
+    func removeAll() {
+        dfc_idtable_clear(raw)
+        keysMayRepeat = false
+    }
 }
 
 @available(*, unavailable)

@@ -183,6 +183,31 @@ struct KeyedByCounter: Hashable, KeyedByID, Sendable {
         #expect(moved.itemSlots == [1, 2, 3, 4, 5, 0] && !moved.itemSlotsRunInOrder && moved.starts == [0, 3, 6])
     }
 
+    /// A snapshot of values entered by appends alone has distinct keys, so a diff of it need
+    /// not look for repeated `id`s; one that holds two values with one `id` (a shared key)
+    /// says so, and so do its copies, until it is emptied.
+    @Test func theFlatFormKnowsWhenNoTwoValuesShareAnID() {
+        let matcher = IdentifiableItemMatcher<Int, KeyedModel>(updates: .reconfigure, values: IdentifiableValues())
+        let values = Self.uuids.map { KeyedModel(id: $0, title: "t") }
+        var snapshot = DiffableDataSourceSnapshot<Int, KeyedModel>()
+        snapshot.appendSections([0, 1])
+        snapshot.appendItems(Array(values[..<4]), toSection: 0)
+        snapshot.appendItems(Array(values[4...]), toSection: 1)
+        snapshot.moveItem(values[0], afterItem: values[5])
+        snapshot.deleteItems([values[2]])
+        #expect(matcher.keyedByID(snapshot).itemKeysDistinct)
+        var repeated = snapshot
+        repeated.appendItems([KeyedModel(id: Self.uuids[1], title: "edited")], toSection: 0)
+        #expect(!matcher.keyedByID(repeated).itemKeysDistinct && matcher.keyedByID(snapshot).itemKeysDistinct)
+        var copy = repeated
+        copy.appendSections([2])
+        #expect(!matcher.keyedByID(copy).itemKeysDistinct)
+        copy.deleteAllItems()
+        copy.appendSections([0])
+        copy.appendItems(values, toSection: 0)
+        #expect(matcher.keyedByID(copy).itemKeysDistinct)
+    }
+
     /// Two values with one `id` share a key, which a data source matching by `id` reports
     /// (the snapshot of values holds both: they differ in their titles).
     @Test func repeatedIDsAreReportedWhenMatchingByID() async {

@@ -13,9 +13,10 @@ extension DiffContext {
     }
 
     /// The two-level diff of two flat forms (unique by construction, so the core skips
-    /// duplicate validation, except for the new keys of a diff with a `decider`): the one
-    /// call into the core's diff for flat snapshots, outlines and values matched by `id`.
-    /// The identifiers are borrowed buffers, reached through the flat forms' slots, valid
+    /// duplicate validation, except for the new keys of a diff with a `decider` whose new
+    /// side may repeat a key): the one call into the core's diff for flat snapshots, outlines
+    /// and values matched by `id`. The identifiers are borrowed buffers, reached through the
+    /// flat forms' slots, or by position where both sides' slots run in display order, valid
     /// for the whole call.
     ///
     /// Hashed keys first decide alone (``EqualityOracle/deferredMatch(injective:)``): every
@@ -29,7 +30,8 @@ extension DiffContext {
     /// a caller that only performs the batches (the data source) copies nothing it drops.
     ///
     /// With a `decider` (values matched by `id`: the item keys are the `id`s' keys, the items
-    /// values) the first diff is validated on keys (a side whose keys repeat stops it) and the
+    /// values) the first diff checks the new side's keys for repeats (a repeat stops it) unless
+    /// that side's table never shared a key (`FlatSnapshot.itemKeysDistinct`), and the
     /// decider, not `itemEquality`, checks the item matches while it marks what to refresh;
     /// the confirmed diff, after the decider's `beforeConfirming`, confirms each key match
     /// with its `sameID`.

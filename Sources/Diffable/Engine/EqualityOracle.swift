@@ -2,7 +2,7 @@ internal import CDiffCore
 import Foundation
 
 /// Equality for identifiers whose keys are hashes: the matches a diff made on keys alone
-/// checked in one pass (``matchesAreEqual(old:at:new:at:newToOld:equality:)``), or,
+/// checked in one pass (``matchesAreEqual(old:at:new:at:newCount:slotsArePositions:newToOld:equality:)``), or,
 /// when identifiers share a key, each key match confirmed as the C core meets it (the core
 /// asks, Swift answers with `==` on the identifiers behind the two positions).
 ///
@@ -50,7 +50,7 @@ enum EqualityOracle {
 
     /// The match rule of one level for a diff whose matches are checked afterwards: keys decide
     /// (injective keys need no check; hashed ones are checked by
-    /// ``matchesAreEqual(old:at:new:at:newToOld:equality:)``).
+    /// ``matchesAreEqual(old:at:new:at:newCount:slotsArePositions:newToOld:equality:)``).
     /// - Complexity: O(1).
     static func deferredMatch(injective: Bool) -> dfc_match {
         dfc_match(kind: Int32(injective ? DFC_MATCH_INJECTIVE : DFC_MATCH_DEFERRED), equal: nil, user_data: nil)

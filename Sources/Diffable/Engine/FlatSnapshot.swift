@@ -1,8 +1,8 @@
 internal import CDiffCore
 
 /// The flat form of a snapshot handed to the C core: keys in display order and
-/// section starts, plus the slot of each position (to reach the Swift identifiers)
-/// when the keys are hashes.
+/// section starts, plus, when the keys are hashes, the slot of each position (to reach the
+/// Swift identifiers) unless the slots run in display order (``itemSlotsRunInOrder``).
 struct FlatSnapshot: Sendable {
     var sectionKeys: [UInt64]
     var sectionSlots: [Int32]

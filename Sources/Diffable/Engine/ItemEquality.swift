@@ -43,7 +43,7 @@ struct MatchedPairs {
     @usableFromInline let oldIDs: UnsafeRawPointer?, oldSlots: UnsafePointer<Int32>?
     @usableFromInline let newIDs: UnsafeRawPointer?, newSlots: UnsafePointer<Int32>?
     @usableFromInline let newToOld: UnsafePointer<Int32>?
-    /// New positions (the length of `newSlots` and `newToOld`).
+    /// New positions (the length of `newToOld`, and of `newSlots` unless ``slotsArePositions``).
     @usableFromInline let newCount: Int
     /// Whether each position is its identifier's index on both sides (`oldSlots` and
     /// `newSlots` are then not read): the check of a pair reads no slot.

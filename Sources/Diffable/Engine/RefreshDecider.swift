@@ -24,7 +24,8 @@ struct RefreshDecider {
     static let reloadMark = UInt8(DFC_REFRESH_RELOAD), reconfigureMark = UInt8(DFC_REFRESH_RECONFIGURE)
 
     /// What the C callback reaches through `user_data`: the decider and both sides' values
-    /// with their flat positions' slots.
+    /// with their flat positions' slots (or, with `slotsArePositions`, none: position p is
+    /// value p).
     struct Context {
         let decide: (MatchedPairs, UnsafeMutablePointer<UInt8>) -> Bool
         let oldIDs: UnsafeRawPointer?, oldSlots: UnsafePointer<Int32>?

@@ -135,7 +135,7 @@ enum KeyStrategy: Equatable {
     }
 
     /// Runs `body` with the keys of `values`: a 64-bit integer's own bytes, every other
-    /// type's keys written into a temporary buffer (on the stack up to 1 KiB). For a caller
+    /// type's keys written into a temporary buffer (on the stack when small). For a caller
     /// that copies the keys into a column anyway: an array made first would cost an
     /// allocation, a copy and a release more per call (``keys(_:)``).
     /// - Complexity: O(1) for 64-bit integers, else O(k) (plus string/byte lengths), plus `body`.
@@ -152,8 +152,9 @@ enum KeyStrategy: Equatable {
     }
 
     /// Writes the key of each of `values` to `keys[0..<values.count]`, in order, as
-    /// ``key(_:)`` gives it: the library's hashed types in one core call (strings a batch at a
-    /// time), an app's types in a loop with no switch per value.
+    /// ``key(_:)`` gives it: strings and UUIDs in core calls (strings a batch at a time), an
+    /// `id` type's and an ``IdentifierKeyConvertible`` type's own writers, a type keyed by its
+    /// `hashValue` in a loop with no switch per value, the rest (integers, bytes) per value.
     /// - Complexity: O(k) (plus string/byte lengths, or the type's own key work).
     @inlinable
     func writeKeys<T: Hashable>(_ values: UnsafeBufferPointer<T>, to keys: UnsafeMutablePointer<UInt64>) {

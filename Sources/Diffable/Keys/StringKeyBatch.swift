@@ -28,12 +28,12 @@ enum StringKeyBatch {
         return keys
     }
 
-    /// Writes the key of each string to `keys[0..<strings.count]`, in order.
+    /// Writes the key of each string to `keys[0..<strings.count]` (initializing that memory), in order.
     /// - Complexity: O(count + total UTF-8 length).
     static func writeKeys(of strings: UnsafeBufferPointer<String>, to keys: UnsafeMutablePointer<UInt64>) {
         forEachBatch(
             of: strings, count: strings.count, position: { $0 },
-            deliver: { first, batchKeys in (keys + first).update(from: batchKeys.baseAddress!, count: batchKeys.count) })
+            deliver: { first, batchKeys in (keys + first).initialize(from: batchKeys.baseAddress!, count: batchKeys.count) })
     }
 
     /// Writes the key of `strings[p]` to `keys[p]` for every position `p` in `positions`

@@ -52,8 +52,9 @@ extension DiffableDataSourceSnapshot {
         guard !identifiers.isEmpty, let section = storage.appendTarget(sectionIdentifier) else { return false }
         makeStorageUnique()
         guard let first = storage.reserveNewItems(identifiers.count) else { return false }
-        // Keys made without the identifiers (not their `hashValue`s, computed on the column's
-        // own copies below): the column may share the array.
+        // Keys made without the column's copies (not `hashValue`s computed on them below): the
+        // column may share the caller's array, even when the keys are that array's own bytes
+        // (64-bit integers), since nothing writes to it while they are read.
         storage.items.appendIdentifiers(identifiers, sharing: keys != nil)
         if let keys { return enterNewItems(keys: keys, from: first, toSection: section) }
         return storage.items.hashValueKeysOfOwnCopies(from: Int(first)).withUnsafeBufferPointer {

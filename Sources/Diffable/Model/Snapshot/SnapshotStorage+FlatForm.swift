@@ -2,7 +2,8 @@ extension FlatSnapshot {
     /// The flat form of the snapshot `storage` holds, for the engine.
     /// - Parameters:
     ///   - slots: whether to record each position's slot (needed to reach the identifiers
-    ///     when keys are hashes; integer keys are the identifiers).
+    ///     when keys are hashes; integer keys are the identifiers); slots that run in display
+    ///     order are recorded as that fact alone (``itemSlotsRunInOrder``).
     ///   - other: the flat form of the snapshot this one is diffed against. Where both list
     ///     the same section keys, item keys or section sizes, the arrays are `other`'s own
     ///     (shared, not copied): a reload of 10^6 items then writes no key array, and the

@@ -2,7 +2,8 @@
 /// `appendItems(_:toSection:)`: room reserved here, the identifiers copied by the caller
 /// through ``IdentifierColumn/appendIdentifiers(_:sharing:)`` (in its own module, where the identifier type is
 /// known, so the copy and the array's growth run specialized, with no generic metadata looked
-/// up), their keys entered here, the rest here. These steps touch no array of the identifier type themselves.
+/// up), their keys entered here, the rest here. These steps touch an array of the identifier type only to
+/// drop identifiers again (a failed claim truncates the column).
 extension SnapshotStorage {
     /// The section slot `appendItems(_:toSection:)` fills: `section`'s, or the last section's
     /// when `section` is nil; nil when there is no such section, which the general path
@@ -56,6 +57,7 @@ extension SnapshotStorage {
         // and are then written in place: appending a lazily mapped range or a `Range<Int32>`
         // ran the standard library's element-by-element path, 13–23 instructions a slot.
         let count = keys.count, end = sectionItems[Int(section)].count, placeStart = itemPlace.count
+        assert(placeStart == Int(first), "Diffable: item places out of step with the identifiers")
         itemPlace.append(contentsOf: repeatElement(.unattached, count: count))
         sectionItems[Int(section)].append(contentsOf: repeatElement(0, count: count))
         itemPlace.withUnsafeMutableBufferPointer { places in

@@ -38,8 +38,10 @@ final class PackedIndexPaths: @unchecked Sendable {
     /// Guards ``cache``. The mutex and the cache are this object's own fields, not a `Locked`
     /// value: every diff makes one of these, and each wrapper object would be one allocation
     /// and one release more.
-    private let mutex = Lock.Mutex()
+    private let mutex: Lock.Mutex
     private var cache = Materialized()
+    /// Whether any list can be long enough to be cached: no list is longer than all the paths.
+    private let caches: Bool
 
     /// Runs `body` on the cache, holding the lock. - Complexity: O(1) plus `body`.
     private func withCache<R>(_ body: (inout Materialized) -> R) -> R {
@@ -47,14 +49,20 @@ final class PackedIndexPaths: @unchecked Sendable {
     }
 
     /// - Complexity: O(1).
-    init(_ paths: ResultArray<PackedIndexPath>) { self.paths = paths }
+    init(_ paths: ResultArray<PackedIndexPath>) {
+        self.paths = paths
+        // A diff of at most ``madeOnEveryRead`` paths (every small change) never caches a list:
+        // no mutex is made for it (an allocation and two pthread calls a diff).
+        caches = paths.count > Self.madeOnEveryRead
+        mutex = Lock.Mutex(needed: caches)
+    }
 
     /// - Complexity: O(1).
     convenience init(_ paths: [PackedIndexPath]) { self.init(ResultArray(paths)) }
 
     /// Whether any list was made into `IndexPath`s yet (counting one must not).
     /// - Complexity: O(1).
-    var hasMaterializedLists: Bool { withCache { !$0.paths.isEmpty || !$0.moves.isEmpty } }
+    var hasMaterializedLists: Bool { caches && withCache { !$0.paths.isEmpty || !$0.moves.isEmpty } }
 
     /// The paths in `range` as `IndexPath`s, made on the first request and kept (a short
     /// list is made on every request, see ``madeOnEveryRead``).

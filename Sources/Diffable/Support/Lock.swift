@@ -26,17 +26,27 @@ final class Lock: @unchecked Sendable {
     /// ``Lock``'s mutex as a value its owner stores inline: for an object made on every diff,
     /// where a `Lock` would be one more allocation and release.
     struct Mutex: ~Copyable, @unchecked Sendable {
-        private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+        /// nil for a mutex its owner knows it will never take (see `init(needed:)`).
+        private let mutex: UnsafeMutablePointer<pthread_mutex_t>?
 
+        /// A mutex; with `needed` false, none at all (no allocation, no pthread calls), for an
+        /// owner that knows up front it will never lock (a small diff's path lists, which are
+        /// never cached). Taking such a mutex traps.
         /// - Complexity: O(1).
-        init() {
-            mutex = .allocate(capacity: 1)
+        init(needed: Bool = true) {
+            guard needed else {
+                mutex = nil
+                return
+            }
+            let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
             mutex.initialize(to: pthread_mutex_t())
             let status = pthread_mutex_init(mutex, nil)
             precondition(status == 0, "Diffable: pthread_mutex_init failed (\(status))")
+            self.mutex = mutex
         }
 
         deinit {
+            guard let mutex else { return }
             pthread_mutex_destroy(mutex)
             mutex.deinitialize(count: 1)
             mutex.deallocate()
@@ -45,6 +55,7 @@ final class Lock: @unchecked Sendable {
         /// Runs `body` holding the mutex. - Complexity: O(1) plus `body`.
         @inline(__always)
         func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+            guard let mutex else { preconditionFailure("Diffable: a mutex made unneeded was taken") }
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }
             return try body()

@@ -41,7 +41,7 @@ final class PackedIndexPaths: @unchecked Sendable {
     private let mutex: Lock.Mutex
     private var cache = Materialized()
     /// Whether any list can be long enough to be cached: no list is longer than all the paths.
-    private let caches: Bool
+    private var caches: Bool { paths.count > Self.madeOnEveryRead }
 
     /// Runs `body` on the cache, holding the lock. - Complexity: O(1) plus `body`.
     private func withCache<R>(_ body: (inout Materialized) -> R) -> R {
@@ -53,8 +53,7 @@ final class PackedIndexPaths: @unchecked Sendable {
         self.paths = paths
         // A diff of at most ``madeOnEveryRead`` paths (every small change) never caches a list:
         // no mutex is made for it (an allocation and two pthread calls a diff).
-        caches = paths.count > Self.madeOnEveryRead
-        mutex = Lock.Mutex(needed: caches)
+        mutex = Lock.Mutex(needed: paths.count > Self.madeOnEveryRead)
     }
 
     /// - Complexity: O(1).

@@ -69,9 +69,8 @@ extension DiffContext {
                     newFlat.sectionSlots.withUnsafeBufferPointer { newSectionSlots in
                         let deciding = decider.map {
                             RefreshDecider.Context(
-                                decide: $0.decide, oldIDs: UnsafeRawPointer(items.old.baseAddress), oldSlots: oldItemSlots.baseAddress,
-                                newIDs: UnsafeRawPointer(items.new.baseAddress), newSlots: newItemSlots.baseAddress,
-                                slotsArePositions: false)
+                                $0, old: items.old, oldSlots: oldItemSlots, new: items.new, newSlots: newItemSlots, slotsArePositions: false
+                            )
                         }
                         return EqualityOracle.withMatch(
                             injective: sections.injective, old: sections.old, at: oldSectionSlots, new: sections.new, at: newSectionSlots
@@ -110,9 +109,7 @@ extension DiffContext {
             newFlat.sectionSlots.withUnsafeBufferPointer { newSectionSlots in
                 let deciding = decider.map {
                     RefreshDecider.Context(
-                        decide: $0.decide, oldIDs: UnsafeRawPointer(items.old.baseAddress), oldSlots: slots.old.baseAddress,
-                        newIDs: UnsafeRawPointer(items.new.baseAddress), newSlots: slots.new.baseAddress,
-                        slotsArePositions: slots.byPosition)
+                        $0, old: items.old, oldSlots: slots.old, new: items.new, newSlots: slots.new, slotsArePositions: slots.byPosition)
                 }
                 var sectionMatch = EqualityOracle.deferredMatch(injective: sections.injective)
                 var itemMatch = EqualityOracle.deferredMatch(injective: items.injective)

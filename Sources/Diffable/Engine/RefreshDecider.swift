@@ -32,6 +32,18 @@ struct RefreshDecider {
         let newIDs: UnsafeRawPointer?, newSlots: UnsafePointer<Int32>?
         /// Whether each position is its value's index on both sides (see ``MatchedPairs``).
         let slotsArePositions: Bool
+
+        /// `decider`'s context for the values `old` and `new` and their slot lists (unread when
+        /// `slotsArePositions`). - Complexity: O(1).
+        @inline(__always)
+        init<I>(
+            _ decider: RefreshDecider, old: UnsafeBufferPointer<I>, oldSlots: UnsafeBufferPointer<Int32>,
+            new: UnsafeBufferPointer<I>, newSlots: UnsafeBufferPointer<Int32>, slotsArePositions: Bool
+        ) {
+            (decide, self.slotsArePositions) = (decider.decide, slotsArePositions)
+            (oldIDs, self.oldSlots) = (UnsafeRawPointer(old.baseAddress), oldSlots.baseAddress)
+            (newIDs, self.newSlots) = (UnsafeRawPointer(new.baseAddress), newSlots.baseAddress)
+        }
     }
 
     /// The core's callback: the maps as ``MatchedPairs`` handed to the context's `decide`.

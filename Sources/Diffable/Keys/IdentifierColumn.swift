@@ -57,25 +57,14 @@ struct IdentifierColumn<ID: Hashable> {
     // MARK: Keys
 
     /// Runs `body` with the keys of `items`: for identifiers that are their own keys their own
-    /// bytes, otherwise computed into a temporary buffer (no array made).
+    /// bytes, otherwise computed into a temporary buffer (no array made;
+    /// ``KeyStrategy/withKeys(of:_:)``). A caller whose `body` changes the column calls the
+    /// strategy's directly: called on the column, the call would hold a copy of it (its arrays
+    /// then shared, so the first write copies them whole).
     /// - Complexity: O(k) (plus string and byte lengths).
     @inline(__always)
     func withKeys<R>(of items: UnsafeBufferPointer<ID>, _ body: (UnsafeBufferPointer<UInt64>) -> R) -> R {
-        Self.withKeys(of: items, strategy: strategy, isOwnKey: isOwnKey, body)
-    }
-
-    /// ``withKeys(of:_:)`` for a caller whose `body` changes the column: called on the column,
-    /// the call would hold a copy of it (its arrays then shared, so the first write copies
-    /// them whole).
-    /// - Complexity: O(k) (plus string and byte lengths).
-    static func withKeys<R>(
-        of items: UnsafeBufferPointer<ID>, strategy: KeyStrategy, isOwnKey: Bool, _ body: (UnsafeBufferPointer<UInt64>) -> R
-    ) -> R {
-        if isOwnKey { return items.withMemoryRebound(to: UInt64.self, body) }
-        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: items.count) { keys in
-            for index in items.indices { keys.initializeElement(at: index, to: strategy.key(items[index])) }
-            return body(UnsafeBufferPointer(keys))
-        }
+        strategy.withKeys(of: items, body)
     }
 
     /// The stored keys by slot, valid inside `body`: the key array, or for identifiers that

@@ -398,9 +398,7 @@ final class SectionSnapshotStorage<Item: Hashable>: SnapshotStorageClass {
         items.withUnsafeBufferPointer { items in
             // Not through `self.items`: the call would hold a copy of the column while the
             // append changes it, and every append would copy the identifiers.
-            IdentifierColumn.withKeys(of: items, strategy: self.items.strategy, isOwnKey: self.items.isOwnKey) {
-                appendNewLeavesAtEnd(items, keys: $0, to: parent)
-            }
+            self.items.strategy.withKeys(of: items) { appendNewLeavesAtEnd(items, keys: $0, to: parent) }
         }
     }
 

@@ -344,6 +344,38 @@ void test_idtable_capacities_and_wrap(void) {
     }
 }
 
+/* How a table grows when its entries pass the limit (3/4 of its slots): fourfold while that
+ * stays within 65,536 slots, twice beyond; every entry is still found after each growth
+ * (rehashed from the caller's keys). */
+void test_idtable_growth_steps(void) {
+    dfc_idtable *empty = dfc_idtable_create(NULL);
+    const size_t header = dfc_idtable_sizeof(empty);
+    dfc_idtable_free(empty);
+    enum { N = 40000 };
+    static uint64_t keys[N];
+    rng_state = 11;
+    for (size_t v = 0; v < N; v++) keys[v] = rng_next();
+    dfc_idtable *table = dfc_idtable_create(NULL);
+    /* entries held when the table grows, and the slots it then has */
+    const struct { size_t count, slots; } steps[] = {
+        {100, 256}, {193, 1024}, {769, 4096}, {3073, 16384}, {12289, 65536}, {39000, 65536}, {49153, 131072},
+    };
+    size_t count = 0;
+    for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+        const size_t target = steps[i].count < N ? steps[i].count : N;
+        CHECK_EQ_INT(dfc_idtable_reserve(table, steps[i].count, keys, count), DFC_OK);
+        CHECK_EQ_INT(dfc_idtable_sizeof(table), header + steps[i].slots * 4);
+        for (; count < target; count++) CHECK_EQ_INT(dfc_idtable_insert(table, keys[count], (uint32_t)count), DFC_OK);
+    }
+    for (size_t v = 0; v < count; v++) {
+        size_t cursor = 0;
+        int64_t found;
+        while ((found = dfc_idtable_find(table, keys[v], &cursor)) != DFC_NOT_FOUND && found != (int64_t)v) {}
+        CHECK_EQ_INT(found, (int64_t)v);
+    }
+    dfc_idtable_free(table);
+}
+
 /* Keys whose products differ only in their low bits: the table keeps bits 32 and up of a
  * key's Fibonacci product, so key + m * inverse(golden), whose product is key's plus m, shares
  * key's home and fingerprint for small m. Every one of them must come back as a candidate,

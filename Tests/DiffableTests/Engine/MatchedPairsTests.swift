@@ -54,4 +54,66 @@ import Testing
         #expect(Self.check(old: [], oldSlots: [], new: Self.new, newSlots: Self.newSlots, newToOld: [-1, -1, -1]))
         #expect(Self.check(old: Self.old, oldSlots: Self.oldSlots, new: [], newSlots: [], newToOld: []))
     }
+
+    /// Checks `newToOld` through the diff's own dispatch (`EqualityOracle.matchesAreEqual`),
+    /// which settles `UUID` pairs and same-value `String` pairs by their 16 bytes; with
+    /// `byPosition` each position is its identifier's index (no slot lists read).
+    static func oracle<T: Equatable>(old: [T], new: [T], newToOld: [Int32], byPosition: Bool) -> Bool {
+        // Slot lists that reverse each side, so that reading through them differs from by position.
+        let oldSlots = byPosition ? [] : (0..<Int32(old.count)).reversed().map { $0 }
+        let newSlots = byPosition ? [] : (0..<Int32(new.count)).reversed().map { $0 }
+        let (oldIDs, newIDs) = byPosition ? (old, new) : (old.reversed(), new.reversed())
+        return oldIDs.withUnsafeBufferPointer { oldIDs in
+            newIDs.withUnsafeBufferPointer { newIDs in
+                oldSlots.withUnsafeBufferPointer { oldSlots in
+                    newSlots.withUnsafeBufferPointer { newSlots in
+                        newToOld.withUnsafeBufferPointer { newToOld in
+                            EqualityOracle.matchesAreEqual(
+                                old: oldIDs, at: oldSlots, new: newIDs, at: newSlots, newCount: newToOld.count,
+                                slotsArePositions: byPosition, newToOld: newToOld.baseAddress)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    static func uuid(_ bytes: [UInt8]) -> UUID {
+        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &value) { raw in for (index, byte) in bytes.enumerated() { raw[index] = byte } }
+        return UUID(uuid: value)
+    }
+
+    @Test(arguments: [false, true]) func uuidPairsAreEqualExactlyWhenAllSixteenBytesAre(byPosition: Bool) {
+        let ids = (0..<5).map { Self.uuid(Array(repeating: UInt8($0), count: 16)) }
+        // new j holds old 4 - j, new 5 is unmatched (its bytes differ from every old one's).
+        let new = ids.reversed() + [Self.uuid(Array(repeating: 9, count: 16))]
+        let map: [Int32] = [4, 3, 2, 1, 0, -1]
+        #expect(Self.oracle(old: ids, new: new, newToOld: map, byPosition: byPosition))
+        // One byte off, in the first half and in the second: the pair is unequal.
+        for byte in [0, 7, 8, 15] {
+            var changed = Array(repeating: UInt8(2), count: 16)
+            changed[byte] ^= 0x80
+            var edited = new
+            edited[2] = Self.uuid(changed)
+            #expect(!Self.oracle(old: ids, new: edited, newToOld: map, byPosition: byPosition), "byte \(byte)")
+        }
+        // An unmatched position is never read, whatever it holds.
+        #expect(Self.oracle(old: ids, new: new, newToOld: [4, 3, -1, 1, 0, -1], byPosition: byPosition))
+    }
+
+    @Test(arguments: [false, true]) func stringPairsAreEqualBySameBitsOrByEquality(byPosition: Bool) {
+        // Long enough to live in storage of their own: each copy below is another object.
+        let old = (0..<4).map { "an identifier long enough for storage \($0)" }
+        let shared = Array(old.reversed())
+        #expect(Self.oracle(old: old, new: shared, newToOld: [3, 2, 1, 0], byPosition: byPosition))
+        // Equal strings in storage of their own, and a canonically equivalent spelling: equal.
+        let copies = shared.map { String(decoding: Array($0.utf8), as: UTF8.self) }
+        let other = copies + ["caf\u{65}\u{301}"]
+        #expect(Self.oracle(old: old + ["caf\u{E9}"], new: other, newToOld: [3, 2, 1, 0, 4], byPosition: byPosition))
+        // One unequal pair among same-bits ones: unequal.
+        var wrong = shared
+        wrong[3] = "an identifier long enough for storage 9"
+        #expect(!Self.oracle(old: old, new: wrong, newToOld: [3, 2, 1, 0], byPosition: byPosition))
+    }
 }

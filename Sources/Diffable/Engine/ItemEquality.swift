@@ -74,8 +74,10 @@ struct MatchedPairs {
     /// one vector, read once at the end, where a loop stopping at the first unequal pair
     /// spent about 14 instructions a pair (a `UUID` build + diff at 10^3); a diff's pairs are
     /// equal but for a hash collision, so stopping early saves nothing in practice.
+    /// Out of line: it is not generic, and inlined into the diff's specializations it kept
+    /// the compiler from merging those that differ only in the `==` they call.
     /// - Complexity: O(newCount).
-    @inlinable
+    @inline(never)
     func allShareBits16() -> Bool {
         guard newCount > 0, let oldIDs, let newIDs, let newToOld else { return true }
         var differing = SIMD2<UInt64>()

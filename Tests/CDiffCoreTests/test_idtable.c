@@ -356,7 +356,8 @@ void test_idtable_growth_steps(void) {
     rng_state = 11;
     for (size_t v = 0; v < N; v++) keys[v] = rng_next();
     dfc_idtable *table = dfc_idtable_create(NULL);
-    /* entries held when the table grows, and the slots it then has */
+    /* the count reserved (past the limit when the slots change: the table then grows, holding
+     * the previous step's entries) and the slots the table then has */
     const struct { size_t count, slots; } steps[] = {
         {100, 256}, {193, 1024}, {769, 4096}, {3073, 16384}, {12289, 65536}, {39000, 65536}, {49153, 131072},
     };

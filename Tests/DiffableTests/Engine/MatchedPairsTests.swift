@@ -116,4 +116,49 @@ import Testing
         wrong[3] = "an identifier long enough for storage 9"
         #expect(!Self.oracle(old: old, new: wrong, newToOld: [3, 2, 1, 0], byPosition: byPosition))
     }
+
+    /// The bit check alone (`MatchedPairs.allShareBits16`), over `UUID`s or `String`s, through
+    /// slot lists when given, else by position.
+    static func bits<T>(old: [T], oldSlots: [Int32]?, new: [T], newSlots: [Int32]?, newToOld: [Int32]) -> Bool {
+        precondition(MemoryLayout<T>.stride == 16)
+        return old.withUnsafeBufferPointer { old in
+            new.withUnsafeBufferPointer { new in
+                (oldSlots ?? []).withUnsafeBufferPointer { oldSlotBuffer in
+                    (newSlots ?? []).withUnsafeBufferPointer { newSlotBuffer in
+                        newToOld.withUnsafeBufferPointer { newToOld in
+                            MatchedPairs(
+                                oldIDs: UnsafeRawPointer(old.baseAddress), oldSlots: oldSlotBuffer.baseAddress,
+                                newIDs: UnsafeRawPointer(new.baseAddress), newSlots: newSlotBuffer.baseAddress,
+                                newToOld: newToOld.baseAddress, newCount: newToOld.count, slotsArePositions: oldSlots == nil
+                            ).allShareBits16()
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func theBitCheckReadsEachSideThroughItsOwnSlots() {
+        let (a, b, c, x) = (Self.uuid([1]), Self.uuid([2]), Self.uuid([3]), Self.uuid([4]))
+        // Old positions show c, a, b (slots 2, 0, 1); new positions show c, b, x, a (slots 3, 1, 0, 2).
+        let old = [a, b, c], oldSlots: [Int32] = [2, 0, 1]
+        let new = [x, b, a, c], newSlots: [Int32] = [3, 1, 0, 2]
+        #expect(Self.bits(old: old, oldSlots: oldSlots, new: new, newSlots: newSlots, newToOld: [0, 2, -1, 1]))
+        // b paired with a, a with b: unequal.
+        #expect(!Self.bits(old: old, oldSlots: oldSlots, new: new, newSlots: newSlots, newToOld: [0, 1, -1, 2]))
+        // By position, sides of unequal lengths: new c, a, x, b against old a, b, c.
+        #expect(Self.bits(old: old, oldSlots: nil, new: [c, a, x, b], newSlots: nil, newToOld: [2, 0, -1, 1]))
+        #expect(!Self.bits(old: old, oldSlots: nil, new: [c, a, x, b], newSlots: nil, newToOld: [2, 1, -1, 0]))
+        // Unmatched positions (x) are never read; no pair at all is vacuously true.
+        #expect(Self.bits(old: old, oldSlots: nil, new: [x, x, x], newSlots: nil, newToOld: [-1, -1, -1]))
+    }
+
+    @Test func theBitCheckSaysNoForEqualStringsInStorageOfTheirOwn() {
+        let old = ["an identifier long enough for storage"]
+        let copy = [String(decoding: Array(old[0].utf8), as: UTF8.self)]
+        #expect(Self.bits(old: old, oldSlots: nil, new: old, newSlots: nil, newToOld: [0]))
+        // Equal, but other bits: the bit check cannot tell, so the caller goes on to `==`.
+        #expect(!Self.bits(old: old, oldSlots: nil, new: copy, newSlots: nil, newToOld: [0]))
+        #expect(Self.oracle(old: old, new: copy, newToOld: [0], byPosition: true))
+    }
 }

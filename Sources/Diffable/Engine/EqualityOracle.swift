@@ -77,13 +77,16 @@ enum EqualityOracle {
             return equality._withUnsafeGuaranteedRef { $0.matchesAreEqual(pairs) }
         }
         // Both 16 bytes: equal bits settle every pair of UUIDs, and every pair of strings that
-        // are the same `String` value (as an app's snapshots mostly hold). Only when some pair's
-        // bits differ (strings in storage of their own, or a hash collision) are the pairs
-        // compared with `==`. One shape for both types: the compiler then merges the diff's
-        // specializations for them, which differ only in the `==` called.
+        // are the same `String` value (as an app's snapshots mostly hold). From the first block
+        // of pairs whose bits differ (strings in storage of their own, or a hash collision) on,
+        // the pairs are compared with `==`. One shape for both types: the compiler then merges
+        // the diff's specializations for them, which differ only in the `==` called.
         // (A constant test, folded away: both layouts are 16 bytes on every 64-bit platform.)
         guard MemoryLayout<String>.stride == 16, MemoryLayout<UUID>.stride == 16 else { return pairs.allEqual(as: T.self) }
-        if T.self == String.self || T.self == UUID.self { return pairs.allShareBits16() || pairs.allEqual(as: T.self) }
+        if T.self == String.self || T.self == UUID.self {
+            let shared = pairs.positionsSharingBits16()
+            return shared == pairs.newCount || pairs.allEqual(as: T.self, from: shared)
+        }
         return pairs.allEqual(as: T.self)
     }
 

@@ -57,61 +57,77 @@ struct MatchedPairs {
         (self.newToOld, self.newCount, self.slotsArePositions) = (newToOld, newCount, slotsArePositions)
     }
 
-    /// Whether every matched pair holds equal identifiers of type `T`. Each pair is read once,
+    /// Whether every matched pair (from new position `first` on) holds equal identifiers of
+    /// type `T`. Each pair is read once,
     /// from `newToOld`: the core returns maps that are a matching or none (`dfc.h`,
     /// DFC_MATCH_DEFERRED: an old identifier found by two new ones stops the diff with
     /// DFC_ERR_SHARED_KEY), so no old identifier can have two partners here.
     /// - Complexity: O(newCount) comparisons.
     @inlinable
-    func allEqual<T: Equatable>(as _: T.Type) -> Bool {
-        allPairs(as: T.self) { new, old, _, _ in old.pointee == new.pointee }
+    func allEqual<T: Equatable>(as _: T.Type, from first: Int = 0) -> Bool {
+        allPairs(as: T.self, from: first) { new, old, _, _ in old.pointee == new.pointee }
     }
 
-    /// Whether every matched pair holds two identifiers with the same 16 bytes, for an
-    /// identifier type of 16 bytes' stride whose equal bits mean equal values (`UUID`, whose
-    /// `==` is exactly that; `String`, whose `==` answers yes for them before reading a
-    /// character). No branch on a pair's answer: the differences of all pairs are or-ed into
-    /// one vector, read once at the end, where a loop stopping at the first unequal pair
-    /// spent about 14 instructions a pair (a `UUID` build + diff at 10^3); a diff's pairs are
-    /// equal but for a hash collision, so stopping early saves nothing in practice.
+    /// How many new positions, from the first, hold only pairs of identifiers with the same
+    /// 16 bytes (`newCount` when every pair does), found a block of
+    /// ``bitBlock`` positions at a time; for an identifier type of 16 bytes' stride whose
+    /// equal bits mean equal values (`UUID`, whose `==` is exactly that; `String`, whose `==`
+    /// answers yes for them before reading a character). Within a block no branch depends on a
+    /// pair's answer: the pairs' differences are or-ed into one vector, read once at the
+    /// block's end, where a loop stopping at the first unequal pair spent about 14.6
+    /// instructions a pair (a `UUID` build + diff at 10^3). Blocks bound what pairs with other
+    /// bits cost (strings equal but decoded afresh): the check stops at the first block holding
+    /// one, and the caller compares the rest with `==`.
     /// Out of line: it is not generic, and inlined into the diff's specializations it kept
     /// the compiler from merging those that differ only in the `==` they call.
     /// - Complexity: O(newCount).
     @inline(never)
-    func allShareBits16() -> Bool {
-        guard newCount > 0, let oldIDs, let newIDs, let newToOld else { return true }
-        var differing = SIMD2<UInt64>()
-        @inline(__always)
-        func pair(_ newOffset: Int, _ oldOffset: Int) {
-            let new = newIDs.loadUnaligned(fromByteOffset: newOffset &* 16, as: SIMD2<UInt64>.self)
-            differing |= new ^ oldIDs.loadUnaligned(fromByteOffset: oldOffset &* 16, as: SIMD2<UInt64>.self)
-        }
-        if slotsArePositions {
-            for position in 0..<newCount {
-                let partner = Int(newToOld[position])
-                if partner >= 0 { pair(position, partner) }
+    func positionsSharingBits16() -> Int {
+        guard newCount > 0, let oldIDs, let newIDs, let newToOld else { return newCount }
+        // An empty side's slot list may have no buffer: it has no pair either.
+        if !slotsArePositions && (oldSlots == nil || newSlots == nil) { return newCount }
+        var blockStart = 0
+        while blockStart < newCount {
+            let blockEnd = Swift.min(blockStart &+ Self.bitBlock, newCount)
+            var differing = SIMD2<UInt64>()
+            @inline(__always)
+            func pair(_ newOffset: Int, _ oldOffset: Int) {
+                let new = newIDs.loadUnaligned(fromByteOffset: newOffset &* 16, as: SIMD2<UInt64>.self)
+                differing |= new ^ oldIDs.loadUnaligned(fromByteOffset: oldOffset &* 16, as: SIMD2<UInt64>.self)
             }
-        } else {
-            // An empty side's slot list may have no buffer: it has no pair either.
-            guard let oldSlots, let newSlots else { return true }
-            for position in 0..<newCount {
-                let partner = Int(newToOld[position])
-                if partner >= 0 { pair(Int(newSlots[position]), Int(oldSlots[partner])) }
+            if slotsArePositions {
+                for position in blockStart..<blockEnd {
+                    let partner = Int(newToOld[position])
+                    if partner >= 0 { pair(position, partner) }
+                }
+            } else {
+                let oldSlots = oldSlots.unsafelyUnwrapped, newSlots = newSlots.unsafelyUnwrapped
+                for position in blockStart..<blockEnd {
+                    let partner = Int(newToOld[position])
+                    if partner >= 0 { pair(Int(newSlots[position]), Int(oldSlots[partner])) }
+                }
             }
+            if differing != SIMD2() { return blockStart }
+            blockStart = blockEnd
         }
-        return differing == SIMD2()
+        return newCount
     }
 
+    /// New positions per block of ``positionsSharingBits16()``: few enough that pairs with
+    /// other bits waste at most a block's check, enough that the test at its end is rare.
+    @usableFromInline static var bitBlock: Int { 64 }
+
     /// Whether `body` holds for every matched pair, read in place as `T`: the new and the old
-    /// identifier, the new position and its partner's; stops at the first pair it refuses.
+    /// identifier, the new position and its partner's, from new position `first` on (`first`
+    /// at most `newCount`); stops at the first pair it refuses.
     /// - Complexity: O(newCount) calls of `body`.
     @inlinable @inline(__always)
-    func allPairs<T>(as _: T.Type, _ body: (UnsafePointer<T>, UnsafePointer<T>, Int, Int) -> Bool) -> Bool {
+    func allPairs<T>(as _: T.Type, from first: Int = 0, _ body: (UnsafePointer<T>, UnsafePointer<T>, Int, Int) -> Bool) -> Bool {
         // No identifiers on a side: no pair (an old partner implies an old identifier).
         guard newCount > 0, let oldIDs, let newIDs, let newToOld else { return true }
         let old = oldIDs.assumingMemoryBound(to: T.self), new = newIDs.assumingMemoryBound(to: T.self)
         if slotsArePositions {
-            for position in 0..<newCount {
+            for position in first..<newCount {
                 let partner = Int(newToOld[position])
                 if partner < 0 { continue }
                 guard body(new + position, old + partner, position, partner) else { return false }
@@ -120,7 +136,7 @@ struct MatchedPairs {
         }
         // An empty side's slot list may have no buffer: it has no pair either.
         guard let oldSlots, let newSlots else { return true }
-        for position in 0..<newCount {
+        for position in first..<newCount {
             let partner = Int(newToOld[position])
             if partner < 0 { continue }
             guard body(new + Int(newSlots[position]), old + Int(oldSlots[partner]), position, partner) else { return false }

@@ -117,8 +117,8 @@ import Testing
         #expect(!Self.oracle(old: old, new: wrong, newToOld: [3, 2, 1, 0], byPosition: byPosition))
     }
 
-    /// The bit check alone (`MatchedPairs.allShareBits16`), over `UUID`s or `String`s, through
-    /// slot lists when given, else by position.
+    /// The bit check alone (`MatchedPairs.positionsSharingBits16`): whether it vouches for every
+    /// pair, over `UUID`s or `String`s, through slot lists when given, else by position.
     static func bits<T>(old: [T], oldSlots: [Int32]?, new: [T], newSlots: [Int32]?, newToOld: [Int32]) -> Bool {
         precondition(MemoryLayout<T>.stride == 16)
         return old.withUnsafeBufferPointer { old in
@@ -130,7 +130,7 @@ import Testing
                                 oldIDs: UnsafeRawPointer(old.baseAddress), oldSlots: oldSlotBuffer.baseAddress,
                                 newIDs: UnsafeRawPointer(new.baseAddress), newSlots: newSlotBuffer.baseAddress,
                                 newToOld: newToOld.baseAddress, newCount: newToOld.count, slotsArePositions: oldSlots == nil
-                            ).allShareBits16()
+                            ).positionsSharingBits16() == newToOld.count
                         }
                     }
                 }
@@ -160,5 +160,33 @@ import Testing
         // Equal, but other bits: the bit check cannot tell, so the caller goes on to `==`.
         #expect(!Self.bits(old: old, oldSlots: nil, new: copy, newSlots: nil, newToOld: [0]))
         #expect(Self.oracle(old: old, new: copy, newToOld: [0], byPosition: true))
+    }
+
+    @Test func theBitCheckStopsAtTheFirstBlockWithOtherBits() {
+        // 200 positions, each new one the old one at its position; then one pair changed.
+        let ids = (0..<200).map { Self.uuid([UInt8($0 % 256), UInt8($0 / 256), 7]) }
+        let map = (0..<200).map { Int32($0) }
+        func sharing(_ new: [UUID]) -> Int {
+            ids.withUnsafeBufferPointer { old in
+                new.withUnsafeBufferPointer { new in
+                    map.withUnsafeBufferPointer { map in
+                        MatchedPairs(
+                            oldIDs: UnsafeRawPointer(old.baseAddress), oldSlots: nil, newIDs: UnsafeRawPointer(new.baseAddress),
+                            newSlots: nil, newToOld: map.baseAddress, newCount: map.count, slotsArePositions: true
+                        ).positionsSharingBits16()
+                    }
+                }
+            }
+        }
+        #expect(sharing(ids) == 200)
+        let block = MatchedPairs.bitBlock
+        for changed in [0, block - 1, block, 150, 199] {
+            var new = ids
+            new[changed] = Self.uuid([9, 9, 9])
+            // Every block before the changed pair's is vouched for, none from it on.
+            #expect(sharing(new) == changed / block * block, "pair \(changed)")
+            // The diff's check: the pairs from there on are compared with `==`, and one differs.
+            #expect(!Self.oracle(old: ids, new: new, newToOld: map, byPosition: true))
+        }
     }
 }

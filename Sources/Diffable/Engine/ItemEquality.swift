@@ -83,29 +83,15 @@ struct MatchedPairs {
     /// - Complexity: O(newCount).
     @inline(never)
     func positionsSharingBits16() -> Int {
-        guard newCount > 0, let oldIDs, let newIDs, let newToOld else { return newCount }
-        // An empty side's slot list may have no buffer: it has no pair either.
-        if !slotsArePositions && (oldSlots == nil || newSlots == nil) { return newCount }
         var blockStart = 0
         while blockStart < newCount {
             let blockEnd = Swift.min(blockStart &+ Self.bitBlock, newCount)
             var differing = SIMD2<UInt64>()
-            @inline(__always)
-            func pair(_ newOffset: Int, _ oldOffset: Int) {
-                let new = newIDs.loadUnaligned(fromByteOffset: newOffset &* 16, as: SIMD2<UInt64>.self)
-                differing |= new ^ oldIDs.loadUnaligned(fromByteOffset: oldOffset &* 16, as: SIMD2<UInt64>.self)
-            }
-            if slotsArePositions {
-                for position in blockStart..<blockEnd {
-                    let partner = Int(newToOld[position])
-                    if partner >= 0 { pair(position, partner) }
-                }
-            } else {
-                let oldSlots = oldSlots.unsafelyUnwrapped, newSlots = newSlots.unsafelyUnwrapped
-                for position in blockStart..<blockEnd {
-                    let partner = Int(newToOld[position])
-                    if partner >= 0 { pair(Int(newSlots[position]), Int(oldSlots[partner])) }
-                }
+            // Read unaligned: a `SIMD2` asks for 16-byte alignment, an identifier array gives 8.
+            _ = allPairs(as: SixteenBytes.self, from: blockStart, to: blockEnd) { new, old, _, _ in
+                let bits = UnsafeRawPointer(new).loadUnaligned(as: SIMD2<UInt64>.self)
+                differing |= bits ^ UnsafeRawPointer(old).loadUnaligned(as: SIMD2<UInt64>.self)
+                return true
             }
             if differing != SIMD2() { return blockStart }
             blockStart = blockEnd
@@ -113,21 +99,27 @@ struct MatchedPairs {
         return newCount
     }
 
+    /// An identifier's 16 bytes, as ``positionsSharingBits16()`` reads them.
+    @usableFromInline struct SixteenBytes { var low, high: UInt64 }
+
     /// New positions per block of ``positionsSharingBits16()``: few enough that pairs with
     /// other bits waste at most a block's check, enough that the test at its end is rare.
     @usableFromInline static var bitBlock: Int { 64 }
 
     /// Whether `body` holds for every matched pair, read in place as `T`: the new and the old
-    /// identifier, the new position and its partner's, from new position `first` on (`first`
-    /// at most `newCount`); stops at the first pair it refuses.
+    /// identifier, the new position and its partner's, for the new positions `first..<end`
+    /// (`end` by default `newCount`, at most it); stops at the first pair it refuses.
     /// - Complexity: O(newCount) calls of `body`.
     @inlinable @inline(__always)
-    func allPairs<T>(as _: T.Type, from first: Int = 0, _ body: (UnsafePointer<T>, UnsafePointer<T>, Int, Int) -> Bool) -> Bool {
+    func allPairs<T>(
+        as _: T.Type, from first: Int = 0, to end: Int? = nil, _ body: (UnsafePointer<T>, UnsafePointer<T>, Int, Int) -> Bool
+    ) -> Bool {
+        let end = end ?? newCount
         // No identifiers on a side: no pair (an old partner implies an old identifier).
         guard newCount > 0, let oldIDs, let newIDs, let newToOld else { return true }
         let old = oldIDs.assumingMemoryBound(to: T.self), new = newIDs.assumingMemoryBound(to: T.self)
         if slotsArePositions {
-            for position in first..<newCount {
+            for position in first..<end {
                 let partner = Int(newToOld[position])
                 if partner < 0 { continue }
                 guard body(new + position, old + partner, position, partner) else { return false }
@@ -136,7 +128,7 @@ struct MatchedPairs {
         }
         // An empty side's slot list may have no buffer: it has no pair either.
         guard let oldSlots, let newSlots else { return true }
-        for position in first..<newCount {
+        for position in first..<end {
             let partner = Int(newToOld[position])
             if partner < 0 { continue }
             guard body(new + Int(newSlots[position]), old + Int(oldSlots[partner]), position, partner) else { return false }

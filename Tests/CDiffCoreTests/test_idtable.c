@@ -377,6 +377,74 @@ void test_idtable_growth_steps(void) {
     dfc_idtable_free(table);
 }
 
+/* A batch into a table without removal marks either walks each key's run slot by slot or,
+ * where the CPU can (SSE2) and the batch before it passed many occupied slots, tests the
+ * run's first 4 slots at once, walking only past 4 slots, past the table's end or past a
+ * shared fingerprint. Either way each key must go to the first empty slot of its run, as
+ * one-by-one inserts put it. The keys go in as two batches (the first one's runs pick the
+ * second's way; a first batch of 5 to 8 random keys sets the grouped test for about half of
+ * the rounds), into 16-slot tables filled to 11 entries (runs pass 4 slots and wrap): the
+ * second batch's last key, a first batch key again, is refused and the others are not;
+ * every key is found with its value, and the run of each key lists the same values in the
+ * same order as in the table built one by one. Then runs made on purpose: keys with one
+ * home near the end (the walk wraps), and keys with one home in pairs sharing a fingerprint
+ * (distinct keys: the batch's own keys tell them apart). */
+static void idtable_check_batch_like_one_by_one(const uint64_t *keys, size_t count, size_t first_batch) {
+    CHECK(first_batch > 0 && first_batch < count && count < 16);
+    dfc_idtable *batched = dfc_idtable_create(NULL), *single = dfc_idtable_create(NULL);
+    CHECK_EQ_INT(dfc_idtable_reserve(batched, count, NULL, 0), DFC_OK);
+    CHECK_EQ_INT(dfc_idtable_reserve(single, count, NULL, 0), DFC_OK);
+    CHECK_EQ_INT(dfc_idtable_sizeof(batched), dfc_idtable_sizeof(single));
+    uint8_t conflicts[16];
+    size_t inserted = 0;
+    CHECK_EQ_INT(dfc_idtable_insert_batch_confirmed(batched, keys, first_batch, 0, NULL, 0, conflicts, &inserted), DFC_OK);
+    CHECK_EQ_INT(inserted, first_batch);
+    /* The second batch ends with a key of the first again: refused, the others inserted. */
+    uint64_t second[16];
+    const size_t second_count = count - first_batch + 1;
+    memcpy(second, keys + first_batch, (count - first_batch) * sizeof(uint64_t));
+    second[second_count - 1] = keys[first_batch / 2];
+    CHECK_EQ_INT(dfc_idtable_insert_batch_confirmed(batched, second, second_count, (uint32_t)first_batch, keys,
+                                                    first_batch, conflicts, &inserted),
+                 DFC_OK);
+    CHECK_EQ_INT(inserted, count - first_batch);
+    for (size_t j = 0; j < second_count; j++) CHECK_EQ_INT(conflicts[j], j + 1 == second_count ? 1 : 0);
+    for (size_t v = 0; v < count; v++) CHECK_EQ_INT(dfc_idtable_insert(single, keys[v], (uint32_t)v), DFC_OK);
+    for (size_t v = 0; v < count; v++) {
+        size_t batched_cursor = 0, single_cursor = 0;
+        int64_t from_batch, from_single;
+        bool found = false;
+        do {
+            from_batch = dfc_idtable_find(batched, keys[v], &batched_cursor);
+            from_single = dfc_idtable_find(single, keys[v], &single_cursor);
+            CHECK_EQ_INT(from_batch, from_single);
+            if (from_batch == (int64_t)v) found = true;
+        } while (from_batch != DFC_NOT_FOUND && from_batch == from_single);
+        CHECK(found);
+    }
+    dfc_idtable_free(batched);
+    dfc_idtable_free(single);
+}
+
+void test_idtable_batch_runs_like_one_by_one(void) {
+    enum { FULL = 11 }; /* and one key again: the limit of a 16-slot table */
+    uint64_t keys[FULL];
+    rng_state = 23;
+    for (int round = 0; round < 4000; round++) {
+        for (size_t v = 0; v < FULL; v++) keys[v] = rng_next();
+        idtable_check_batch_like_one_by_one(keys, FULL, 5 + (size_t)round % 4);
+    }
+    /* Chosen products: home in the top 4 bits (16 slots), fingerprint in bits 32..59. The
+     * first batch's 4 keys share home 1, passing 6 slots: the second batch is tested 4 slots
+     * at a time. */
+    const uint64_t inverse = golden_inverse();
+    for (size_t v = 0; v < 4; v++) keys[v] = ((UINT64_C(1) << 60) | ((uint64_t)(v + 100) << 32) | v) * inverse;
+    for (size_t v = 4; v < FULL; v++) keys[v] = ((UINT64_C(13) << 60) | ((uint64_t)(v + 1) << 32) | v) * inverse;
+    idtable_check_batch_like_one_by_one(keys, FULL, 4);
+    for (size_t v = 4; v < FULL; v++) keys[v] = ((UINT64_C(6) << 60) | ((uint64_t)(v / 2 + 1) << 32) | v) * inverse;
+    idtable_check_batch_like_one_by_one(keys, FULL, 4);
+}
+
 /* Keys whose products differ only in their low bits: the table keeps bits 32 and up of a
  * key's Fibonacci product, so key + m * inverse(golden), whose product is key's plus m, shares
  * key's home and fingerprint for small m. Every one of them must come back as a candidate,

@@ -20,6 +20,7 @@ void test_idtable_against_model(void);
 void test_idtable_large(void);
 void test_idtable_capacities_and_wrap(void);
 void test_idtable_growth_steps(void);
+void test_idtable_batch_runs_like_one_by_one(void);
 void test_idtable_fingerprint_collisions(void);
 void test_idtable_batch_and_copy(void);
 void test_idtable_remove_insert_cycle(void);
@@ -74,6 +75,7 @@ int main(int argc, char **argv) {
         {"idtable_large", test_idtable_large},
         {"idtable_capacities_and_wrap", test_idtable_capacities_and_wrap},
         {"idtable_growth_steps", test_idtable_growth_steps},
+        {"idtable_batch_runs_like_one_by_one", test_idtable_batch_runs_like_one_by_one},
         {"idtable_fingerprint_collisions", test_idtable_fingerprint_collisions},
         {"idtable_batch_and_copy", test_idtable_batch_and_copy},
         {"idtable_remove_insert_cycle", test_idtable_remove_insert_cycle},

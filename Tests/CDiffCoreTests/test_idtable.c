@@ -382,7 +382,7 @@ void test_idtable_growth_steps(void) {
  * run's first 4 slots at once, walking only past 4 slots, past the table's end or past a
  * shared fingerprint. Either way each key must go to the first empty slot of its run, as
  * one-by-one inserts put it. The keys go in as two batches (the first one's runs pick the
- * second's way; a first batch of 5 to 8 random keys sets the grouped test for about half of
+ * second's way; a first batch of 5 to 8 random keys sets the grouped test for about a third of
  * the rounds), into 16-slot tables filled to 11 entries (runs pass 4 slots and wrap): the
  * second batch's last key, a first batch key again, is refused and the others are not;
  * every key is found with its value, and the run of each key lists the same values in the

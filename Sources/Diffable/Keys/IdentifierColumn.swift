@@ -28,8 +28,9 @@ struct IdentifierColumn<ID: Hashable> {
     /// Whether each identifier is its own key (no separate key array). Only 64-bit integers
     /// are, and they are keyed injectively: a non-injective strategy always has stored keys.
     let isOwnKey: Bool
-    /// The identifiers by slot. Read in place by the owner; written only by this type.
-    @usableFromInline var ids: ContiguousArray<ID> = []
+    /// The identifiers by slot (their bits, for types holding references: ``IdentifierArray``).
+    /// Read in place by the owner; written only by this type.
+    @usableFromInline var ids = IdentifierArray<ID>()
     /// Each identifier's key by slot; empty when ``isOwnKey``. Read in place by the owner;
     /// written only by this type.
     var storedKeys: ContiguousArray<UInt64> = []
@@ -48,7 +49,7 @@ struct IdentifierColumn<ID: Hashable> {
     /// - Complexity: O(n + table capacity).
     func ownedCopy() -> IdentifierColumn {
         var copy = self
-        copy.ids = ids.withUnsafeBufferPointer { ContiguousArray($0) }
+        copy.ids = ids.ownedCopy()
         copy.storedKeys = storedKeys.withUnsafeBufferPointer { ContiguousArray($0) }
         copy.table = table.copy()
         return copy
@@ -122,7 +123,7 @@ struct IdentifierColumn<ID: Hashable> {
     /// identifiers that are their own keys), not a copy.
     /// - Complexity: O(1).
     var keyArray: ContiguousArray<UInt64> {
-        isOwnKey ? Self.ownKeyArray(ids) : storedKeys
+        isOwnKey ? Self.ownKeyArray(ids.values) : storedKeys
     }
 
     // MARK: Lookups
@@ -255,7 +256,10 @@ struct IdentifierColumn<ID: Hashable> {
 
     /// Inserts `newKeys[i]` → `first + i` in one prefetched batch when no key meets an entry
     /// or an earlier one of them; otherwise takes back what the batch inserted and returns false.
+    /// Always inlined: called out of line from the library's unspecialized code, it would look
+    /// up the column's generic metadata on every batch (about 330 instructions).
     /// - Complexity: O(newKeys.count) expected.
+    @inline(__always)
     private func insertBatchOrNothing(_ newKeys: UnsafeBufferPointer<UInt64>, first: Int) -> Bool {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: newKeys.count) { conflicts in
             let inserted = enterBatch(newKeys, first: first, conflicts: conflicts.baseAddress!)
@@ -277,6 +281,7 @@ struct IdentifierColumn<ID: Hashable> {
     /// consecutive slots in their own order. The table must have room.
     /// - Returns: the number of keys entered.
     /// - Complexity: O(newKeys.count) expected, probes prefetched.
+    @inline(__always)  // see insertBatchOrNothing(_:first:)
     func enterBatch(_ newKeys: UnsafeBufferPointer<UInt64>, first: Int, conflicts: UnsafeMutablePointer<UInt8>) -> Int {
         withKeys { known in
             borrowTable {
@@ -369,7 +374,7 @@ struct IdentifierColumn<ID: Hashable> {
     /// - Complexity: O(k) amortized.
     @inline(__always)
     mutating func append(contentsOf newIDs: some Collection<ID>, keys newKeys: some Collection<UInt64>) {
-        Self.append(copiesOf: newIDs, to: &ids)
+        ids.append(contentsOf: newIDs)
         appendKeys(newKeys)
     }
 
@@ -382,44 +387,24 @@ struct IdentifierColumn<ID: Hashable> {
         appendKeys(newKeys)
     }
 
-    /// Appends copies of `newIDs` to `ids`: `String` identifiers one at a time in code
-    /// specialized for them (``ElementwiseCopies``), everything else in one bulk copy. Only
-    /// `String`: a larger value holding references (an app's model value: a `UUID`, a `String`
-    /// and a flag) copied one at a time cost more than the runtime's copy, whether the array
-    /// iterated (matching by `id` at 10^3, 1,139,163 → 1,193,245 instructions per apply) or
-    /// the copies were made in its storage (782,611 → 807,277).
-    /// - Complexity: O(k) amortized.
-    @inlinable @inline(__always)
-    static func append(copiesOf newIDs: some Collection<ID>, to ids: inout ContiguousArray<ID>) {
-        if ID.self == String.self {
-            ids.append(contentsOf: ElementwiseCopies(newIDs))
-        } else {
-            ids.append(contentsOf: newIDs)
-        }
-    }
-
     /// Appends identifiers without their keys or table entries (see
     /// `SnapshotStorage.reserveNewItems`, `claimAppendedItems` and `attachNewItems`, the steps around it). Inlinable:
     /// called from code inlined into an app's module, the copy and the array's growth run
     /// specialized for the app's identifier type.
     ///
-    /// With `sharing`, a column that never held storage takes the array's own instead (an
-    /// array made into a `ContiguousArray` shares its buffer): the identifiers are neither
-    /// copied now nor destroyed one by one with the snapshot while the app keeps its array,
-    /// which for one section of values holding references (`String`s, an app's model values)
-    /// was most of what appending them cost. Copy-on-write copies the column on its next
-    /// change, as the append would have, and the app's array on its next change in place (a
-    /// copy moved, not added); so no caller that writes the identifiers in place
-    /// (``hashValueKeysOfOwnCopies(from:)``) may share. An array with more than twice its
-    /// count in spare room is copied: the snapshot would keep that room alive.
+    /// With `sharing`, a column of plain-bytes identifiers that never held storage takes the
+    /// array's own instead (an array made into a `ContiguousArray` shares its buffer), so no
+    /// copy is made; copy-on-write copies the column on its next change, as the append would
+    /// have, so no caller that writes the identifiers in place
+    /// (``hashValueKeysOfOwnCopies(from:)``) may share. Identifiers holding references are
+    /// copied as bits whatever `sharing` says, the array kept as their owner
+    /// (``IdentifierArray``): neither retained now nor released one by one with the snapshot.
+    /// An array with more than twice its count in spare room is copied: the snapshot would
+    /// keep that room alive.
     /// - Complexity: O(1) when shared, else O(k) amortized.
     @inlinable
     mutating func appendIdentifiers(_ newIDs: [ID], sharing: Bool) {
-        if sharing && ids.capacity == 0 && newIDs.capacity <= 2 * newIDs.count {
-            ids = ContiguousArray(newIDs)
-        } else {
-            Self.append(copiesOf: newIDs, to: &ids)
-        }
+        ids.append(newIDs, sharing: sharing)
     }
 
     /// The `hashValue` keys of the identifiers from slot `first` on, each computed on the
@@ -431,10 +416,10 @@ struct IdentifierColumn<ID: Hashable> {
     @inlinable
     mutating func hashValueKeysOfOwnCopies(from first: Int) -> [UInt64] {
         let count = ids.count - first
-        return ids.withUnsafeMutableBufferPointer { column in
+        return ids.withUnsafeMutableIdentifiers(from: first) { copies in
             [UInt64](filling: count) { keys, filled in
                 guard count > 0 else { return }
-                let copies = column.baseAddress.unsafelyUnwrapped + first
+                let copies = copies.baseAddress.unsafelyUnwrapped
                 for index in 0..<count {
                     let id = (copies + index).move()
                     keys[index] = KeyStrategy.hashValueKey(id)
@@ -460,10 +445,19 @@ struct IdentifierColumn<ID: Hashable> {
         if !isOwnKey { storedKeys.replaceSubrange(range, with: newKeys) }
     }
 
+    /// Replaces the identifiers and keys in `range` with another column's identifiers (not
+    /// the table entries): identifiers kept as bits are not retained (their owners join this
+    /// column's).
+    /// - Complexity: O(range.count + new count + slots after the range).
+    mutating func replaceSubrange(_ range: Range<Int>, with newIDs: IdentifierArray<ID>, keys newKeys: some Collection<UInt64>) {
+        ids.replaceSubrange(range, with: newIDs)
+        if !isOwnKey { storedKeys.replaceSubrange(range, with: newKeys) }
+    }
+
     /// Drops the slots from `count` on (capacity stays; not the table entries).
     /// - Complexity: O(slots dropped).
     mutating func truncate(to count: Int) {
-        ids.removeSubrange(count...)
+        ids.truncate(to: count)
         if !isOwnKey { storedKeys.removeSubrange(count...) }
     }
 
@@ -471,35 +465,45 @@ struct IdentifierColumn<ID: Hashable> {
     /// front, in order, and drops the rest (not the table entries).
     /// - Complexity: O(n).
     mutating func compact(keeping runs: [Range<Int>]) {
-        Self.compact(&ids, keeping: runs)
+        let kept = Self.compact(keeping: runs) { ids.swapAt($0, $1) }
+        ids.truncate(to: kept)
         if !isOwnKey { Self.compact(&storedKeys, keeping: runs) }
     }
 
     /// The same for any array of an owner's that runs parallel to the column.
     /// - Complexity: O(n).
     static func compact<T>(_ array: inout ContiguousArray<T>, keeping runs: [Range<Int>]) {
+        let kept = compact(keeping: runs) { array.swapAt($0, $1) }
+        array.removeLast(array.count - kept)
+    }
+
+    /// The swaps that move the elements of `runs` (as in ``compact(keeping:)``) to the front;
+    /// returns the count kept.
+    /// - Complexity: O(n).
+    static func compact(keeping runs: [Range<Int>], swap: (Int, Int) -> Void) -> Int {
         var write = runs[0].upperBound
         for run in runs.dropFirst() {
             for read in run {
-                array.swapAt(write, read)
+                swap(write, read)
                 write += 1
             }
         }
-        array.removeLast(array.count - write)
+        return write
     }
 
-    /// Runs `body` with the identifiers and the keys as 8-byte words, writable: the keys are
-    /// the key array, or the identifiers themselves when they are their own keys (then the
+    /// Runs `body` with the identifiers' storage (moved only by
+    /// ``IdentifierArray/copy(in:from:to:)``) and the keys as 8-byte words, writable: the keys
+    /// are the key array, or the identifiers themselves when they are their own keys (then the
     /// third argument, the key array, is empty). For moves that must keep both in step.
     /// - Complexity: O(1) plus `body`.
     @inline(__always)
     mutating func withUnsafeMutableSlots<R>(
-        _ body: (UnsafeMutableBufferPointer<ID>, UnsafeRawPointer?, UnsafeMutableBufferPointer<UInt64>) -> R
+        _ body: (UnsafeMutableRawPointer?, UnsafeRawPointer?, UnsafeMutableBufferPointer<UInt64>) -> R
     ) -> R {
         let own = isOwnKey
-        return ids.withUnsafeMutableBufferPointer { ids in
+        return ids.withUnsafeMutableStorage { ids in
             storedKeys.withUnsafeMutableBufferPointer { storedKeys in
-                let keys = own ? UnsafeRawPointer(ids.baseAddress) : UnsafeRawPointer(storedKeys.baseAddress)
+                let keys = own ? UnsafeRawPointer(ids) : UnsafeRawPointer(storedKeys.baseAddress)
                 return body(ids, keys, storedKeys)
             }
         }

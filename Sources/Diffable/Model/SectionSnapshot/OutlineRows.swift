@@ -3,7 +3,7 @@
 /// arrays (O(1), buffers shared). A ``SnapshotDifference`` keeps these, not the
 /// storage, to make its snapshots of the visible rows on request.
 struct OutlineRows<Item: Hashable> {
-    let ids: ContiguousArray<Item>
+    let ids: IdentifierArray<Item>
     let keys: ContiguousArray<UInt64>
     let sizes: ContiguousArray<Int32>
     let expanded: ExpansionBits
@@ -60,15 +60,13 @@ struct OutlineRows<Item: Hashable> {
 
     /// The elements of `array` (one per item) at the visible positions, in order.
     /// - Complexity: O(visible items), one allocation.
-    func visible<T>(_ array: ContiguousArray<T>, runs: [Range<Int>]) -> [T] {
+    func visible<T>(_ array: UnsafeBufferPointer<T>, runs: [Range<Int>]) -> [T] {
         let total = runs.reduce(0) { $0 + $1.count }
         guard total > 0 else { return [] }
-        return array.withUnsafeBufferPointer { array in
-            [T](filling: total) { buffer, initialized in
-                for run in runs {
-                    (buffer.baseAddress! + initialized).initialize(from: array.baseAddress! + run.lowerBound, count: run.count)
-                    initialized += run.count
-                }
+        return [T](filling: total) { buffer, initialized in
+            for run in runs {
+                (buffer.baseAddress! + initialized).initialize(from: array.baseAddress! + run.lowerBound, count: run.count)
+                initialized += run.count
             }
         }
     }
@@ -97,7 +95,8 @@ struct OutlineRows<Item: Hashable> {
         let rows = DiffableDataSourceSnapshot<SectionIdentifierType, Item>()
         let flat = rows.storage
         let runs = visibleRuns
-        let visibleIDs = visible(ids, runs: runs), visibleKeys = visible(keys, runs: runs)
+        let visibleIDs = ids.withUnsafeBufferPointer { visible($0, runs: runs) }
+        let visibleKeys = keys.withUnsafeBufferPointer { visible($0, runs: runs) }
         do {
             try flat.reserveSections(1)
             try flat.reserveItems(visibleIDs.count)

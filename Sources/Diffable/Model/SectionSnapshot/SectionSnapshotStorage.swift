@@ -528,7 +528,7 @@ final class SectionSnapshotStorage<Item: Hashable>: SnapshotStorageClass {
 /// counted from the run's own roots (0) and parents as positions in the run (-1 for
 /// its roots).
 struct OutlineBlock<Item: Hashable> {
-    var ids: ContiguousArray<Item>
+    var ids: IdentifierArray<Item>
     var keys: ContiguousArray<UInt64>
     var levels: ContiguousArray<Int32>
     var parents: ContiguousArray<Int32>
@@ -553,7 +553,7 @@ struct OutlineBlock<Item: Hashable> {
     init(_ storage: SectionSnapshotStorage<Item>, range: Range<Int>) {
         let baseLevel = range.isEmpty ? 0 : storage.levels[range.lowerBound]
         let offset = Int32(range.lowerBound)
-        ids = ContiguousArray(storage.items.ids[range])
+        ids = storage.items.ids.extracting(range)
         keys = storage.items.withKeys { ContiguousArray($0[range]) }
         levels = ContiguousArray(storage.levels[range].lazy.map { $0 - baseLevel })
         parents = ContiguousArray(storage.parents[range].lazy.map { $0 < offset ? -1 : $0 - offset })

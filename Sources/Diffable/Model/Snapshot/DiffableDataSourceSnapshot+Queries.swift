@@ -40,11 +40,6 @@ extension DiffableDataSourceSnapshot {
         }
     }
 
-    /// Every item identifier in the order the snapshot stores them (not display order),
-    /// without a copy: for callers that visit each item once wherever it is shown.
-    /// - Complexity: O(1).
-    var itemIdentifiersInStorageOrder: ContiguousArray<ItemIdentifierType> { storage.items.ids }
-
     /// The section that contains `identifier`, or nil when the item is not in the snapshot.
     /// - Complexity: O(1) expected hash-and-compare operations.
     @_specialize(exported:true,where SectionIdentifierType == Int, ItemIdentifierType == Int)

@@ -146,7 +146,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     /// read in place, as in ``withItemKeys(_:)``).
     /// - Complexity: O(1).
     var itemKeyArray: [UInt64] {
-        items.isOwnKey ? Array(IdentifierColumn.ownKeyArray(items.ids)) : Array(items.storedKeys)
+        items.isOwnKey ? Array(IdentifierColumn.ownKeyArray(items.ids.values)) : Array(items.storedKeys)
     }
 
     /// Enters `keys` → `firstSlot + i` in the item table in one prefetched batch, before the
@@ -618,7 +618,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
                 func key(_ slot: Int) -> UInt64 { keys.unsafelyUnwrapped.load(fromByteOffset: slot &* 8, as: UInt64.self) }
                 for (refill, (hole, source)) in refills.enumerated() {
                     if refill + ahead < refills.count { table.prefetch(key(refills[refill + ahead].source)) }
-                    ids[hole] = ids[source]
+                    IdentifierArray<I>.copy(in: ids.unsafelyUnwrapped, from: source, to: hole)
                     if !storedKeys.isEmpty { storedKeys[hole] = storedKeys[source] }
                     places[hole] = places[source]
                     table.update(key: key(hole), from: Int32(source), to: Int32(hole))

@@ -3,10 +3,13 @@ import Testing
 
 @testable import Diffable
 
-/// A snapshot whose first append is one whole array of new identifiers keeps that array's
-/// storage instead of a copy (`IdentifierColumn.appendIdentifiers(_:sharing:)`). What must hold:
-/// the sharing happens where it is meant to (so a change that loses it fails here), and the
-/// array and the snapshot still change apart, as two values do.
+/// A snapshot keeps an appended array's storage instead of copying its identifiers: identifiers
+/// of plain bytes on a first append of one whole array of new ones (the column takes the
+/// array's buffer, `IdentifierColumn.appendIdentifiers(_:sharing:)`), identifiers holding
+/// references on every append of a whole array (their bits copied, the array kept as their
+/// owner, `IdentifierArray`). What must hold: the sharing happens where it is meant to (so a
+/// change that loses it fails here), and the array and the snapshot still change apart, as two
+/// values do.
 @Suite struct SharedIdentifierArrayTests {
     /// An app's identifier type with a key of its own: appended in code inlined into the caller.
     struct KeyedRow: IdentifierKeyConvertible, CustomStringConvertible {
@@ -17,7 +20,7 @@ import Testing
     }
 
     /// An app's type keyed by its `hashValue`, holding a reference: hashed on the snapshot's
-    /// own copies, which therefore never share the caller's array.
+    /// own bits, the caller's array kept as their owner.
     struct HashedRow: Hashable {
         var name: String
         var serial: Int
@@ -26,10 +29,14 @@ import Testing
     static func names(_ range: Range<Int>) -> [String] { range.map { "identifier-longer-than-fifteen-\($0)" } }
     static func keyedRows(_ range: Range<Int>) -> [KeyedRow] { range.map { KeyedRow(name: "row \($0) of the list", serial: $0) } }
 
-    /// Whether the snapshot's identifier column uses `array`'s storage.
+    /// Whether the snapshot's identifier column uses `array`'s storage: as its own (plain
+    /// bytes) or as an owner of its bits (identifiers holding references).
     static func shares<S: Hashable, I: Hashable>(_ snapshot: DiffableDataSourceSnapshot<S, I>, _ array: [I]) -> Bool {
-        let column = snapshot.storage.items.ids.withUnsafeBufferPointer { $0.baseAddress }
-        return column != nil && column == array.withUnsafeBufferPointer { $0.baseAddress }
+        let base = array.withUnsafeBufferPointer { $0.baseAddress }
+        let ids = snapshot.storage.items.ids
+        if IdentifierArray<I>.storesBits { return ids.isOwned(by: array) }
+        let column = ids.withUnsafeBufferPointer { $0.baseAddress }
+        return column != nil && column == base
     }
 
     @Test func aFirstAppendOfNewIdentifiersSharesTheArray() {
@@ -61,8 +68,15 @@ import Testing
         #expect(snapshot.itemIdentifiers == array)
     }
 
-    @Test func identifiersHashedByTheSnapshotAreCopied() {
-        Self.expectCopied((0..<100).map { HashedRow(name: "row \($0) of the list", serial: $0) })
+    @Test func identifiersHoldingReferencesHashedByTheSnapshotKeepTheArray() {
+        let rows = (0..<100).map { HashedRow(name: "row \($0) of the list", serial: $0) }
+        var snapshot = DiffableDataSourceSnapshot<Int, HashedRow>()
+        snapshot.appendSections([0])
+        snapshot.appendItems(rows)
+        let shared = Self.shares(snapshot, rows)
+        #expect(shared)
+        #expect(snapshot.itemIdentifiers == rows)
+        #expect(snapshot.indexOfItem(rows[31]) == 31)
     }
 
     @Test func anArrayWithMuchSpareRoomIsCopied() {
@@ -72,14 +86,27 @@ import Testing
         Self.expectCopied(roomy)
     }
 
-    @Test func onlyAColumnThatNeverHeldStorageShares() {
-        let first = Self.names(0..<10), second = Self.names(10..<20)
-        var snapshot = DiffableDataSourceSnapshot<Int, String>()
+    @Test func onlyAColumnOfPlainBytesThatNeverHeldStorageShares() {
+        let first = Array(1_000..<1_010), second = Array(1_010..<1_020)
+        var snapshot = DiffableDataSourceSnapshot<Int, Int>()
         snapshot.appendSections([0, 1])
         snapshot.appendItems(first, toSection: 0)
         snapshot.appendItems(second, toSection: 1)
         let shared = Self.shares(snapshot, first) || Self.shares(snapshot, second)
         #expect(!shared)
+        #expect(snapshot.itemIdentifiers == first + second)
+        #expect(snapshot.indexOfItem(second[3]) == 13)
+        #expect(snapshot.sectionIdentifier(containingItem: first[9]) == 0)
+    }
+
+    @Test func everyWholeArrayOfIdentifiersHoldingReferencesIsKept() {
+        let first = Self.names(0..<10), second = Self.names(10..<20)
+        var snapshot = DiffableDataSourceSnapshot<Int, String>()
+        snapshot.appendSections([0, 1])
+        snapshot.appendItems(first, toSection: 0)
+        snapshot.appendItems(second, toSection: 1)
+        let shared = Self.shares(snapshot, first) && Self.shares(snapshot, second)
+        #expect(shared)
         #expect(snapshot.itemIdentifiers == first + second)
         #expect(snapshot.indexOfItem(second[3]) == 13)
         #expect(snapshot.sectionIdentifier(containingItem: first[9]) == 0)

@@ -30,18 +30,21 @@ struct IdentifierColumn<ID: Hashable> {
     let isOwnKey: Bool
     /// The identifiers by slot (their bits, for types holding references: ``IdentifierArray``).
     /// Read in place by the owner; written only by this type.
-    @usableFromInline var ids = IdentifierArray<ID>()
+    @usableFromInline var ids: IdentifierArray<ID>
     /// Each identifier's key by slot; empty when ``isOwnKey``. Read in place by the owner;
     /// written only by this type.
     var storedKeys: ContiguousArray<UInt64> = []
     /// Key → slot. Read in place by the owner; written only by this type.
     var table: IdentifierTable
 
+    /// An empty column, its identifiers kept as bits when their type allows unless
+    /// `keepingValues` (``IdentifierArray``).
     /// - Complexity: O(1).
-    init() {
+    init(keepingValues: Bool = false) {
         strategy = KeyStrategy.of(ID.self)
         isOwnKey = strategy.isOwnKey(for: ID.self)
         table = IdentifierTable()
+        ids = IdentifierArray(keepingValues: keepingValues)
     }
 
     /// A copy with arrays and table of its own, copied now: for an owner that copies right
@@ -157,7 +160,7 @@ struct IdentifierColumn<ID: Hashable> {
     /// - Complexity: O(1) expected.
     @inline(__always)
     func lookUp(_ id: ID, key: UInt64) -> Int32? {
-        table.slot(of: id, key: key) { ids[Int($0)] }
+        table.find(key) { ids.identifier(at: Int($0), equals: id) }
     }
 
     /// How many lookups ahead a batch prefetches: enough to cover a DRAM miss at a few ns
@@ -445,15 +448,6 @@ struct IdentifierColumn<ID: Hashable> {
         if !isOwnKey { storedKeys.replaceSubrange(range, with: newKeys) }
     }
 
-    /// Replaces the identifiers and keys in `range` with another column's identifiers (not
-    /// the table entries): identifiers kept as bits are not retained (their owners join this
-    /// column's).
-    /// - Complexity: O(range.count + new count + slots after the range).
-    mutating func replaceSubrange(_ range: Range<Int>, with newIDs: IdentifierArray<ID>, keys newKeys: some Collection<UInt64>) {
-        ids.replaceSubrange(range, with: newIDs)
-        if !isOwnKey { storedKeys.replaceSubrange(range, with: newKeys) }
-    }
-
     /// Drops the slots from `count` on (capacity stays; not the table entries).
     /// - Complexity: O(slots dropped).
     mutating func truncate(to count: Int) {
@@ -492,18 +486,19 @@ struct IdentifierColumn<ID: Hashable> {
     }
 
     /// Runs `body` with the identifiers' storage (moved only by
-    /// ``IdentifierArray/copy(in:from:to:)``) and the keys as 8-byte words, writable: the keys
-    /// are the key array, or the identifiers themselves when they are their own keys (then the
-    /// third argument, the key array, is empty). For moves that must keep both in step.
+    /// ``IdentifierArray/MutableStorage/copy(from:to:)``) and the keys as 8-byte words,
+    /// writable: the keys are the key array, or the identifiers themselves when they are their
+    /// own keys (then the third argument, the key array, is empty). For moves that must keep
+    /// both in step.
     /// - Complexity: O(1) plus `body`.
     @inline(__always)
     mutating func withUnsafeMutableSlots<R>(
-        _ body: (UnsafeMutableRawPointer?, UnsafeRawPointer?, UnsafeMutableBufferPointer<UInt64>) -> R
+        _ body: (IdentifierArray<ID>.MutableStorage, UnsafeRawPointer?, UnsafeMutableBufferPointer<UInt64>) -> R
     ) -> R {
         let own = isOwnKey
         return ids.withUnsafeMutableStorage { ids in
             storedKeys.withUnsafeMutableBufferPointer { storedKeys in
-                let keys = own ? UnsafeRawPointer(ids) : UnsafeRawPointer(storedKeys.baseAddress)
+                let keys = own ? UnsafeRawPointer(ids.base) : UnsafeRawPointer(storedKeys.baseAddress)
                 return body(ids, keys, storedKeys)
             }
         }

@@ -93,7 +93,7 @@ extension DiffableDataSourceSectionSnapshot {
         let visibleCount = storage.visibleCount
         guard visibleCount > 0 else { return [] }
         if visibleCount == storage.count { return items }
-        return storage.items.ids.withUnsafeBufferPointer { ids in
+        return storage.items.ids.values.withUnsafeBufferPointer { ids in
             [ItemIdentifierType](filling: visibleCount) { buffer, initialized in
                 storage.forEachVisibleRun { run in
                     (buffer.baseAddress! + initialized).initialize(from: ids.baseAddress! + run.lowerBound, count: run.count)

@@ -1,11 +1,9 @@
 extension DiffableDataSourceSectionSnapshot {
     /// Every item, depth-first: each item followed by its children's subtrees, in order.
-    /// - Complexity: O(1) for identifiers of plain bytes (integers, `UUID`): the result shares
-    ///   the outline's identifiers until either of them changes (the first structural change
-    ///   of the outline while the result is kept then copies them, O(n)). O(n) for identifiers
-    ///   holding references (a `String`), which the outline keeps as bits owned by the arrays
-    ///   they came from: the result is a copy.
-    public var items: [ItemIdentifierType] { Array(storage.items.ids.array) }
+    /// - Complexity: O(1): the result shares the outline's identifiers until either of them
+    ///   changes (the first structural change of the outline while the result is kept then
+    ///   copies them, O(n)).
+    public var items: [ItemIdentifierType] { Array(storage.items.ids.values) }
 
     /// The items at level 0, in order.
     /// - Complexity: O(root items): each step jumps over a whole subtree.

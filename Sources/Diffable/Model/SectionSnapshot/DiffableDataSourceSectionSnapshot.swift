@@ -66,6 +66,6 @@ extension DiffableDataSourceSectionSnapshot: Equatable {
         let left = lhs.storage, right = rhs.storage
         if left === right { return true }
         return left.count == right.count && left.levels == right.levels && left.expanded == right.expanded
-            && left.items.ids == right.items.ids
+            && left.items.ids.values == right.items.ids.values
     }
 }

@@ -3,7 +3,7 @@
 /// arrays (O(1), buffers shared). A ``SnapshotDifference`` keeps these, not the
 /// storage, to make its snapshots of the visible rows on request.
 struct OutlineRows<Item: Hashable> {
-    let ids: IdentifierArray<Item>
+    let ids: ContiguousArray<Item>
     let keys: ContiguousArray<UInt64>
     let sizes: ContiguousArray<Int32>
     let expanded: ExpansionBits

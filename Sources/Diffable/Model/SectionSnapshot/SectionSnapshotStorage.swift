@@ -25,7 +25,11 @@ final class SectionSnapshotStorage<Item: Hashable>: SnapshotStorageClass {
     /// the storage share the table until one of them changes its structure
     /// (``IdentifierColumn/makeTableUnique()``): a copy made to expand or collapse items (the
     /// usual reason to copy an outline) never copies it — 130 MB at 10^7 items.
-    @exclusivity(unchecked) var items = IdentifierColumn<Item>()
+    /// Kept as values whatever the type (``IdentifierArray``): `items` and the visible items of
+    /// an outline all expanded share the column's buffer. So the outline reads `items.ids.values`
+    /// in place: a call on `items.ids` in code not specialized for `Item` copies it (a retain
+    /// and a release more per lookup; see ``IdentifierColumn``).
+    @exclusivity(unchecked) var items = IdentifierColumn<Item>(keepingValues: true)
     /// Depth: 0 for root items.
     @exclusivity(unchecked) var levels: ContiguousArray<Int32> = []
     /// Position of the parent, -1 for root items.
@@ -50,13 +54,13 @@ final class SectionSnapshotStorage<Item: Hashable>: SnapshotStorageClass {
     func copy() -> SectionSnapshotStorage { SectionSnapshotStorage(copying: self) }
 
     var count: Int {
-        @inline(__always) get { items.ids.count }
+        @inline(__always) get { items.ids.values.count }
     }
 
     /// The identifier at `position`.
     /// - Complexity: O(1).
     @inline(__always)
-    func id(at position: Int) -> Item { items.ids[position] }
+    func id(at position: Int) -> Item { items.ids.values[position] }
 
     /// The key → position table (shared by copies until one changes the outline's structure).
     var table: IdentifierTable {
@@ -120,8 +124,8 @@ final class SectionSnapshotStorage<Item: Hashable>: SnapshotStorageClass {
         // comparing identifiers alone costs no cache miss when the guess is wrong.
         // The column's fields read in place (see IdentifierColumn); a non-injective strategy
         // always has stored keys.
-        if guess >= 0 && guess < items.ids.count && (items.strategy.isInjective || items.storedKeys[guess] == key)
-            && items.ids[guess] == item
+        if guess >= 0 && guess < items.ids.values.count && (items.strategy.isInjective || items.storedKeys[guess] == key)
+            && items.ids.values[guess] == item
         {
             hint.remember(guess)
             return guess
@@ -138,7 +142,7 @@ final class SectionSnapshotStorage<Item: Hashable>: SnapshotStorageClass {
         // The column's fields read in place, not through a call on it, and the table borrowed,
         // not retained (see IdentifierColumn).
         let slot = Unmanaged.passUnretained(items.table)._withUnsafeGuaranteedRef {
-            $0.slot(of: item, key: key) { items.ids[Int($0)] }
+            $0.slot(of: item, key: key) { items.ids.values[Int($0)] }
         }
         guard let found = slot else { return nil }
         hint.remember(Int(found))
@@ -162,7 +166,7 @@ final class SectionSnapshotStorage<Item: Hashable>: SnapshotStorageClass {
         var changes: [Int32] = []
         changes.reserveCapacity(items.count)
         let injective = self.items.strategy.isInjective
-        self.items.ids.withUnsafeBufferPointer { ids in
+        self.items.ids.values.withUnsafeBufferPointer { ids in
             self.items.withKeys { keys in
                 sizes.withUnsafeBufferPointer { sizes in
                     expanded.withUnsafeWords { words in
@@ -228,7 +232,7 @@ final class SectionSnapshotStorage<Item: Hashable>: SnapshotStorageClass {
 
     /// The arrays that decide the rows (shared, not copied).
     /// - Complexity: O(1).
-    var rows: OutlineRows<Item> { OutlineRows(ids: items.ids, keys: items.keyArray, sizes: sizes, expanded: expanded) }
+    var rows: OutlineRows<Item> { OutlineRows(ids: items.ids.values, keys: items.keyArray, sizes: sizes, expanded: expanded) }
 
     /// Calls `body` with each maximal run of consecutive visible positions, in order.
     /// - Complexity: O(visible items) (see ``OutlineRows/forEachVisibleRun(_:)``).
@@ -528,7 +532,7 @@ final class SectionSnapshotStorage<Item: Hashable>: SnapshotStorageClass {
 /// counted from the run's own roots (0) and parents as positions in the run (-1 for
 /// its roots).
 struct OutlineBlock<Item: Hashable> {
-    var ids: IdentifierArray<Item>
+    var ids: ContiguousArray<Item>
     var keys: ContiguousArray<UInt64>
     var levels: ContiguousArray<Int32>
     var parents: ContiguousArray<Int32>
@@ -540,7 +544,7 @@ struct OutlineBlock<Item: Hashable> {
     /// The whole of `storage` (arrays shared until written).
     /// - Complexity: O(1).
     init(_ storage: SectionSnapshotStorage<Item>) {
-        ids = storage.items.ids
+        ids = storage.items.ids.values
         keys = storage.items.keyArray
         levels = storage.levels
         parents = storage.parents
@@ -553,7 +557,7 @@ struct OutlineBlock<Item: Hashable> {
     init(_ storage: SectionSnapshotStorage<Item>, range: Range<Int>) {
         let baseLevel = range.isEmpty ? 0 : storage.levels[range.lowerBound]
         let offset = Int32(range.lowerBound)
-        ids = storage.items.ids.extracting(range)
+        ids = ContiguousArray(storage.items.ids.values[range])
         keys = storage.items.withKeys { ContiguousArray($0[range]) }
         levels = ContiguousArray(storage.levels[range].lazy.map { $0 - baseLevel })
         parents = ContiguousArray(storage.parents[range].lazy.map { $0 < offset ? -1 : $0 - offset })

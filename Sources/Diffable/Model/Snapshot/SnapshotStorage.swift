@@ -178,7 +178,8 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     func itemSlot(_ id: I, key: UInt64) -> Int32? {
         // The column's fields read in place, not through a call on it, and the table borrowed,
         // not retained (see IdentifierColumn).
-        Unmanaged.passUnretained(items.table)._withUnsafeGuaranteedRef { $0.slot(of: id, key: key) { items.ids[Int($0)] } }
+        // Compared in place: a copy of an identifier kept as bits costs a retain and a release.
+        Unmanaged.passUnretained(items.table)._withUnsafeGuaranteedRef { $0.find(key) { items.ids.identifier(at: Int($0), equals: id) } }
     }
 
     @inline(__always)
@@ -618,7 +619,7 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
                 func key(_ slot: Int) -> UInt64 { keys.unsafelyUnwrapped.load(fromByteOffset: slot &* 8, as: UInt64.self) }
                 for (refill, (hole, source)) in refills.enumerated() {
                     if refill + ahead < refills.count { table.prefetch(key(refills[refill + ahead].source)) }
-                    IdentifierArray<I>.copy(in: ids.unsafelyUnwrapped, from: source, to: hole)
+                    ids.copy(from: source, to: hole)
                     if !storedKeys.isEmpty { storedKeys[hole] = storedKeys[source] }
                     places[hole] = places[source]
                     table.update(key: key(hole), from: Int32(source), to: Int32(hole))

@@ -40,23 +40,20 @@ struct IdentifierArray<ID> {
     @usableFromInline var values: ContiguousArray<ID> = []
     /// The bits layout's identifiers and owners; nil in the values layout and while empty.
     @usableFromInline var bits: IdentifierBits?
-    /// Whether this array keeps its identifiers as bits when the type allows (see
-    /// ``writesBits``): an outline keeps values, whose whole-array reads (`items`, the visible
-    /// items of an outline all expanded) share the array's buffer in O(1).
-    @usableFromInline let usesBits: Bool
 
-    /// An empty array, keeping its identifiers as bits when the type allows unless
-    /// `keepingValues`.
     /// - Complexity: O(1).
     @inlinable
-    init(keepingValues: Bool = false) { usesBits = !keepingValues }
+    init() {}
 
-    /// Whether writes keep identifiers as bits: the type allows it and this array uses it (a
-    /// constant false, where the code is specialized, for plain-bytes types).
-    @inlinable
-    var writesBits: Bool {
-        @inline(__always) get { Self.storesBits && usesBits }
-    }
+    /// Whether writes keep identifiers as bits: the type allows it and the owner `allows` it
+    /// (a constant false, where the code is specialized, for plain-bytes types). Every write
+    /// takes the owner's choice as its `asBits` argument: an outline keeps values, whose
+    /// whole-array reads (`items`, the visible items of an outline all expanded) share the
+    /// array's buffer in O(1). Not a stored flag: one more field made the library's
+    /// unspecialized code copy a column through its type's value witnesses (its metadata
+    /// looked up), 2% more instructions for an `Int` change.
+    @inlinable @inline(__always)
+    static func writesBits(_ allows: Bool) -> Bool { storesBits && allows }
 
     /// Whether identifiers are kept as bits (see the type's notes): a type that holds references,
     /// can be moved as bytes, and whose stride is whole 8-byte words at most 8-aligned (every
@@ -90,7 +87,7 @@ struct IdentifierArray<ID> {
     @inlinable @inline(__always)
     mutating func uniqueBits() -> IdentifierBits {
         guard let existing = bits else {
-            assert(writesBits, "Diffable: the bits layout for identifiers kept as values")
+            assert(Self.storesBits, "Diffable: the bits layout for a type kept as values")
             let new = IdentifierBits()
             if !values.isEmpty {
                 new.words = values.withUnsafeBufferPointer { $0.withMemoryRebound(to: UInt64.self) { ContiguousArray($0) } }
@@ -189,8 +186,8 @@ struct IdentifierArray<ID> {
     /// Room for `capacity` identifiers in all.
     /// - Complexity: O(n) when it grows.
     @inlinable
-    mutating func reserveCapacity(_ capacity: Int) {
-        if writesBits {
+    mutating func reserveCapacity(_ capacity: Int, asBits: Bool) {
+        if Self.writesBits(asBits) {
             // An empty array stays without bits, so that a first append can take an array whole.
             if bits != nil || !values.isEmpty { uniqueBits().words.reserveCapacity(capacity * Self.wordsPerID) }
         } else {
@@ -201,8 +198,8 @@ struct IdentifierArray<ID> {
     /// Appends one identifier.
     /// - Complexity: O(1) amortized.
     @inlinable
-    mutating func append(_ id: ID) {
-        guard writesBits else { return values.append(id) }
+    mutating func append(_ id: ID, asBits: Bool) {
+        guard Self.writesBits(asBits) else { return values.append(id) }
         let bits = uniqueBits()
         values.append(id)
         bits.ownedCount += 1
@@ -231,11 +228,11 @@ struct IdentifierArray<ID> {
     /// alive.
     /// - Complexity: O(k) amortized, O(1) when taken whole.
     @inlinable
-    mutating func append(_ newIDs: [ID], sharing: Bool) {
+    mutating func append(_ newIDs: [ID], sharing: Bool, asBits: Bool) {
         let roomy = newIDs.capacity > 2 * newIDs.count
-        if (sharing || writesBits) && bits == nil && values.capacity == 0 && !roomy {
+        if (sharing || Self.writesBits(asBits)) && bits == nil && values.capacity == 0 && !roomy {
             values = ContiguousArray(newIDs)
-        } else if writesBits {
+        } else if Self.writesBits(asBits) {
             appendOwner(roomy ? newIDs.withUnsafeBufferPointer { ContiguousArray($0) } : ContiguousArray(newIDs))
         } else {
             appendValues(copiesOf: newIDs)
@@ -245,8 +242,8 @@ struct IdentifierArray<ID> {
     /// Appends copies of `newIDs`.
     /// - Complexity: O(k) amortized.
     @inlinable
-    mutating func append(contentsOf newIDs: some Collection<ID>) {
-        if writesBits { appendOwner(ContiguousArray(newIDs)) } else { appendValues(copiesOf: newIDs) }
+    mutating func append(contentsOf newIDs: some Collection<ID>, asBits: Bool) {
+        if Self.writesBits(asBits) { appendOwner(ContiguousArray(newIDs)) } else { appendValues(copiesOf: newIDs) }
     }
 
     /// Values layout: appends copies of `newIDs`, `String`s one at a time in code specialized
@@ -298,8 +295,8 @@ struct IdentifierArray<ID> {
     /// copy made into an array that becomes their owner).
     /// - Complexity: O(range.count + new count + identifiers after the range), plus the
     ///   owners' release, amortized.
-    mutating func replaceSubrange(_ range: Range<Int>, with newIDs: some Collection<ID>) {
-        guard writesBits else { return values.replaceSubrange(range, with: newIDs) }
+    mutating func replaceSubrange(_ range: Range<Int>, with newIDs: some Collection<ID>, asBits: Bool) {
+        guard Self.writesBits(asBits) else { return values.replaceSubrange(range, with: newIDs) }
         let owner = ContiguousArray(newIDs), width = Self.wordsPerID, bits = uniqueBits()
         let words = range.lowerBound * width..<range.upperBound * width
         owner.withUnsafeBufferPointer { ids in
@@ -316,16 +313,16 @@ struct IdentifierArray<ID> {
     /// Drops the identifiers from `count` on (capacity stays).
     /// - Complexity: O(identifiers dropped) in the values layout; O(1) in the bits layout,
     ///   plus the owners' release, amortized.
-    mutating func truncate(to count: Int) {
-        guard writesBits, bits != nil else { return values.removeSubrange(count...) }
+    mutating func truncate(to count: Int, asBits: Bool) {
+        guard Self.writesBits(asBits), bits != nil else { return values.removeSubrange(count...) }
         uniqueBits().words.removeSubrange((count * Self.wordsPerID)...)
         releaseUnusedOwners()
     }
 
     /// Swaps the identifiers at `i` and `j`.
     /// - Complexity: O(1).
-    mutating func swapAt(_ i: Int, _ j: Int) {
-        guard writesBits else { return values.swapAt(i, j) }
+    mutating func swapAt(_ i: Int, _ j: Int, asBits: Bool) {
+        guard Self.writesBits(asBits) else { return values.swapAt(i, j) }
         let width = Self.wordsPerID, bits = uniqueBits()
         precondition(Swift.max(i, j) < bits.words.count / width, "identifier slot out of range")
         for word in 0..<width { bits.words.swapAt(i * width + word, j * width + word) }
@@ -357,8 +354,8 @@ struct IdentifierArray<ID> {
     /// Runs `body` with the identifiers' storage, writable, for ``MutableStorage/copy(from:to:)``.
     /// - Complexity: O(1) plus `body` (O(n) when the storage was shared).
     @inline(__always)
-    mutating func withUnsafeMutableStorage<R>(_ body: (MutableStorage) -> R) -> R {
-        if writesBits {
+    mutating func withUnsafeMutableStorage<R>(asBits: Bool, _ body: (MutableStorage) -> R) -> R {
+        if Self.writesBits(asBits) {
             return uniqueBits().words.withUnsafeMutableBufferPointer {
                 body(MutableStorage(base: UnsafeMutableRawPointer($0.baseAddress), bitwise: true))
             }
@@ -372,8 +369,8 @@ struct IdentifierArray<ID> {
     /// one out and back in unchanged (``IdentifierColumn/hashValueKeysOfOwnCopies(from:)``).
     /// - Complexity: O(1) plus `body` (O(n) when the storage was shared).
     @inlinable @inline(__always)
-    mutating func withUnsafeMutableIdentifiers<R>(from first: Int, _ body: (UnsafeMutableBufferPointer<ID>) -> R) -> R {
-        guard writesBits else {
+    mutating func withUnsafeMutableIdentifiers<R>(from first: Int, asBits: Bool, _ body: (UnsafeMutableBufferPointer<ID>) -> R) -> R {
+        guard Self.writesBits(asBits) else {
             return values.withUnsafeMutableBufferPointer { body(UnsafeMutableBufferPointer(rebasing: $0[first...])) }
         }
         return uniqueBits().words.withUnsafeMutableBufferPointer { words in

@@ -25,9 +25,21 @@
 struct IdentifierColumn<ID: Hashable> {
     /// How identifiers become keys.
     let strategy: KeyStrategy
+    /// ``isOwnKey`` and ``keepsValues`` in one field: a third stored field beside the strategy
+    /// made the library's unspecialized code copy the column through its value witnesses (its
+    /// metadata looked up each time), 2% more instructions for an `Int` change at 10^3.
+    @usableFromInline let options: UInt8
     /// Whether each identifier is its own key (no separate key array). Only 64-bit integers
     /// are, and they are keyed injectively: a non-injective strategy always has stored keys.
-    let isOwnKey: Bool
+    var isOwnKey: Bool {
+        @inline(__always) get { options & 1 != 0 }
+    }
+    /// Whether identifiers holding references stay values, not bits (an outline's column: see
+    /// ``IdentifierArray/writesBits(_:)``); passed to every write of ``ids``.
+    @inlinable
+    var keepsValues: Bool {
+        @inline(__always) get { options & 2 != 0 }
+    }
     /// The identifiers by slot (their bits, for types holding references: ``IdentifierArray``).
     /// Read in place by the owner; written only by this type.
     @usableFromInline var ids: IdentifierArray<ID>
@@ -42,9 +54,9 @@ struct IdentifierColumn<ID: Hashable> {
     /// - Complexity: O(1).
     init(keepingValues: Bool = false) {
         strategy = KeyStrategy.of(ID.self)
-        isOwnKey = strategy.isOwnKey(for: ID.self)
+        options = (strategy.isOwnKey(for: ID.self) ? 1 : 0) | (keepingValues ? 2 : 0)
         table = IdentifierTable()
-        ids = IdentifierArray(keepingValues: keepingValues)
+        ids = IdentifierArray()
     }
 
     /// A copy with arrays and table of its own, copied now: for an owner that copies right
@@ -361,7 +373,7 @@ struct IdentifierColumn<ID: Hashable> {
     /// alone (an append may then share the caller's array: ``appendIdentifiers(_:sharing:)``).
     /// - Complexity: O(n) when it grows.
     mutating func reserveCapacity(_ capacity: Int, identifiers: Bool = true) {
-        if identifiers { ids.reserveCapacity(capacity) }
+        if identifiers { ids.reserveCapacity(capacity, asBits: !keepsValues) }
         if !isOwnKey { storedKeys.reserveCapacity(capacity) }
     }
 
@@ -369,7 +381,7 @@ struct IdentifierColumn<ID: Hashable> {
     /// - Complexity: O(1) amortized.
     @inline(__always)
     mutating func append(_ id: ID, key: UInt64) {
-        ids.append(id)
+        ids.append(id, asBits: !keepsValues)
         if !isOwnKey { storedKeys.append(key) }
     }
 
@@ -377,7 +389,7 @@ struct IdentifierColumn<ID: Hashable> {
     /// - Complexity: O(k) amortized.
     @inline(__always)
     mutating func append(contentsOf newIDs: some Collection<ID>, keys newKeys: some Collection<UInt64>) {
-        ids.append(contentsOf: newIDs)
+        ids.append(contentsOf: newIDs, asBits: !keepsValues)
         appendKeys(newKeys)
     }
 
@@ -407,7 +419,7 @@ struct IdentifierColumn<ID: Hashable> {
     /// - Complexity: O(1) when shared, else O(k) amortized.
     @inlinable
     mutating func appendIdentifiers(_ newIDs: [ID], sharing: Bool) {
-        ids.append(newIDs, sharing: sharing)
+        ids.append(newIDs, sharing: sharing, asBits: !keepsValues)
     }
 
     /// The `hashValue` keys of the identifiers from slot `first` on, each computed on the
@@ -419,7 +431,7 @@ struct IdentifierColumn<ID: Hashable> {
     @inlinable
     mutating func hashValueKeysOfOwnCopies(from first: Int) -> [UInt64] {
         let count = ids.count - first
-        return ids.withUnsafeMutableIdentifiers(from: first) { copies in
+        return ids.withUnsafeMutableIdentifiers(from: first, asBits: !keepsValues) { copies in
             [UInt64](filling: count) { keys, filled in
                 guard count > 0 else { return }
                 let copies = copies.baseAddress.unsafelyUnwrapped
@@ -444,14 +456,14 @@ struct IdentifierColumn<ID: Hashable> {
     /// Replaces the identifiers and keys in `range` (not the table entries).
     /// - Complexity: O(range.count + new count + slots after the range).
     mutating func replaceSubrange(_ range: Range<Int>, with newIDs: some Collection<ID>, keys newKeys: some Collection<UInt64>) {
-        ids.replaceSubrange(range, with: newIDs)
+        ids.replaceSubrange(range, with: newIDs, asBits: !keepsValues)
         if !isOwnKey { storedKeys.replaceSubrange(range, with: newKeys) }
     }
 
     /// Drops the slots from `count` on (capacity stays; not the table entries).
     /// - Complexity: O(slots dropped).
     mutating func truncate(to count: Int) {
-        ids.truncate(to: count)
+        ids.truncate(to: count, asBits: !keepsValues)
         if !isOwnKey { storedKeys.removeSubrange(count...) }
     }
 
@@ -459,8 +471,9 @@ struct IdentifierColumn<ID: Hashable> {
     /// front, in order, and drops the rest (not the table entries).
     /// - Complexity: O(n).
     mutating func compact(keeping runs: [Range<Int>]) {
-        let kept = Self.compact(keeping: runs) { ids.swapAt($0, $1) }
-        ids.truncate(to: kept)
+        let asBits = !keepsValues
+        let kept = Self.compact(keeping: runs) { ids.swapAt($0, $1, asBits: asBits) }
+        ids.truncate(to: kept, asBits: asBits)
         if !isOwnKey { Self.compact(&storedKeys, keeping: runs) }
     }
 
@@ -496,7 +509,7 @@ struct IdentifierColumn<ID: Hashable> {
         _ body: (IdentifierArray<ID>.MutableStorage, UnsafeRawPointer?, UnsafeMutableBufferPointer<UInt64>) -> R
     ) -> R {
         let own = isOwnKey
-        return ids.withUnsafeMutableStorage { ids in
+        return ids.withUnsafeMutableStorage(asBits: !keepsValues) { ids in
             storedKeys.withUnsafeMutableBufferPointer { storedKeys in
                 let keys = own ? UnsafeRawPointer(ids.base) : UnsafeRawPointer(storedKeys.baseAddress)
                 return body(ids, keys, storedKeys)

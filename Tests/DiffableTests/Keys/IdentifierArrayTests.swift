@@ -165,10 +165,11 @@ import Testing
         numbers.append([10, 11, 12], sharing: false)
         numbers.withUnsafeMutableStorage { $0.copy(from: 2, to: 0) }
         #expect(Array(numbers) == [12, 11, 12])
-        var kept = IdentifierArray<Tagged>(keepingValues: true)
-        kept.append((0..<4).map(watch.make), sharing: true)
-        kept.withUnsafeMutableStorage { $0.copy(from: 3, to: 1) }
-        kept.truncate(to: 3)
+        var kept = IdentifierArray<Tagged>()
+        kept.append((0..<4).map(watch.make), sharing: true, asBits: false)
+        kept.append(watch.make(4), asBits: false)
+        kept.withUnsafeMutableStorage(asBits: false) { $0.copy(from: 3, to: 1) }
+        kept.truncate(to: 3, asBits: false)
         #expect(kept.map(\.token.value) == [0, 3, 2])
         #expect(kept.bits == nil)
         kept = IdentifierArray()
@@ -184,7 +185,8 @@ import Testing
     func randomChangesMatchAPlainArray(seed: UInt64, keepingValues: Bool) {
         let watch = Watch()
         var generator = SplitMix64(seed: seed)
-        var ids = IdentifierArray<Tagged>(keepingValues: keepingValues)
+        var ids = IdentifierArray<Tagged>()
+        let asBits = !keepingValues
         var model: [Tagged] = []
         var next = 0
         for _ in 0..<400 {
@@ -193,27 +195,27 @@ import Testing
                 let first = next + 1
                 next += Int(generator.next() % 200)
                 let batch = (first..<next + 1).map(watch.make)
-                ids.append(batch, sharing: true)
+                ids.append(batch, sharing: true, asBits: asBits)
                 model += batch
             case 1:
                 let one = watch.make(next + 1)
                 next += 1
-                ids.append(one)
+                ids.append(one, asBits: asBits)
                 model.append(one)
             case 2 where !model.isEmpty:
                 let keep = Int(generator.next() % UInt64(model.count))
-                ids.truncate(to: keep)
+                ids.truncate(to: keep, asBits: asBits)
                 model.removeLast(model.count - keep)
             case 3 where model.count > 1:
                 let (i, j) = (Int(generator.next() % UInt64(model.count)), Int(generator.next() % UInt64(model.count)))
-                ids.swapAt(i, j)
+                ids.swapAt(i, j, asBits: asBits)
                 model.swapAt(i, j)
             case 4 where !model.isEmpty:
                 let lower = Int(generator.next() % UInt64(model.count))
                 let upper = lower + Int(generator.next() % UInt64(model.count - lower + 1))
                 let part = Array(model[lower..<upper])
                 let at = Int(generator.next() % UInt64(model.count + 1))
-                ids.replaceSubrange(at..<at, with: part)
+                ids.replaceSubrange(at..<at, with: part, asBits: asBits)
                 model.insert(contentsOf: part, at: at)
             default:
                 ids = ids.ownedCopy()
@@ -227,5 +229,21 @@ import Testing
         #expect(ids.count == live)
         ids = IdentifierArray()
         #expect(watch.alive == 0)
+    }
+}
+
+/// The writes of a column whose identifiers become bits when their type allows (a flat
+/// snapshot's), for the tests above.
+extension IdentifierArray {
+    fileprivate mutating func append(_ id: ID) { append(id, asBits: true) }
+    fileprivate mutating func append(_ newIDs: [ID], sharing: Bool) { append(newIDs, sharing: sharing, asBits: true) }
+    fileprivate mutating func append(contentsOf newIDs: some Collection<ID>) { append(contentsOf: newIDs, asBits: true) }
+    fileprivate mutating func truncate(to count: Int) { truncate(to: count, asBits: true) }
+    fileprivate mutating func swapAt(_ i: Int, _ j: Int) { swapAt(i, j, asBits: true) }
+    fileprivate mutating func replaceSubrange(_ range: Range<Int>, with newIDs: some Collection<ID>) {
+        replaceSubrange(range, with: newIDs, asBits: true)
+    }
+    fileprivate mutating func withUnsafeMutableStorage<R>(_ body: (MutableStorage) -> R) -> R {
+        withUnsafeMutableStorage(asBits: true, body)
     }
 }

@@ -118,7 +118,7 @@ extension OutlineRows {
         let sectionKeys = [sectionStrategy.key(section)], sections = [section], sectionSlots: [Int32] = [0]
         func flatForm(_ rows: Self) -> FlatSnapshot {
             let runs = rows.visibleRuns
-            let keys = rows.keys.withUnsafeBufferPointer { rows.visible($0, runs: runs) }
+            let keys = rows.visible(rows.keys, runs: runs)
             // Hashed keys are confirmed by `==` on the identifiers: reach them by outline position.
             return FlatSnapshot(
                 sectionKeys: sectionKeys, sectionSlots: sectionSlots, itemKeys: keys,

@@ -81,7 +81,7 @@ struct IdentifierArray<ID> {
 
     /// The bits layout's state, made this array's own for a write (``storesBits`` types only).
     /// Created when there is none: an array taken whole by the first append (see
-    /// ``append(_:sharing:)``) then has its bits copied into ``IdentifierBits/words`` and stays
+    /// ``append(_:sharing:asBits:)``) then has its bits copied into ``IdentifierBits/words`` and stays
     /// in ``values`` as their owner.
     /// - Complexity: O(1), or O(n) bytes copied the first time after an array was taken whole.
     @inlinable @inline(__always)
@@ -113,11 +113,6 @@ struct IdentifierArray<ID> {
             return values.count
         }
     }
-
-    /// Whether there are no identifiers.
-    /// - Complexity: O(1).
-    @inlinable
-    var isEmpty: Bool { count == 0 }
 
     /// Identifiers that fit before the storage grows.
     /// - Complexity: O(1).
@@ -271,7 +266,14 @@ struct IdentifierArray<ID> {
         owner.withUnsafeBufferPointer { ids in
             ids.withMemoryRebound(to: UInt64.self) { bits.words.append(contentsOf: $0) }
         }
-        bits.owners.append(Self.storageObject(owner))
+        Self.keep(owner, in: bits)
+    }
+
+    /// Bits layout: keeps `owner` alive as the owner of identifiers whose bits are in `bits`.
+    /// - Complexity: O(1) amortized.
+    @inlinable @inline(__always)
+    static func keep(_ owner: ContiguousArray<ID>, in bits: IdentifierBits) {
+        bits.owners.append(storageObject(owner))
         bits.ownedCount += owner.count
     }
 
@@ -303,10 +305,7 @@ struct IdentifierArray<ID> {
             if ids.isEmpty { return bits.words.removeSubrange(words) }
             ids.withMemoryRebound(to: UInt64.self) { bits.words.replaceSubrange(words, with: $0) }
         }
-        if !owner.isEmpty {
-            bits.owners.append(Self.storageObject(owner))
-            bits.ownedCount += owner.count
-        }
+        if !owner.isEmpty { Self.keep(owner, in: bits) }
         releaseUnusedOwners()
     }
 
@@ -439,14 +438,5 @@ extension IdentifierArray: RandomAccessCollection {
     @inlinable
     func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<ID>) throws -> R) rethrows -> R? {
         try withUnsafeBufferPointer { (ids) throws -> R in try body(ids) }
-    }
-}
-
-extension IdentifierArray: Equatable where ID: Equatable {
-    /// Equal when the identifiers are, in order.
-    /// - Complexity: O(n).
-    @inlinable
-    static func == (left: IdentifierArray, right: IdentifierArray) -> Bool {
-        left.withUnsafeBufferPointer { left in right.withUnsafeBufferPointer { left.elementsEqual($0) } }
     }
 }

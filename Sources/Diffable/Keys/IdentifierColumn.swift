@@ -412,8 +412,9 @@ struct IdentifierColumn<ID: Hashable> {
     /// copy is made; copy-on-write copies the column on its next change, as the append would
     /// have, so no caller that writes the identifiers in place
     /// (``hashValueKeysOfOwnCopies(from:)``) may share. Identifiers holding references are
-    /// copied as bits whatever `sharing` says, the array kept as their owner
-    /// (``IdentifierArray``): neither retained now nor released one by one with the snapshot.
+    /// handled whatever `sharing` says (``IdentifierArray/append(_:sharing:asBits:)``): taken
+    /// whole by an empty column, otherwise copied as bits with the array kept as their owner;
+    /// either way neither retained now nor released one by one with the snapshot.
     /// An array with more than twice its count in spare room is copied: the snapshot would
     /// keep that room alive.
     /// - Complexity: O(1) when shared, else O(k) amortized.

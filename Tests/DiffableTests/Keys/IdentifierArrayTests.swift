@@ -107,8 +107,18 @@ import Testing
         taken.append((0..<100).map(watch.make), sharing: true)
         taken.truncate(to: 30)
         #expect(watch.alive == 10 + 30)
+
+        // An array taken whole, then written: its identifiers count as owned, so dropping
+        // most of them lets it go as it would an owner appended later.
+        var converted = IdentifierArray<Tagged>()
+        converted.append((0..<total).map(watch.make), sharing: true)
+        converted.append(watch.make(total))
+        converted.truncate(to: 5)
+        #expect(watch.alive == 10 + 30 + 5)
+        #expect(converted.map(\.token.value) == Array(0..<5))
         ids.removeAll()
         taken.removeAll()
+        converted.removeAll()
         #expect(watch.alive == 0)
     }
 

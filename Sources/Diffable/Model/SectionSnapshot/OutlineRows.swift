@@ -60,13 +60,15 @@ struct OutlineRows<Item: Hashable> {
 
     /// The elements of `array` (one per item) at the visible positions, in order.
     /// - Complexity: O(visible items), one allocation.
-    func visible<T>(_ array: UnsafeBufferPointer<T>, runs: [Range<Int>]) -> [T] {
+    func visible<T>(_ array: ContiguousArray<T>, runs: [Range<Int>]) -> [T] {
         let total = runs.reduce(0) { $0 + $1.count }
         guard total > 0 else { return [] }
-        return [T](filling: total) { buffer, initialized in
-            for run in runs {
-                (buffer.baseAddress! + initialized).initialize(from: array.baseAddress! + run.lowerBound, count: run.count)
-                initialized += run.count
+        return array.withUnsafeBufferPointer { array in
+            [T](filling: total) { buffer, initialized in
+                for run in runs {
+                    (buffer.baseAddress! + initialized).initialize(from: array.baseAddress! + run.lowerBound, count: run.count)
+                    initialized += run.count
+                }
             }
         }
     }
@@ -95,8 +97,7 @@ struct OutlineRows<Item: Hashable> {
         let rows = DiffableDataSourceSnapshot<SectionIdentifierType, Item>()
         let flat = rows.storage
         let runs = visibleRuns
-        let visibleIDs = ids.withUnsafeBufferPointer { visible($0, runs: runs) }
-        let visibleKeys = keys.withUnsafeBufferPointer { visible($0, runs: runs) }
+        let visibleIDs = visible(ids, runs: runs), visibleKeys = visible(keys, runs: runs)
         do {
             try flat.reserveSections(1)
             try flat.reserveItems(visibleIDs.count)

@@ -259,30 +259,28 @@ struct IdentifierColumn<ID: Hashable> {
     /// - Complexity: O(newKeys.count) expected.
     @inline(__always)
     mutating func claimKeys(_ newKeys: UnsafeBufferPointer<UInt64>, first: Int) -> Bool {
-        claim(newKeys, first: first)
-    }
-
-    /// ``claimKeys(_:first:)`` for callers inside the column that hold its keys borrowed.
-    @inline(__always)
-    private func claim(_ newKeys: UnsafeBufferPointer<UInt64>, first: Int) -> Bool {
         if newKeys.count == 1 { return borrowTable { $0.insertUnlessCandidate(key: newKeys[0], slot: Int32(first)) } }
-        return insertBatchOrNothing(newKeys, first: first)
+        return withKeysAndTable { known, table in Self.insertBatchOrNothing(newKeys, first: first, known: known, table: table) }
     }
 
     /// Inserts `newKeys[i]` → `first + i` in one prefetched batch when no key meets an entry
     /// or an earlier one of them; otherwise takes back what the batch inserted and returns false.
-    /// Always inlined: called out of line from the library's unspecialized code, it would look
+    /// `known` are the column's keys, borrowed in place by the caller (a non-mutating call
+    /// from the library's unspecialized code would work on a copy of the column: a retain and
+    /// a release of each of its buffers per batch). Always inlined: out of line, it would look
     /// up the column's generic metadata on every batch (about 330 instructions).
     /// - Complexity: O(newKeys.count) expected.
     @inline(__always)
-    private func insertBatchOrNothing(_ newKeys: UnsafeBufferPointer<UInt64>, first: Int) -> Bool {
+    private static func insertBatchOrNothing(
+        _ newKeys: UnsafeBufferPointer<UInt64>, first: Int, known: UnsafeBufferPointer<UInt64>, table: IdentifierTable
+    ) -> Bool {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: newKeys.count) { conflicts in
-            let inserted = enterBatch(newKeys, first: first, conflicts: conflicts.baseAddress!)
+            let inserted = enterBatch(newKeys, first: first, known: known, table: table, conflicts: conflicts.baseAddress!)
             if inserted == newKeys.count { return true }
             // Entries took consecutive slots, skipping the conflicting keys.
             var value = Int32(first)
             for (key, conflict) in zip(newKeys, conflicts) where conflict == 0 {
-                borrowTable { $0.remove(key: key, slot: value) }
+                table.remove(key: key, slot: value)
                 value += 1
             }
             return false
@@ -296,14 +294,19 @@ struct IdentifierColumn<ID: Hashable> {
     /// consecutive slots in their own order. The table must have room.
     /// - Returns: the number of keys entered.
     /// - Complexity: O(newKeys.count) expected, probes prefetched.
-    @inline(__always)  // see insertBatchOrNothing(_:first:)
-    func enterBatch(_ newKeys: UnsafeBufferPointer<UInt64>, first: Int, conflicts: UnsafeMutablePointer<UInt8>) -> Int {
-        withKeys { known in
-            borrowTable {
-                $0.insertBatch(
-                    newKeys, firstSlot: Int32(first), knownKeys: UnsafeBufferPointer(rebasing: known.prefix(first)), conflicts: conflicts)
-            }
-        }
+    @inline(__always)  // see insertBatchOrNothing(_:first:known:table:)
+    mutating func enterBatch(_ newKeys: UnsafeBufferPointer<UInt64>, first: Int, conflicts: UnsafeMutablePointer<UInt8>) -> Int {
+        withKeysAndTable { known, table in Self.enterBatch(newKeys, first: first, known: known, table: table, conflicts: conflicts) }
+    }
+
+    /// ``enterBatch(_:first:conflicts:)`` with the column's keys and table borrowed.
+    @inline(__always)
+    private static func enterBatch(
+        _ newKeys: UnsafeBufferPointer<UInt64>, first: Int, known: UnsafeBufferPointer<UInt64>, table: IdentifierTable,
+        conflicts: UnsafeMutablePointer<UInt8>
+    ) -> Int {
+        let knownKeys = UnsafeBufferPointer(rebasing: known.prefix(first))
+        return table.insertBatch(newKeys, firstSlot: Int32(first), knownKeys: knownKeys, conflicts: conflicts)
     }
 
     /// Adds the table entries of the (distinct, not yet entered) identifiers at `slots`;
@@ -312,7 +315,11 @@ struct IdentifierColumn<ID: Hashable> {
     mutating func addTableEntries(_ slots: Range<Int>) {
         // A batch is prefetched; when it meets a conflict (a hash collision) it changes nothing,
         // and the entries go in one by one.
-        if slots.count > 64, withKeys({ claim(UnsafeBufferPointer(rebasing: $0[slots]), first: slots.lowerBound) }) {
+        if slots.count > 64,
+            withKeysAndTable({ keys, table in
+                Self.insertBatchOrNothing(UnsafeBufferPointer(rebasing: keys[slots]), first: slots.lowerBound, known: keys, table: table)
+            })
+        {
             return
         }
         withKeysAndTable { keys, table in

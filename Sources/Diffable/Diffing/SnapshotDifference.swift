@@ -43,8 +43,8 @@ public struct SnapshotDifference<SectionIdentifierType: Hashable, ItemIdentifier
     let itemsOldToNew: ResultArray<Int32>
     let itemsNewToOld: ResultArray<Int32>
     let itemsInPlace: Bool
-    let oldSectionToNew: [Int32]
-    let newSectionToOld: [Int32]
+    let oldSectionToNew: ResultArray<Int32>
+    let newSectionToOld: ResultArray<Int32>
     let oldStarts: [UInt32]
     let newStarts: [UInt32]
 
@@ -54,13 +54,14 @@ public struct SnapshotDifference<SectionIdentifierType: Hashable, ItemIdentifier
     ) {
         self.init(
             old: old, new: new, batches: batches, oldItemToNew: ResultArray(oldItemToNew), newItemToOld: ResultArray(newItemToOld),
-            itemsInPlace: itemsInPlace, oldSectionToNew: oldSectionToNew, newSectionToOld: newSectionToOld, oldStarts: oldStarts,
-            newStarts: newStarts)
+            itemsInPlace: itemsInPlace, oldSectionToNew: ResultArray(oldSectionToNew), newSectionToOld: ResultArray(newSectionToOld),
+            oldStarts: oldStarts, newStarts: newStarts)
     }
 
     init(
         old: Side, new: Side, batches: [BatchUpdate], oldItemToNew: ResultArray<Int32>, newItemToOld: ResultArray<Int32>,
-        itemsInPlace: Bool = false, oldSectionToNew: [Int32], newSectionToOld: [Int32], oldStarts: [UInt32], newStarts: [UInt32]
+        itemsInPlace: Bool = false, oldSectionToNew: ResultArray<Int32>, newSectionToOld: ResultArray<Int32>, oldStarts: [UInt32],
+        newStarts: [UInt32]
     ) {
         (oldSide, newSide, self.batches, self.itemsInPlace) = (old, new, batches, itemsInPlace)
         (itemsOldToNew, itemsNewToOld, self.oldSectionToNew, self.newSectionToOld) = (

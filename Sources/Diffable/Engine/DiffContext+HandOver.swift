@@ -89,12 +89,27 @@ final class HandedOverMemory: @unchecked Sendable {
     deinit { free(base) }
 }
 
+/// The copies of a diff's results that no context handed over, in one allocation with the
+/// object that owns them (a block of their own beside its owner was one allocation more).
+final class CopiedResultMemory: ManagedBuffer<Void, UInt64> {
+    /// Room for `bytes` bytes, 8-aligned.
+    /// - Complexity: O(1) besides the allocator.
+    static func make(bytes: Int) -> CopiedResultMemory {
+        unsafeDowncast(create(minimumCapacity: (bytes + 7) / 8) { _ in }, to: CopiedResultMemory.self)
+    }
+
+    /// The first byte, valid while the object lives (its elements never move).
+    /// - Complexity: O(1).
+    var base: UnsafeMutableRawPointer { withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) } }
+}
+
 /// A read-only array of a diff's results: a Swift array, or `count` elements of a block a
-/// diff context handed over (never copied).
+/// diff context handed over or of the result's copies (never copied again).
 struct ResultArray<Element>: RandomAccessCollection, @unchecked Sendable {
     private let array: [Element]
     private let memory: UnsafePointer<Element>?
-    private let owner: HandedOverMemory?
+    /// What keeps `memory` alive: a ``HandedOverMemory`` or a ``CopiedResultMemory``.
+    private let owner: AnyObject?
     let endIndex: Int
 
     /// - Complexity: O(1).
@@ -105,9 +120,20 @@ struct ResultArray<Element>: RandomAccessCollection, @unchecked Sendable {
     /// The first `count` elements of `memory` (which must hold them, initialized).
     /// - Complexity: O(1).
     init(_ memory: HandedOverMemory, count: Int) {
+        self.init(owner: memory, base: memory.base, count: count)
+    }
+
+    /// The `count` elements of `memory` from `byteOffset` on (which must hold them,
+    /// initialized): the copies of one result share it.
+    /// - Complexity: O(1).
+    init(_ memory: CopiedResultMemory, byteOffset: Int, count: Int) {
+        self.init(owner: memory, base: memory.base + byteOffset, count: count)
+    }
+
+    private init(owner: AnyObject, base: UnsafeMutableRawPointer, count: Int) {
         array = []
-        self.memory = UnsafePointer(memory.base.assumingMemoryBound(to: Element.self))
-        owner = memory
+        memory = UnsafePointer(base.bindMemory(to: Element.self, capacity: count))
+        self.owner = owner
         endIndex = count
     }
 

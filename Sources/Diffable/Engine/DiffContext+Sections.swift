@@ -185,29 +185,60 @@ extension DiffContext {
         // A context too large to be kept hands its item maps and paths over (no copy made
         // while its scratch is allocated); otherwise they are copied and it stays warm.
         let handOver = handsOverResults ? allocations : nil
-        let packed = Self.packedPaths(result.structural, result.refresh, handingOver: handOver)
-        func copy(_ pointer: UnsafePointer<Int32>?, _ count: Int) -> [Int32] {
-            count == 0 ? [] : Array(UnsafeBufferPointer(start: pointer, count: count))
-        }
-        func itemMap(_ pointer: UnsafePointer<Int32>?, _ count: Int) -> ResultArray<Int32> {
-            if count > 0, let memory = handOver?.takeBlock(at: pointer, bytes: count * MemoryLayout<Int32>.stride) {
-                return ResultArray(memory, count: count)
-            }
-            return ResultArray(copy(pointer, count))
-        }
+        let lists = PathLists(structural: result.structural, refresh: result.refresh)
         // A valid batch without structural operations leaves every item where it was: the
         // item maps are the identity, not worth copying (2 × 4 MB at 10^6 items).
         let itemsInPlace = result.has_structural == 0
         let itemMaps = maps && !itemsInPlace
+        let oldItems = itemMaps ? oldFlat.itemKeys.count : 0, newItems = itemMaps ? newFlat.itemKeys.count : 0
+        let handedPaths = handOver.flatMap { Self.handedOver(lists, $0) }
+        let handedOld = Self.handedOverMap(result.old_item_to_new, count: oldItems, from: handOver)
+        let handedNew = Self.handedOverMap(result.new_item_to_old, count: newItems, from: handOver)
+        // The rest is copied, the paths list after list (read in place: ``PathLists``).
+        var pathCount = 0
+        let copiedRanges = lists.ranges { list in
+            defer { pathCount += list.count }
+            return pathCount..<(pathCount + list.count)
+        }
+        var copies = ResultCopies()
+        let paths = copies.add(PackedIndexPath.self, count: handedPaths == nil ? pathCount : 0)
+        let oldMap = copies.add(Int32.self, count: handedOld == nil ? oldItems : 0)
+        let newMap = copies.add(Int32.self, count: handedNew == nil ? newItems : 0)
+        let oldSectionMap = copies.add(Int32.self, count: maps ? oldFlat.sectionKeys.count : 0)
+        let newSectionMap = copies.add(Int32.self, count: maps ? newFlat.sectionKeys.count : 0)
+        copies.allocate(keepingApart: paths)
+        for index in 0..<PathLists.count where paths.count > 0 {
+            let list = lists[index]
+            copies.copy(list.pointer, count: list.count, into: paths, at: copiedRanges[index].lowerBound)
+        }
+        copies.copy(result.old_item_to_new, count: oldMap.count, into: oldMap)
+        copies.copy(result.new_item_to_old, count: newMap.count, into: newMap)
+        copies.copy(result.old_section_to_new, count: oldSectionMap.count, into: oldSectionMap)
+        copies.copy(result.new_section_to_old, count: newSectionMap.count, into: newSectionMap)
+        let ranges =
+            handedPaths.map { (structural: $0.structural, refresh: $0.refresh) }
+            ?? (structural: copiedRanges.structural, refresh: copiedRanges.refresh)
         return SectionsDiffResult(
-            paths: packed.paths,
-            structural: result.has_structural != 0 ? Self.batch(result.structural, items: packed.structural) : nil,
-            refresh: result.has_refresh != 0 ? Self.batch(result.refresh, items: packed.refresh) : nil,
+            paths: handedPaths?.paths ?? copies.array(paths),
+            structural: result.has_structural != 0 ? Self.batch(result.structural, items: ranges.structural) : nil,
+            refresh: result.has_refresh != 0 ? Self.batch(result.refresh, items: ranges.refresh) : nil,
             itemsInPlace: itemsInPlace,
-            oldItemToNew: itemMaps ? itemMap(result.old_item_to_new, oldFlat.itemKeys.count) : ResultArray([]),
-            newItemToOld: itemMaps ? itemMap(result.new_item_to_old, newFlat.itemKeys.count) : ResultArray([]),
-            oldSectionToNew: maps ? copy(result.old_section_to_new, oldFlat.sectionKeys.count) : [],
-            newSectionToOld: maps ? copy(result.new_section_to_old, newFlat.sectionKeys.count) : [])
+            oldItemToNew: handedOld ?? copies.array(oldMap),
+            newItemToOld: handedNew ?? copies.array(newMap),
+            oldSectionToNew: copies.array(oldSectionMap),
+            newSectionToOld: copies.array(newSectionMap))
+    }
+
+    /// The item map of `count` entries at `pointer` as the block `allocations` hands over,
+    /// or nil (nothing to hand over, or not a block of the context: the caller copies it).
+    /// - Complexity: O(1) expected.
+    private static func handedOverMap(_ pointer: UnsafePointer<Int32>?, count: Int, from allocations: ContextAllocations?)
+        -> ResultArray<Int32>?
+    {
+        guard count > 0, let memory = allocations?.takeBlock(at: pointer, bytes: count * MemoryLayout<Int32>.stride) else {
+            return nil
+        }
+        return ResultArray(memory, count: count)
     }
 
     /// A C batch: section lists copied into Swift arrays, item lists as the ranges given.
@@ -225,72 +256,78 @@ extension DiffContext {
             items: items)
     }
 
-    /// The item paths of both batches of a diff in one packed array, and each list's range:
-    /// the context's own block of paths when `allocations` is given and hands it over (the C
-    /// planner writes every list of both batches into one block, in this order), otherwise
-    /// one allocation and a memory copy per list.
-    /// - Complexity: O(1) handed over, O(item operations) copied.
-    private static func packedPaths(_ structural: dfc_batch, _ refresh: dfc_batch, handingOver allocations: ContextAllocations?) -> (
-        paths: ResultArray<PackedIndexPath>, structural: SectionsDiffResult.ItemRanges, refresh: SectionsDiffResult.ItemRanges
-    ) {
-        precondition(MemoryLayout<PackedIndexPath>.stride == MemoryLayout<dfc_index_path>.stride)
-        func lists(_ batch: dfc_batch) -> [(UnsafePointer<dfc_index_path>?, Int)] {
-            [
-                (batch.delete_items, batch.delete_item_count), (batch.insert_items, batch.insert_item_count),
-                (batch.move_item_from, batch.move_item_count), (batch.move_item_to, batch.move_item_count),
-                (batch.reload_items, batch.reload_item_count), (batch.reconfigure_items, batch.reconfigure_item_count),
-            ]
-        }
-        let all = lists(structural) + lists(refresh)
-        func batchRanges(_ ranges: [Range<Int>], _ first: Int) -> SectionsDiffResult.ItemRanges {
-            SectionsDiffResult.ItemRanges(
-                delete: ranges[first], insert: ranges[first + 1], moveFrom: ranges[first + 2], moveTo: ranges[first + 3],
-                reload: ranges[first + 4], reconfigure: ranges[first + 5])
-        }
-        if let allocations, let taken = handedOver(all, allocations) {
-            let total = taken.ranges.map(\.upperBound).max() ?? 0
-            return (
-                ResultArray(taken.memory, count: total), batchRanges(taken.ranges, 0), batchRanges(taken.ranges, 6)
-            )
-        }
-        var ranges: [Range<Int>] = []
-        ranges.reserveCapacity(all.count)  // one allocation, not one per growth
-        let packed = [PackedIndexPath](filling: all.reduce(0) { $0 + $1.1 }) { buffer, initialized in
-            var next = 0
-            for (pointer, count) in all {
-                if let pointer, count > 0 {
-                    UnsafeMutableRawPointer(buffer.baseAddress! + next).copyMemory(
-                        from: pointer, byteCount: count * MemoryLayout<dfc_index_path>.stride)
-                }
-                ranges.append(next..<(next + count))
-                next += count
-            }
-            initialized = next
-        }
-        return (ResultArray(packed), batchRanges(ranges, 0), batchRanges(ranges, 6))
-    }
-
-    /// The context's block holding every non-empty list, taken from `allocations`, and each
+    /// The context's block holding every non-empty list, taken from `allocations`, with each
     /// list's range in it (an empty list: an empty range); nil when the lists are not all in
     /// one block of the context, or all empty.
     /// - Complexity: O(1) (12 lists).
-    private static func handedOver(_ lists: [(UnsafePointer<dfc_index_path>?, Int)], _ allocations: ContextAllocations) -> (
-        memory: HandedOverMemory, ranges: [Range<Int>]
+    private static func handedOver(_ lists: PathLists, _ allocations: ContextAllocations) -> (
+        paths: ResultArray<PackedIndexPath>, structural: SectionsDiffResult.ItemRanges, refresh: SectionsDiffResult.ItemRanges
     )? {
-        let used = lists.compactMap { pointer, count in count > 0 ? pointer : nil }
-        guard let base = used.min(), let size = allocations.blockSize(at: base) else { return nil }
-        var ranges: [Range<Int>] = []
-        for (pointer, count) in lists {
-            guard count > 0, let pointer else {
-                ranges.append(0..<0)
-                continue
-            }
-            let start = pointer - base
-            guard (start + count) * MemoryLayout<dfc_index_path>.stride <= size else { return nil }
-            ranges.append(start..<(start + count))
+        var lowest: UnsafePointer<dfc_index_path>?
+        for index in 0..<PathLists.count {
+            let list = lists[index]
+            if list.count > 0, let pointer = list.pointer, lowest.map({ pointer < $0 }) ?? true { lowest = pointer }
         }
-        let end = ranges.map(\.upperBound).max() ?? 0
-        guard let memory = allocations.takeBlock(at: base, bytes: end * MemoryLayout<dfc_index_path>.stride) else { return nil }
-        return (memory, ranges)
+        guard let base = lowest, let size = allocations.blockSize(at: base) else { return nil }
+        var fits = true, end = 0
+        let ranges = lists.ranges { list in
+            guard list.count > 0, let pointer = list.pointer else { return 0..<0 }
+            let start = pointer - base
+            if (start + list.count) * MemoryLayout<dfc_index_path>.stride > size { fits = false }
+            end = Swift.max(end, start + list.count)
+            return start..<(start + list.count)
+        }
+        guard fits, let memory = allocations.takeBlock(at: base, bytes: end * MemoryLayout<dfc_index_path>.stride) else { return nil }
+        return (ResultArray(memory, count: end), ranges.structural, ranges.refresh)
+    }
+
+    /// The twelve item-path lists of a diff's two batches, in the order the C planner writes
+    /// them (each batch's deletes, inserts, move sources, move destinations, reloads,
+    /// reconfigures), read in place from the batches.
+    private struct PathLists {
+        static var count: Int { 12 }
+        let structural: dfc_batch, refresh: dfc_batch
+
+        /// The list at `index` (`0..<12`): its first path and its length.
+        subscript(index: Int) -> (pointer: UnsafePointer<dfc_index_path>?, count: Int) {
+            let batch = index < 6 ? structural : refresh
+            switch index % 6 {
+            case 0: return (batch.delete_items, batch.delete_item_count)
+            case 1: return (batch.insert_items, batch.insert_item_count)
+            case 2: return (batch.move_item_from, batch.move_item_count)
+            case 3: return (batch.move_item_to, batch.move_item_count)
+            case 4: return (batch.reload_items, batch.reload_item_count)
+            default: return (batch.reconfigure_items, batch.reconfigure_item_count)
+            }
+        }
+
+        /// Each list's range, `range(list)` called once a list in order, as both batches' ranges.
+        func ranges(_ range: ((pointer: UnsafePointer<dfc_index_path>?, count: Int)) -> Range<Int>) -> Ranges {
+            func batch(_ first: Int) -> SectionsDiffResult.ItemRanges {
+                SectionsDiffResult.ItemRanges(
+                    delete: range(self[first]), insert: range(self[first + 1]), moveFrom: range(self[first + 2]),
+                    moveTo: range(self[first + 3]), reload: range(self[first + 4]), reconfigure: range(self[first + 5]))
+            }
+            let structural = batch(0)
+            return Ranges(structural: structural, refresh: batch(6))
+        }
+
+        /// Both batches' ranges, readable by list index as well.
+        struct Ranges {
+            let structural: SectionsDiffResult.ItemRanges, refresh: SectionsDiffResult.ItemRanges
+
+            /// The range of the list at `index` (`0..<12`).
+            subscript(index: Int) -> Range<Int> {
+                let ranges = index < 6 ? structural : refresh
+                switch index % 6 {
+                case 0: return ranges.delete
+                case 1: return ranges.insert
+                case 2: return ranges.moveFrom
+                case 3: return ranges.moveTo
+                case 4: return ranges.reload
+                default: return ranges.reconfigure
+                }
+            }
+        }
     }
 }

@@ -30,5 +30,5 @@ struct SectionsDiffResult {
     var itemsInPlace: Bool
     /// Position maps (-1: none); all empty when the caller asked for the batches alone.
     var oldItemToNew: ResultArray<Int32>, newItemToOld: ResultArray<Int32>
-    var oldSectionToNew: [Int32], newSectionToOld: [Int32]
+    var oldSectionToNew: ResultArray<Int32>, newSectionToOld: ResultArray<Int32>
 }

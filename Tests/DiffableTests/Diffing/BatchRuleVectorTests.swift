@@ -286,8 +286,9 @@ import Testing
         let difference = new.difference(from: old)
         let broken = SnapshotDifference(
             old: old, new: new, batches: [], oldItemToNew: difference.oldItemToNew,
-            newItemToOld: difference.newItemToOld, itemsInPlace: difference.itemsInPlace, oldSectionToNew: difference.oldSectionToNew,
-            newSectionToOld: difference.newSectionToOld, oldStarts: difference.oldStarts,
+            newItemToOld: difference.newItemToOld, itemsInPlace: difference.itemsInPlace,
+            oldSectionToNew: Array(difference.oldSectionToNew),
+            newSectionToOld: Array(difference.newSectionToOld), oldStarts: difference.oldStarts,
             newStarts: difference.newStarts)
         var view = Simulator()
         view.reloadData(old)

@@ -20,7 +20,8 @@ import Testing
             ? a.old == b.old && a.new == b.new
             : a.old.numberOfItems == b.old.numberOfItems && a.new.numberOfItems == b.new.numberOfItems
         return sameSnapshots && a.batches == b.batches && itemMaps(a) == itemMaps(b)
-            && a.oldSectionToNew == b.oldSectionToNew && a.newSectionToOld == b.newSectionToOld && a.oldStarts == b.oldStarts
+            && Array(a.oldSectionToNew) == Array(b.oldSectionToNew) && Array(a.newSectionToOld) == Array(b.newSectionToOld)
+            && a.oldStarts == b.oldStarts
             && a.newStarts == b.newStarts
     }
 

@@ -206,7 +206,7 @@ extension DiffContext {
         let newMap = copies.add(Int32.self, count: handedNew == nil ? newItems : 0)
         let oldSectionMap = copies.add(Int32.self, count: maps ? oldFlat.sectionKeys.count : 0)
         let newSectionMap = copies.add(Int32.self, count: maps ? newFlat.sectionKeys.count : 0)
-        copies.allocate(keepingApart: paths)
+        copies.allocate()
         for index in 0..<PathLists.count where paths.count > 0 {
             let list = lists[index]
             copies.copy(list.pointer, count: list.count, into: paths, at: copiedRanges[index].lowerBound)

@@ -174,10 +174,9 @@ where Item.ID: Sendable {
         let values = target.snapshot, operation = target.operation
         let newFlat = prepared?.take() ?? keyedByID(values)
         let oldFlat = old.flat ?? keyedByID(base.snapshot)
-        let markChanged = self.values.markChanged
         let mark = updates == .reload ? RefreshDecider.reloadMark : RefreshDecider.reconfigureMark
         let decider = RefreshDecider(
-            decide: { markChanged($0, $1, mark) }, sameID: self.values.sameID,
+            decide: self.values.markChanged, mark: mark, sameID: self.values.sameID,
             beforeConfirming: { self.requireUniqueIDs(values, operation: operation) })
         let batches = DiffContextPool.shared.withContext {
             $0.batches(matchingByID: base.snapshot, flat: oldFlat, to: values, flat: newFlat, decider: decider)

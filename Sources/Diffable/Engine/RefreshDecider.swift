@@ -9,10 +9,13 @@ internal import CDiffCore
 /// made: it refuses the matching when a pair's `id`s differ (two `id`s with one key), and
 /// the diff is then run again with each key match confirmed by ``sameID``.
 struct RefreshDecider {
-    /// Sets `marks[j]` (one zeroed byte per new position) to `DFC_REFRESH_RELOAD` or
-    /// `DFC_REFRESH_RECONFIGURE` for each matched new position `j` to refresh; false when a
-    /// matched pair is not one (their `id`s differ), which stops the diff.
-    let decide: (MatchedPairs, UnsafeMutablePointer<UInt8>) -> Bool
+    /// Sets `marks[j]` (one zeroed byte per new position) to the mark given (``mark``) for
+    /// each matched new position `j` to refresh; false when a matched pair is not one (their
+    /// `id`s differ), which stops the diff. The mark is an argument, not a capture: a closure
+    /// capturing it was an allocation an apply.
+    let decide: (MatchedPairs, UnsafeMutablePointer<UInt8>, UInt8) -> Bool
+    /// `DFC_REFRESH_RELOAD` or `DFC_REFRESH_RECONFIGURE` (``reloadMark``, ``reconfigureMark``).
+    let mark: UInt8
     /// Whether the identifiers of a key match are the same item (their `id`s are equal):
     /// each key match confirmed with it when the decider refused keys alone.
     let sameID: ItemEquality
@@ -27,7 +30,8 @@ struct RefreshDecider {
     /// with their flat positions' slots (or, with `slotsArePositions`, none: position p is
     /// value p).
     struct Context {
-        let decide: (MatchedPairs, UnsafeMutablePointer<UInt8>) -> Bool
+        let decide: (MatchedPairs, UnsafeMutablePointer<UInt8>, UInt8) -> Bool
+        let mark: UInt8
         let oldIDs: UnsafeRawPointer?, oldSlots: UnsafePointer<Int32>?
         let newIDs: UnsafeRawPointer?, newSlots: UnsafePointer<Int32>?
         /// Whether each position is its value's index on both sides (see ``MatchedPairs``).
@@ -40,7 +44,7 @@ struct RefreshDecider {
             _ decider: RefreshDecider, old: UnsafeBufferPointer<I>, oldSlots: UnsafeBufferPointer<Int32>,
             new: UnsafeBufferPointer<I>, newSlots: UnsafeBufferPointer<Int32>, slotsArePositions: Bool
         ) {
-            (decide, self.slotsArePositions) = (decider.decide, slotsArePositions)
+            (decide, mark, self.slotsArePositions) = (decider.decide, decider.mark, slotsArePositions)
             (oldIDs, self.oldSlots) = (UnsafeRawPointer(old.baseAddress), oldSlots.baseAddress)
             (newIDs, self.newSlots) = (UnsafeRawPointer(new.baseAddress), newSlots.baseAddress)
         }
@@ -54,6 +58,6 @@ struct RefreshDecider {
             oldIDs: context.pointee.oldIDs, oldSlots: context.pointee.oldSlots, newIDs: context.pointee.newIDs,
             newSlots: context.pointee.newSlots, newToOld: newToOld, newCount: newCount,
             slotsArePositions: context.pointee.slotsArePositions)
-        return context.pointee.decide(pairs, marks) ? Int32(DFC_OK) : Int32(DFC_ERR_SHARED_KEY)
+        return context.pointee.decide(pairs, marks, context.pointee.mark) ? Int32(DFC_OK) : Int32(DFC_ERR_SHARED_KEY)
     }
 }

@@ -194,7 +194,9 @@ extension DiffContext {
         let handedPaths = handOver.flatMap { Self.handedOver(lists, $0) }
         let handedOld = Self.handedOverMap(result.old_item_to_new, count: oldItems, from: handOver)
         let handedNew = Self.handedOverMap(result.new_item_to_old, count: newItems, from: handOver)
-        // The rest is copied, the paths list after list (read in place: ``PathLists``).
+        // The rest is copied, the paths list after list (read in place: ``PathLists``), the
+        // core's paths into `PackedIndexPath`s of the same layout.
+        precondition(MemoryLayout<PackedIndexPath>.stride == MemoryLayout<dfc_index_path>.stride)
         var pathCount = 0
         let copiedRanges = lists.ranges { list in
             defer { pathCount += list.count }

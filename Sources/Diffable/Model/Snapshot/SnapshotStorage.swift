@@ -125,7 +125,12 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
     /// The identifier of the item at `slot`.
     /// - Complexity: O(1).
     @inline(__always)
-    func itemID(atSlot slot: Int32) -> I { items.ids[Int(slot)] }
+    func itemID(atSlot slot: Int32) -> I {
+        // Plain bytes: the array's values read in place. A call on the identifier array (its
+        // subscript) from the library's unspecialized code copies its two fields, a retain and
+        // a release each per read.
+        IdentifierArray<I>.mayStoreBits ? items.ids[Int(slot)] : items.ids.values[Int(slot)]
+    }
 
     /// The keys of `ids`, in order.
     /// - Complexity: O(k) (plus string and byte lengths).
@@ -179,7 +184,11 @@ final class SnapshotStorage<S: Hashable, I: Hashable>: SnapshotStorageClass {
         // The column's fields read in place, not through a call on it, and the table borrowed,
         // not retained (see IdentifierColumn).
         // Compared in place: a copy of an identifier kept as bits costs a retain and a release.
-        Unmanaged.passUnretained(items.table)._withUnsafeGuaranteedRef { $0.find(key) { items.ids.identifier(at: Int($0), equals: id) } }
+        // Plain bytes compare the array's values in place (see ``itemID(atSlot:)``).
+        Unmanaged.passUnretained(items.table)._withUnsafeGuaranteedRef {
+            IdentifierArray<I>.mayStoreBits
+                ? $0.find(key) { items.ids.identifier(at: Int($0), equals: id) } : $0.find(key) { items.ids.values[Int($0)] == id }
+        }
     }
 
     @inline(__always)
